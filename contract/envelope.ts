@@ -1,0 +1,41 @@
+import * as v from 'valibot';
+
+/** HTTP statuses the server answers with; the envelope's `code` always equals the HTTP status. */
+export const SUCCESS_CODES = [200, 201, 202] as const;
+
+/** Machine-readable reasons carried in `data.error` of every error answer. */
+export const ERROR_REASONS = [
+  'validation',
+  'unauthorized',
+  'token_expired',
+  'api_key_invalid',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'gone',
+  'too_large',
+  'rate_limited',
+  'internal',
+] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
+/** The one body every JSON answer of the API has. */
+export const envelopeSchema = <T extends v.GenericSchema>(data: T) =>
+  v.object({
+    code: v.number(),
+    message: v.string(),
+    data,
+    success: v.boolean(),
+  });
+
+export type Envelope<T> = { code: number; message: string; data: T; success: boolean };
+
+export const errorDataSchema = v.looseObject({
+  error: v.picklist(ERROR_REASONS),
+  field: v.optional(v.string()),
+  issue: v.optional(v.string()),
+});
+export type ErrorData = v.InferOutput<typeof errorDataSchema>;
+
+export const isSuccessCode = (code: number): boolean =>
+  (SUCCESS_CODES as readonly number[]).includes(code);

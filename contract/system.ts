@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+
+export const WEBDAV_UPLOAD_MODES = ['auto', 'proxy', 'multipart', 'direct'] as const;
+export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
+
+/** Megabytes; the client falls back to this when the server cannot be asked. */
+export const DEFAULT_MAX_UPLOAD_SIZE_MB = 100;
+
+export const systemSettingsSchema = v.object({
+  max_upload_size: v.number(),
+  webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES),
+});
+export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
+
+export const updateSystemSettingsRequestSchema = v.partial(
+  v.object({
+    max_upload_size: v.pipe(
+      v.number(),
+      v.finite(),
+      v.gtValue(0, 'must_be_positive'),
+      v.maxValue(1024 * 1024, 'too_large'),
+    ),
+    webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES, 'invalid_choice'),
+  }),
+);
+export type UpdateSystemSettingsRequest = v.InferOutput<typeof updateSystemSettingsRequestSchema>;
+
+export const maxUploadSizeSchema = v.object({ max_upload_size: v.number() });
+export const healthSchema = v.object({ status: v.literal('ok') });
+export const versionSchema = v.object({ version: v.string(), commit: v.optional(v.string()) });
+export type VersionInfo = v.InferOutput<typeof versionSchema>;

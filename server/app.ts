@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { Envelope, ErrorData } from '../contract/envelope';
+import type { AppDeps, AppEnv } from './context';
+import { ApiError } from './errors';
+import { languageFrom, translate } from './i18n/messages';
+import { resolvePrincipal } from './middleware/auth';
+import { LoginRateLimiter } from './middleware/login-rate-limit';
+import { apiKeyRoutes } from './routes/api-keys';
+import { authRoutes } from './routes/auth';
+import { systemRoutes } from './routes/system';
+
+/** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  const limiter = new LoginRateLimiter(deps.now);
+
+  app.use('/api/*', async (c, next) => {
+    c.set('lang', languageFrom(c.req.header('accept-language')));
+    await next();
+  });
+  app.use('/api/*', resolvePrincipal(deps));
+
+  const api = new Hono<AppEnv>();
+  api.route('/', authRoutes(deps, limiter));
+  api.route('/', systemRoutes(deps));
+  api.route('/admin/api-keys', apiKeyRoutes(deps));
+  app.route('/api', api);
+
+  app.all('/api/*', () => {
+    throw new ApiError(404, 'not_found');
+  });
+
+  app.onError((error, c) => {
+    const lang = c.get('lang') ?? languageFrom(c.req.header('accept-language'));
+    let apiError: ApiError;
+    if (error instanceof ApiError) apiError = error;
+    else if (error instanceof HTTPException && error.status === 400) apiError = new ApiError(400, 'invalid_json', {}, { field: 'body', issue: 'invalid_json' });
+    else {
+      console.error(`[${c.req.method} ${c.req.path}]`, error);
+      apiError = new ApiError(500, 'internal');
+    }
+    const body: Envelope<ErrorData> = {
+      code: apiError.status,
+      message: translate(apiError.messageKey, lang, apiError.params),
+      data: { error: apiError.reason, ...apiError.data },
+      success: false,
+    };
+    return c.json(body, apiError.status);
+  });
+
+  if (deps.config.staticDir && existsSync(join(deps.config.staticDir, 'index.html'))) {
+    mountSpa(app, deps.config.staticDir);
+  }
+  return app;
+}
+
+/** Hashed assets are cached for a year; index.html and the service worker are always revalidated. */
+function mountSpa(app: Hono<AppEnv>, root: string) {
+  const indexHtml = readFileSync(join(root, 'index.html'), 'utf8');
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+  });
+  app.use('*', serveStatic({ root }));
+  app.get('*', (c) => {
+    c.header('Cache-Control', 'no-cache');
+    return c.html(indexHtml);
+  });
+}

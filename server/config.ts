@@ -1,0 +1,81 @@
+import { resolve } from 'node:path';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminUsername: string;
+  /** Undefined: a password is generated and printed once on first start. */
+  adminPassword: string | undefined;
+  /** 32-byte key as hex or base64; undefined: a key file is created in dataDir. */
+  encryptionKey: string | undefined;
+  publicUrl: string | undefined;
+  allowPrivateUrls: boolean;
+  adminTokenTtlHours: number;
+  /** Folder of the built SPA; undefined when only the API is served (tests). */
+  staticDir: string | undefined;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the environment once; every bad value is named with what was expected. */
+export function readConfig(env: Env = process.env): ServerConfig {
+  const problems: string[] = [];
+  const port = integerIn(env, 'PORT', 8787, 0, 65535, problems);
+  const ttl = integerIn(env, 'ADMIN_TOKEN_TTL_HOURS', 24, 1, 24 * 365, problems);
+  const publicUrl = env.PUBLIC_URL?.trim() || undefined;
+  if (publicUrl && !/^https?:\/\/[^\s/]+/.test(publicUrl)) {
+    problems.push(`PUBLIC_URL must be an http(s) URL such as https://paste.example.com (got "${publicUrl}")`);
+  }
+  const adminUsername = (env.ADMIN_USERNAME ?? 'admin').trim();
+  if (!adminUsername || adminUsername.length > 50) {
+    problems.push('ADMIN_USERNAME must be 1 to 50 characters');
+  }
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    problems.push('ADMIN_PASSWORD must be at least 8 characters');
+  }
+  const encryptionKey = env.ENCRYPTION_KEY?.trim() || undefined;
+  if (encryptionKey !== undefined && decodeKey(encryptionKey) === undefined) {
+    problems.push('ENCRYPTION_KEY must be 32 bytes written as 64 hex characters or base64');
+  }
+  const allowPrivate = (env.ALLOW_PRIVATE_URLS ?? '0').trim().toLowerCase();
+  if (!['0', '1', 'true', 'false', ''].includes(allowPrivate)) {
+    problems.push('ALLOW_PRIVATE_URLS must be 1/true or 0/false');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  return {
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    adminUsername,
+    adminPassword,
+    encryptionKey,
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    allowPrivateUrls: allowPrivate === '1' || allowPrivate === 'true',
+    adminTokenTtlHours: ttl,
+    staticDir: resolve(env.STATIC_DIR?.trim() || './dist'),
+  };
+}
+
+function integerIn(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    return fallback;
+  }
+  return value;
+}
+
+/** 32 raw bytes from 64 hex characters or base64, or undefined when it is neither. */
+export function decodeKey(text: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.length === 32 ? bytes : undefined;
+}

@@ -1,0 +1,36 @@
+import type { Permissions } from '../contract/auth';
+import type { ServerConfig } from './config';
+import type { DB } from './db/database';
+import type { Lang } from './i18n/messages';
+import type { SecretBox } from './security/secret-box';
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'admin'; adminId: string; username: string; tokenHash: string }
+  | { kind: 'apiKey'; keyId: string; name: string; basicPath: string; permissions: Permissions; expiresAt: string | null };
+
+/** Why presented credentials were refused; protected routes answer 401 with it. */
+export type CredentialProblem = 'token_expired' | 'api_key_invalid' | undefined;
+
+/** What every route may use; built once in index.ts (or by a test) and handed to createApp. */
+export interface AppDeps {
+  db: DB;
+  config: ServerConfig;
+  secrets: SecretBox;
+  now: () => Date;
+}
+
+export interface AppEnv {
+  Variables: {
+    principal: Principal;
+    credentialProblem: CredentialProblem;
+    lang: Lang;
+  };
+}
+
+/** `admin` or `apikey:<id>`: who created a record; keys see only their own. */
+export function creatorOf(principal: Principal): string {
+  if (principal.kind === 'admin') return 'admin';
+  if (principal.kind === 'apiKey') return `apikey:${principal.keyId}`;
+  throw new Error('An anonymous visitor creates nothing');
+}

@@ -1,0 +1,126 @@
+import type { Generated } from 'kysely';
+
+/** SQLite has no booleans: flags are stored as 0/1. Times are ISO-8601 strings in UTC. */
+type Flag = number;
+
+export interface AdminsTable {
+  id: string;
+  username: string;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AdminTokensTable {
+  token_hash: string;
+  admin_id: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** SHA-256 of the key: how a presented key is found. */
+  key_hash: string;
+  /** The key itself, encrypted, so that admins can copy it again. */
+  key_encrypted: string;
+  key_prefix: string;
+  text_permission: Flag;
+  file_permission: Flag;
+  mount_permission: Flag;
+  basic_path: string;
+  expires_at: string | null;
+  last_used: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PastesTable {
+  id: string;
+  slug: string;
+  content: string;
+  remark: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: Generated<number>;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StorageConfigsTable {
+  id: string;
+  name: string;
+  storage_type: 'LOCAL' | 'S3';
+  provider_type: string;
+  endpoint_url: string | null;
+  region: string | null;
+  bucket_name: string | null;
+  access_key_id: string | null;
+  secret_access_key_encrypted: string | null;
+  path_style: Flag;
+  default_folder: string;
+  total_storage_bytes: number | null;
+  is_public: Flag;
+  is_default: Flag;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  last_used: string | null;
+}
+
+export interface FilesTable {
+  id: string;
+  slug: string;
+  filename: string;
+  mimetype: string;
+  size: number;
+  storage_config_id: string;
+  storage_path: string;
+  s3_url: string | null;
+  etag: string | null;
+  remark: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_views: number;
+  views: Generated<number>;
+  /** `pending` until the object is committed to storage; pending rows are cleaned after the presign lifetime. */
+  status: 'pending' | 'committed';
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MountsTable {
+  id: string;
+  name: string;
+  mount_path: string;
+  storage_type: 'LOCAL' | 'S3';
+  storage_config_id: string;
+  remark: string | null;
+  sort_order: number;
+  cache_ttl: number;
+  is_active: Flag;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SystemSettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface Database {
+  admins: AdminsTable;
+  admin_tokens: AdminTokensTable;
+  api_keys: ApiKeysTable;
+  pastes: PastesTable;
+  storage_configs: StorageConfigsTable;
+  files: FilesTable;
+  mounts: MountsTable;
+  system_settings: SystemSettingsTable;
+}

@@ -1,0 +1,35 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorReason } from '../contract/envelope';
+import type { MessageKey, MessageParams } from './i18n/messages';
+
+const REASON_BY_STATUS: Record<number, ErrorReason> = {
+  400: 'validation',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  410: 'gone',
+  413: 'too_large',
+  429: 'rate_limited',
+};
+
+/** An expected failure: becomes one envelope with a translated message and the status as `code`. */
+export class ApiError extends Error {
+  readonly reason: ErrorReason;
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly messageKey: MessageKey,
+    readonly params: MessageParams = {},
+    readonly data: Record<string, unknown> = {},
+    reason?: ErrorReason,
+  ) {
+    super(messageKey);
+    this.reason = reason ?? REASON_BY_STATUS[status] ?? 'internal';
+  }
+}
+
+export const badInput = (field: string, issue: string) =>
+  new ApiError(400, 'invalid_input', { field, issue }, { field, issue });
+export const notFound = (key: MessageKey = 'not_found') => new ApiError(404, key);
+export const conflict = (key: MessageKey, field?: string) =>
+  new ApiError(409, key, {}, field ? { field } : {});

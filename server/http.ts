@@ -1,0 +1,48 @@
+import type { Context } from 'hono';
+import { validator } from 'hono/validator';
+import * as v from 'valibot';
+import type { Envelope } from '../contract/envelope';
+import type { AppEnv } from './context';
+import { badInput } from './errors';
+import { translate, type MessageKey, type MessageParams } from './i18n/messages';
+
+type SuccessStatus = 200 | 201 | 202;
+
+/** A success envelope, its message in the caller's language. */
+export function ok<T>(
+  c: Context<AppEnv>,
+  data: T,
+  messageKey: MessageKey = 'ok',
+  status: SuccessStatus = 200,
+  params: MessageParams = {},
+) {
+  const body: Envelope<T> = {
+    code: status,
+    message: translate(messageKey, c.get('lang'), params),
+    data,
+    success: true,
+  };
+  return c.json(body, status);
+}
+
+function firstIssue(issues: readonly v.BaseIssue<unknown>[]) {
+  const issue = issues[0];
+  const field = (issue && v.getDotPath(issue)) || 'body';
+  return badInput(field, issue?.message ?? 'invalid');
+}
+
+/** Validates the JSON body with a contract schema; a failure is a 400 naming the field. */
+export const jsonBody = <S extends v.GenericSchema>(schema: S) =>
+  validator('json', (value) => {
+    const result = v.safeParse(schema, value);
+    if (!result.success) throw firstIssue(result.issues);
+    return result.output as v.InferOutput<S>;
+  });
+
+/** Validates the query string the same way. */
+export const queryParams = <S extends v.GenericSchema>(schema: S) =>
+  validator('query', (value) => {
+    const result = v.safeParse(schema, value);
+    if (!result.success) throw firstIssue(result.issues);
+    return result.output as v.InferOutput<S>;
+  });

@@ -1,0 +1,44 @@
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { ConfigError, readConfig } from './config';
+import { openDatabase } from './db/database';
+import { createSecretBox, loadEncryptionKey } from './security/secret-box';
+import { ensureAdmin } from './services/admins';
+
+/** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
+async function main() {
+  const config = readConfig();
+  const db = await openDatabase(config.dataDir);
+  const secrets = createSecretBox(loadEncryptionKey(config.dataDir, config.encryptionKey));
+  const now = () => new Date();
+  const generatedPassword = await ensureAdmin(db, config, now());
+  const app = createApp({ db, config, secrets, now });
+
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+    const url = config.publicUrl ?? `http://${shownHost}:${info.port}`;
+    console.log(`Clipstash is running at ${url}`);
+    console.log(`Data folder: ${config.dataDir}`);
+    if (generatedPassword) {
+      console.log('');
+      console.log('First start: an admin account was created. Log in at ' + `${url}/admin with:`);
+      console.log(`  username: ${config.adminUsername}`);
+      console.log(`  password: ${generatedPassword}`);
+      console.log('This password is shown only once; change it under Admin → Settings.');
+    } else {
+      console.log(`Log in at ${url}/admin`);
+    }
+  });
+
+  const shutdown = () => {
+    server.close();
+    void db.destroy().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

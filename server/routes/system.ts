@@ -1,0 +1,28 @@
+import { Hono } from 'hono';
+import { updateSystemSettingsRequestSchema } from '../../contract/system';
+import type { AppDeps, AppEnv } from '../context';
+import { jsonBody, ok } from '../http';
+import { requireAdmin } from '../middleware/auth';
+import { readSettings, writeSettings } from '../services/settings';
+import { APP_VERSION } from '../version';
+
+/** Health, version, the public max upload size, and the admin's system settings. */
+export function systemRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  app.get('/health', (c) => ok(c, { status: 'ok' as const }));
+  app.get('/version', (c) => ok(c, APP_VERSION));
+
+  app.get('/system/max-upload-size', async (c) => {
+    const { max_upload_size } = await readSettings(deps.db);
+    return ok(c, { max_upload_size });
+  });
+
+  app.get('/admin/system-settings', requireAdmin, async (c) => ok(c, await readSettings(deps.db)));
+
+  app.put('/admin/system-settings', requireAdmin, jsonBody(updateSystemSettingsRequestSchema), async (c) =>
+    ok(c, await writeSettings(deps.db, c.req.valid('json'), deps.now()), 'settings_saved'),
+  );
+
+  return app;
+}
