@@ -39,3 +39,22 @@ export type ErrorData = v.InferOutput<typeof errorDataSchema>;
 
 export const isSuccessCode = (code: number): boolean =>
   (SUCCESS_CODES as readonly number[]).includes(code);
+
+/** How a client request can fail: a server reason, no answer at all, or a non-envelope HTTP error. */
+export type RequestFailureReason = ErrorReason | 'network' | 'http';
+
+/** The shape every client-side request error has; machines read it without knowing the client. */
+export interface RequestFailure {
+  reason: RequestFailureReason;
+  status: number;
+  /** Text to show, already in the user's language. */
+  message: string;
+}
+
+export function asRequestFailure(error: unknown): RequestFailure {
+  if (typeof error === 'object' && error !== null && 'reason' in error && 'message' in error) {
+    const { reason, status, message } = error as Partial<RequestFailure>;
+    return { reason: reason ?? 'internal', status: status ?? 0, message: message ?? '' };
+  }
+  return { reason: 'internal', status: 0, message: error instanceof Error ? error.message : String(error) };
+}
