@@ -26,7 +26,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
   const port = integerIn(env, 'PORT', 8787, 0, 65535, problems);
   const ttl = integerIn(env, 'ADMIN_TOKEN_TTL_HOURS', 24, 1, 24 * 365, problems);
   const publicUrl = env.PUBLIC_URL?.trim() || undefined;
-  if (publicUrl && !/^https?:\/\/[^\s/]+/.test(publicUrl)) {
+  if (publicUrl && !isHttpUrl(publicUrl)) {
     problems.push(`PUBLIC_URL must be an http(s) URL such as https://paste.example.com (got "${publicUrl}")`);
   }
   const adminUsername = (env.ADMIN_USERNAME ?? 'admin').trim();
@@ -65,12 +65,24 @@ export function readConfig(env: Env = process.env): ServerConfig {
 function integerIn(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
-  const value = Number(raw);
+  // Digits only: Number() would also take '1e3', '0x50' or '80.0'.
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
     return fallback;
   }
   return value;
+}
+
+/** An absolute http(s) URL with a host and no whitespace anywhere. */
+function isHttpUrl(text: string): boolean {
+  if (/\s/.test(text) || !/^https?:\/\/[^/]/i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 /** 32 raw bytes from 64 hex characters or base64, or undefined when it is neither. */

@@ -19,14 +19,14 @@ export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
     const limitKey = `${ip}|${username.toLowerCase()}`;
     const minutes = limiter.blockedForMinutes(limitKey);
     if (minutes > 0) throw new ApiError(429, 'too_many_attempts', { minutes }, { retryAfterMinutes: minutes });
+    // Count the attempt before the slow password check: otherwise guesses sent at once all pass the check
+    // above before any of them is recorded. A success below clears it again.
+    limiter.fail(limitKey);
 
     const admin = await deps.db.selectFrom('admins').selectAll().where('username', '=', username).executeTakeFirst();
     // Verify against a throwaway hash when the user is unknown, so timing does not reveal usernames.
     const valid = await verifyPassword(password, admin?.password_hash ?? UNKNOWN_USER_HASH);
-    if (!admin || !valid) {
-      limiter.fail(limitKey);
-      throw new ApiError(401, 'invalid_credentials');
-    }
+    if (!admin || !valid) throw new ApiError(401, 'invalid_credentials');
     limiter.succeed(limitKey);
     const { token, expiresAt } = await issueToken(deps.db, admin.id, deps.now(), deps.config.adminTokenTtlHours);
     return ok(c, { username: admin.username, token, expiresAt }, 'logged_in');

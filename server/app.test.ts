@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginResponseSchema } from '../contract/auth';
+import { ERROR_REASONS } from '../contract/envelope';
+import { healthSchema } from '../contract/system';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectError, expectOk, type TestApp } from '../tests/fixtures/test-app';
+
+describe('the envelope', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    token = await t.login();
+  });
+  afterAll(() => t.close());
+
+  it('wraps a success as {code, message, data, success} with code equal to the status', async () => {
+    const res = await t.request('/api/health');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ code: 200, message: 'OK', data: { status: 'ok' }, success: true });
+  });
+
+  it.each([
+    ['GET', '/api/does-not-exist'],
+    ['POST', '/api/admin/nothing-here'],
+    ['GET', '/api/admin/api-keys/some-id/extra'],
+    ['DELETE', '/api/health'],
+    ['GET', '/api'],
+  ])('answers %s %s with a 404 envelope', async (method, path) => {
+    const body = await expectError(await t.request(path, { method, token }), 404);
+    expect(body.data.error).toBe('not_found');
+    expect(body.message).toBe('Not found');
+  });
+
+  it('answers a broken JSON body with 400, never 500', async () => {
+    for (const [path, method] of [
+      ['/api/admin/login', 'POST'],
+      ['/api/admin/api-keys', 'POST'],
+      ['/api/admin/system-settings', 'PUT'],
+      ['/api/admin/change-password', 'POST'],
+    ] as const) {
+      const res = await t.request(path, {
+        method,
+        token,
+        rawBody: '{"username": "admin", ',
+        headers: { 'content-type': 'application/json' },
+      });
+      const body = await expectError(res, 400);
+      expect(body.data).toMatchObject({ error: 'validation', field: 'body', issue: 'invalid_json' });
+      expect(body.message).toBe('The request body is not valid JSON');
+    }
+  });
+
+  it.each([
+    ['a JSON array', '[]'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"admin"'],
+  ])('answers %s where an object is expected with 400', async (_name, rawBody) => {
+    const res = await t.request('/api/admin/login', { method: 'POST', rawBody, headers: { 'content-type': 'application/json' } });
+    const body = await expectError(res, 400);
+    expect(body.data.error).toBe('validation');
+  });
+
+  it('answers a body sent without a JSON content type with 400', async () => {
+    const res = await t.request('/api/admin/login', {
+      method: 'POST',
+      rawBody: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    await expectError(res, 400);
+  });
+
+  it('puts a known reason in data.error of every error', async () => {
+    const answers = [
+      await t.request('/api/nope'),
+      await t.request('/api/admin/check'),
+      await t.request('/api/admin/login', { json: {} }),
+    ];
+    for (const res of answers) {
+      const body = await expectError(res, res.status);
+      expect(ERROR_REASONS).toContain(body.data.error);
+    }
+  });
+
+  it('does not envelope paths outside /api', async () => {
+    const res = await t.request('/not-the-api');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type') ?? '').not.toMatch(/json/);
+  });
+});
+
+describe('message language', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const wrongLogin = (headers: Record<string, string> = {}) =>
+    t.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password: 'nope nope' }, headers });
+
+  it('is English by default', async () => {
+    expect((await expectError(await wrongLogin(), 401)).message).toBe('Wrong username or password');
+    expect((await expectError(await t.request('/api/nope'), 404)).message).toBe('Not found');
+  });
+
+  it('is Chinese for Accept-Language: zh-CN, on errors and successes', async () => {
+    const zh = { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' };
+    expect((await expectError(await wrongLogin(zh), 401)).message).toBe('用户名或密码错误');
+    expect((await expectError(await t.request('/api/nope', { headers: zh }), 404)).message).toBe('未找到');
+    const invalid = await expectError(
+      await t.request('/api/admin/login', { method: 'POST', rawBody: '{', headers: { ...zh, 'content-type': 'application/json' } }),
+      400,
+    );
+    expect(invalid.message).toBe('请求体不是有效的 JSON');
+
+    const res = await t.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD }, headers: zh });
+    const raw = (await res.clone().json()) as { message: string };
+    await expectOk(res, loginResponseSchema);
+    expect(raw.message).toBe('登录成功');
+    const health = await t.request('/api/health', { headers: { 'accept-language': 'zh' } });
+    expect(((await health.clone().json()) as { message: string }).message).toBe('成功');
+    await expectOk(health, healthSchema);
+  });
+
+  it('fills field names into Chinese validation messages', async () => {
+    const res = await t.request('/api/admin/login', { json: { username: '', password: 'x' }, headers: { 'accept-language': 'zh-CN' } });
+    const body = await expectError(res, 400);
+    expect(body.message).toContain('username');
+    expect(body.message).toMatch(/值无效/);
+  });
+
+  it('stays English when English comes first', async () => {
+    expect((await expectError(await wrongLogin({ 'accept-language': 'en-US,zh-CN;q=0.8' }), 401)).message).toBe(
+      'Wrong username or password',
+    );
+    expect((await expectError(await wrongLogin({ 'accept-language': 'fr-FR' }), 401)).message).toBe(
+      'Wrong username or password',
+    );
+  });
+});

@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig } from '../config';
+import { openDatabase, type DB } from '../db/database';
+import { verifyPassword } from '../security/passwords';
+import { ensureAdmin } from './admins';
+
+describe('ensureAdmin', () => {
+  let dir: string;
+  let db: DB;
+  const at = new Date('2030-01-01T00:00:00.000Z');
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'clipstash-admin-'));
+    db = await openDatabase(dir);
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates the configured admin once, with a hashed password, and returns nothing to print', async () => {
+    const config = readConfig({ DATA_DIR: dir, ADMIN_USERNAME: 'owner', ADMIN_PASSWORD: 'configured pw' });
+    expect(await ensureAdmin(db, config, at)).toBeUndefined();
+    const admins = await db.selectFrom('admins').selectAll().execute();
+    expect(admins).toHaveLength(1);
+    expect(admins[0]).toMatchObject({ username: 'owner', created_at: at.toISOString(), updated_at: at.toISOString() });
+    expect(admins[0]?.password_hash).not.toContain('configured pw');
+    expect(await verifyPassword('configured pw', admins[0]?.password_hash ?? '')).toBe(true);
+
+    // A second start (even with other settings) keeps the existing admin.
+    const other = readConfig({ DATA_DIR: dir, ADMIN_USERNAME: 'someone-else', ADMIN_PASSWORD: 'another pw' });
+    expect(await ensureAdmin(db, other, at)).toBeUndefined();
+    expect(await db.selectFrom('admins').select('username').execute()).toEqual([{ username: 'owner' }]);
+  });
+
+  it('generates a password when none is configured and returns it once', async () => {
+    const config = readConfig({ DATA_DIR: dir });
+    const generated = await ensureAdmin(db, config, at);
+    expect(generated).toMatch(/^[A-Za-z0-9]{20}$/);
+    const admin = await db.selectFrom('admins').selectAll().executeTakeFirstOrThrow();
+    expect(admin.username).toBe('admin');
+    expect(await verifyPassword(generated ?? '', admin.password_hash)).toBe(true);
+    expect(await ensureAdmin(db, config, at)).toBeUndefined();
+  });
+});

@@ -1,0 +1,70 @@
+import { useLingui } from '@lingui/react/macro';
+import { ClipboardList, FolderTree, Home, Menu, Shield, Upload, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Button } from '../../components/Button';
+import { GithubMark } from '../../components/GithubMark';
+import { PRODUCT_NAME } from '../routes';
+import { LanguageSwitcher } from './LanguageSwitcher';
+import styles from './Shell.module.css';
+import { ThemeToggle } from './ThemeToggle';
+
+export const SOURCE_REPOSITORY_URL = 'https://github.com/clipstash/clipstash';
+
+export function Header() {
+  const { t } = useLingui();
+  const [location] = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [location]);
+
+  const links = [
+    { href: '/', label: t`Home`, icon: Home, active: location === '/' },
+    { href: '/upload', label: t`Upload`, icon: Upload, active: location.startsWith('/upload') },
+    { href: '/mount-explorer', label: t`Mount explorer`, icon: FolderTree, active: location.startsWith('/mount-explorer') },
+    { href: '/admin', label: t`Admin`, icon: Shield, active: location.startsWith('/admin') },
+  ];
+
+  return (
+    <header className={styles.header}>
+      <div className={styles.bar}>
+        <Link href="/" className={styles.brand} aria-label={PRODUCT_NAME}>
+          <ClipboardList size={22} aria-hidden />
+          <span className={styles.brandText}>{PRODUCT_NAME}</span>
+        </Link>
+        <Button
+          variant="ghost"
+          size="icon"
+          className={styles.menuButton}
+          aria-expanded={menuOpen}
+          aria-controls="main-navigation"
+          aria-label={menuOpen ? t`Close menu` : t`Open menu`}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X size={20} aria-hidden /> : <Menu size={20} aria-hidden />}
+        </Button>
+        <nav id="main-navigation" className={styles.nav} data-open={menuOpen} aria-label={t`Main`}>
+          {links.map(({ href, label, icon: Icon, active }) => (
+            <Link key={href} href={href} aria-current={active ? 'page' : undefined}>
+              <Icon size={17} aria-hidden />
+              {label}
+            </Link>
+          ))}
+        </nav>
+        <div className={styles.tools}>
+          <a
+            className={styles.iconLink}
+            href={SOURCE_REPOSITORY_URL}
+            target="_blank"
+            rel="noreferrer noopener"
+            aria-label={t`Source code on GitHub`}
+            title={t`Source code on GitHub`}
+          >
+            <GithubMark size={19} />
+          </a>
+          <LanguageSwitcher />
+          <ThemeToggle />
+        </div>
+      </div>
+    </header>
+  );
+}

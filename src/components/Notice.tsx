@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import styles from './Notice.module.css';
+
+interface NoticeProps {
+  icon?: ReactNode;
+  title: ReactNode;
+  children?: ReactNode;
+  actions?: ReactNode;
+  role?: 'alert' | 'status';
+  /** The page's main heading (h1) or a section's (h2). */
+  level?: 1 | 2;
+}
+
+/** A calm, centred message: empty states, denied access, pages still to come. */
+export function Notice({ icon, title, children, actions, role, level = 1 }: NoticeProps) {
+  const Heading = level === 1 ? 'h1' : 'h2';
+  return (
+    <section className={styles.notice} role={role}>
+      {icon && <div className={styles.icon} aria-hidden>{icon}</div>}
+      <Heading>{title}</Heading>
+      {children && <p className={styles.text}>{children}</p>}
+      {actions && <div className={styles.actions}>{actions}</div>}
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+import { t } from '@lingui/core/macro';
+import * as v from 'valibot';
+import { isSuccessCode, type RequestFailure, type RequestFailureReason } from '../../../contract/envelope';
+import { backendBaseUrl } from '../backend-url';
+
+export class ApiRequestError extends Error implements RequestFailure {
+  constructor(
+    readonly reason: RequestFailureReason,
+    readonly status: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+export interface Credentials {
+  adminToken?: string;
+  apiKey?: string;
+}
+
+interface ClientHooks {
+  credentials: () => Credentials;
+  language: () => string;
+  onAdminTokenExpired: () => void;
+  onApiKeyInvalid: () => void;
+}
+
+let hooks: ClientHooks = {
+  credentials: () => ({}),
+  language: () => 'en-US',
+  onAdminTokenExpired: () => {},
+  onApiKeyInvalid: () => {},
+};
+
+/** Wired once at start-up: where credentials come from and who hears that they stopped working. */
+export function configureApiClient(next: ClientHooks) {
+  hooks = next;
+}
+
+export interface RequestOptions<S extends v.GenericSchema> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  /** The shape of `data`; the answer is checked against it. */
+  schema: S;
+  /**
+   * A 401 here is about what the user typed (a login, a share password, the current password), not the
+   * session: show the server's message (or this fallback) and keep the credentials.
+   */
+  ownUnauthorizedMessage?: string;
+  /** File and upload routes: a key refused there for lack of access keeps the key (frontend-spec §8). */
+  fileRoute?: boolean;
+  /** Send these instead of the signed-in user's: checking a credential before or after it is in use. */
+  credentials?: Credentials;
+  signal?: AbortSignal;
+}
+
+interface EnvelopeLike {
+  code?: unknown;
+  message?: unknown;
+  data?: unknown;
+}
+
+const serverMessage = (body: EnvelopeLike | undefined) =>
+  typeof body?.message === 'string' && body.message ? body.message : undefined;
+
+const serverReason = (body: EnvelopeLike | undefined): RequestFailureReason | undefined => {
+  const data = body?.data as { error?: RequestFailureReason } | undefined;
+  return data?.error;
+};
+
+/** One call to `/api{path}`, following the error rules of frontend-spec §8 exactly. */
+export async function apiRequest<S extends v.GenericSchema>(
+  path: string,
+  options: RequestOptions<S>,
+): Promise<v.InferOutput<S>> {
+  const { adminToken, apiKey } = options.credentials ?? hooks.credentials();
+  const headers: Record<string, string> = { 'Accept-Language': hooks.language() };
+  if (adminToken) headers.Authorization = `Bearer ${adminToken}`;
+  else if (apiKey) headers.Authorization = `ApiKey ${apiKey}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(`${backendBaseUrl()}/api${path}`, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiRequestError('network', 0, t`Network error, please check your connection`);
+  }
+
+  const body = (await response.json().catch(() => undefined)) as EnvelopeLike | undefined;
+  if (!response.ok) throw failureFor(response, body, options, { adminToken, apiKey });
+
+  const code = typeof body?.code === 'number' ? body.code : response.status;
+  if (!isSuccessCode(code)) {
+    throw new ApiRequestError(serverReason(body) ?? 'http', code, serverMessage(body) ?? t`Request failed`);
+  }
+  const parsed = v.safeParse(options.schema, body?.data);
+  if (!parsed.success) {
+    throw new ApiRequestError('internal', response.status, t`The server sent an unexpected answer`);
+  }
+  return parsed.output;
+}
+
+function failureFor(
+  response: Response,
+  body: EnvelopeLike | undefined,
+  options: RequestOptions<v.GenericSchema>,
+  sent: Credentials,
+): ApiRequestError {
+  const { status } = response;
+  const message = serverMessage(body);
+  const reason = serverReason(body) ?? 'http';
+  if (status === 401) {
+    if (options.ownUnauthorizedMessage !== undefined) {
+      return new ApiRequestError(reason, status, message ?? options.ownUnauthorizedMessage, body?.data);
+    }
+    if (sent.adminToken) {
+      hooks.onAdminTokenExpired();
+      return new ApiRequestError('token_expired', status, t`Admin session expired, please log in again`);
+    }
+    if (sent.apiKey) {
+      if (options.fileRoute && reason !== 'api_key_invalid' && message) {
+        return new ApiRequestError(reason, status, message, body?.data);
+      }
+      hooks.onApiKeyInvalid();
+      return new ApiRequestError('api_key_invalid', status, t`API key invalid or expired`);
+    }
+    return new ApiRequestError('unauthorized', status, t`Unauthorised, please log in`);
+  }
+  if (status === 409) {
+    return new ApiRequestError(reason, status, message ?? t`Link suffix is already taken, please try another`, body?.data);
+  }
+  const statusText = response.statusText;
+  return new ApiRequestError(reason, status, message ?? t`HTTP error ${status}: ${statusText}`, body?.data);
+}

@@ -1,0 +1,40 @@
+/** localStorage keys of frontend-spec §3; the only place that names them. */
+export const STORAGE_KEYS = {
+  adminToken: 'admin_token',
+  apiKey: 'api_key',
+  apiKeyPermissions: 'api_key_permissions',
+  apiKeyBasicPath: 'api_key_basic_path',
+  language: 'language',
+  themeMode: 'themeMode',
+  backendUrl: 'backend_url',
+} as const;
+
+type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+/** localStorage that never throws (private mode, disabled storage, quota). */
+export const localStore = {
+  get(key: StorageKey): string | undefined {
+    try {
+      return localStorage.getItem(key) ?? undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  set(key: StorageKey, value: string | undefined) {
+    try {
+      if (value === undefined) localStorage.removeItem(key);
+      else localStorage.setItem(key, value);
+    } catch {
+      // Nothing to do: the value lives for this page only.
+    }
+  },
+  getJson<T>(key: StorageKey): T | undefined {
+    const raw = this.get(key);
+    if (raw === undefined) return undefined;
+    try {
+      return JSON.parse(raw) as T;
+    } catch {
+      return undefined;
+    }
+  },
+};

@@ -1,0 +1,75 @@
+import { useLingui } from '@lingui/react/macro';
+import {
+  FileText,
+  Folder,
+  HardDrive,
+  KeyRound,
+  LayoutDashboard,
+  LogOut,
+  Network,
+  Settings,
+  type LucideIcon,
+} from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { ADMIN_MODULE_TITLES, type AdminModule } from '../../app/admin-modules';
+import { useAuth } from '../../app/actors';
+import { Button } from '../../components/Button';
+import styles from './Admin.module.css';
+
+const ICONS: Record<AdminModule, LucideIcon> = {
+  dashboard: LayoutDashboard,
+  'text-management': FileText,
+  'file-management': Folder,
+  'storage-config': HardDrive,
+  'mount-management': Network,
+  'key-management': KeyRound,
+  settings: Settings,
+};
+
+interface AdminLayoutProps {
+  modules: readonly AdminModule[];
+  current: AdminModule | undefined;
+  children: ReactNode;
+}
+
+/** The admin panel for admins, the user panel for API keys: title, who is signed in, the menu. */
+export function AdminLayout({ modules, current, children }: AdminLayoutProps) {
+  const { t, i18n } = useLingui();
+  const { role, username, keyName, send } = useAuth();
+  const who = role === 'admin' ? username : keyName;
+  return (
+    <div className={styles.layout}>
+      <aside className={styles.sidebar}>
+        <div className={styles.identity}>
+          <h1 className={styles.panelTitle}>{role === 'admin' ? t`Admin panel` : t`User panel`}</h1>
+          {who && (
+            <p className={styles.who}>
+              {role === 'admin' ? t`Signed in as ${who}` : t`API key: ${who}`}
+            </p>
+          )}
+        </div>
+        <nav aria-label={role === 'admin' ? t`Admin panel` : t`User panel`}>
+          <ul className={styles.menu}>
+            {modules.map((module) => {
+              const Icon = ICONS[module];
+              return (
+                <li key={module}>
+                  <Link href={`/admin/${module}`} aria-current={module === current ? 'page' : undefined}>
+                    <Icon size={17} aria-hidden />
+                    {i18n._(ADMIN_MODULE_TITLES[module])}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <Button variant="ghost" className={styles.logout} onClick={() => send({ type: 'auth.logout' })}>
+          <LogOut size={17} aria-hidden />
+          {t`Log out`}
+        </Button>
+      </aside>
+      <div className={styles.content}>{children}</div>
+    </div>
+  );
+}

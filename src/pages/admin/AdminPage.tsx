@@ -1,0 +1,42 @@
+import { useLingui } from '@lingui/react/macro';
+import { useEffect } from 'react';
+import { Redirect, useParams } from 'wouter';
+import { ADMIN_MODULES, isAdminModule, KEY_MODULE_PERMISSION, type AdminModule } from '../../app/admin-modules';
+import { useAuth } from '../../app/actors';
+import { ConnectedLoginForm } from '../../app/shell/ConnectedLoginForm';
+import { AdminLayout } from './AdminLayout';
+import { LoginCard } from './LoginCard';
+import { ModuleContent } from './ModuleContent';
+import { PermissionDenied } from './PermissionDenied';
+
+export default function AdminPage() {
+  const { t } = useLingui();
+  const params = useParams<{ module?: string }>();
+  const auth = useAuth();
+  const { send } = auth;
+
+  // The route guard of frontend-spec §4: re-check a stored token on entering, never block.
+  useEffect(() => send({ type: 'auth.guard' }), [send, params.module]);
+
+  if (!auth.role) {
+    return (
+      <LoginCard title={t`Log in to Clipstash`}>
+        <ConnectedLoginForm />
+      </LoginCard>
+    );
+  }
+
+  const allowed = ADMIN_MODULES.filter((module) => {
+    if (auth.role === 'admin') return true;
+    const needed = KEY_MODULE_PERMISSION[module];
+    return needed !== undefined && Boolean(auth.permissions?.[needed]);
+  });
+  if (params.module !== undefined && !isAdminModule(params.module)) return <Redirect to="/admin" replace />;
+  const current: AdminModule | undefined = params.module ?? allowed[0];
+
+  return (
+    <AdminLayout modules={allowed} current={current}>
+      {current && allowed.includes(current) ? <ModuleContent module={current} /> : <PermissionDenied />}
+    </AdminLayout>
+  );
+}
