@@ -24,6 +24,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.e2e.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

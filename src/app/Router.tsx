@@ -24,10 +24,11 @@ export function AppRouter() {
 
 function RoutePage({ entry, params }: { entry: RouteEntry; params: Record<string, string | undefined> }) {
   const { i18n } = useLingui();
-  const title = entry.titleFor?.(params) ?? entry.title;
+  // Translated during render, so that a language switch re-titles the page too.
+  const title = i18n._(entry.titleFor?.(params) ?? entry.title);
   useEffect(() => {
-    document.title = `${i18n._(title)} - ${PRODUCT_NAME}`;
-  }, [i18n, title]);
+    document.title = `${title} - ${PRODUCT_NAME}`;
+  }, [title]);
   const Page = entry.page;
   return (
     <PageLoadBoundary>

@@ -1,0 +1,1 @@
+export function buildIfStale(root?: string): void;

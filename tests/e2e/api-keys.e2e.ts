@@ -1,0 +1,111 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, loginAsAdmin, newPerson, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('API keys', () => {
+  it('an admin creates a text key; its holder logs in to the user panel; deleting it elsewhere ends that session', async () => {
+    const admin = await newPerson(browser);
+    await loginAsAdmin(admin.page, server.url);
+    await admin.page.getByRole('link', { name: 'Key management' }).click();
+    await admin.page.getByText('No API keys yet').waitFor();
+
+    // Create: the form checks its fields first.
+    await admin.page.getByRole('button', { name: 'Create key' }).first().click();
+    const form = admin.page.getByRole('dialog', { name: 'Create API key' });
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await form.getByText('Please enter a key name').waitFor();
+    await form.getByLabel('Name').fill('writer');
+    await form.getByLabel('Choose the key myself').check();
+    await form.getByLabel('Custom key').fill('bad key!');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await form.getByText('The key may contain only letters, digits, underscore and hyphen').waitFor();
+    await form.getByLabel('Choose the key myself').uncheck();
+    await form.getByLabel('Expires').selectOption('custom');
+    await form.getByLabel('Days until it expires').fill('3');
+    await expect(form.getByLabel('Text: create and manage pastes').isChecked()).resolves.toBe(true);
+    await form.getByRole('button', { name: 'Create key' }).click();
+
+    const created = admin.page.getByRole('dialog', { name: 'API key created' });
+    const key = (await created.getByTestId('created-key').textContent())?.trim() ?? '';
+    expect(key).toMatch(/^[A-Za-z0-9]{24}$/);
+    await created.getByRole('button', { name: 'Done' }).click();
+    const row = admin.page.locator('tr[data-key-name="writer"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`${key.slice(0, 6)}…`);
+    expect(await row.textContent()).toContain('Text');
+
+    // The holder logs in with the key and sees the user panel with only what the key allows.
+    const holder = await newPerson(browser);
+    await holder.page.goto(`${server.url}/admin`);
+    await holder.page.getByRole('tab', { name: 'API key' }).click();
+    await holder.page.getByRole('textbox', { name: 'API key' }).fill(key);
+    await holder.page.getByRole('button', { name: 'Log in' }).click();
+    await holder.page.getByRole('heading', { name: 'User panel' }).waitFor();
+    const menu = holder.page.getByRole('navigation', { name: 'User panel' });
+    expect(await menu.getByRole('link').allTextContents()).toEqual(['Text management']);
+    await holder.page.goto(`${server.url}/admin/key-management`);
+    await holder.page.getByText("You don't have permission to access this feature. Please contact the administrator.").waitFor();
+    expect(await holder.page.evaluate(() => JSON.parse(localStorage.getItem('api_key_permissions') ?? 'null'))).toEqual({
+      text: true,
+      file: false,
+      mount: false,
+    });
+
+    // The admin deletes the key, confirming first.
+    await row.getByRole('button', { name: 'Delete key writer' }).click();
+    const confirm = admin.page.getByRole('alertdialog', { name: 'Delete API key?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
+    await admin.page.getByText('No API keys yet').waitFor();
+
+    // The holder's next action is refused: the prompt opens and the key is forgotten.
+    await menu.getByRole('link', { name: 'Text management' }).click();
+    const prompt = holder.page.getByRole('dialog', { name: 'Please log in again' });
+    await prompt.getByText('API key invalid or expired').waitFor();
+    expect(await holder.page.evaluate(() => localStorage.getItem('api_key'))).toBeNull();
+    expect(holder.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await Promise.all([admin.context.close(), holder.context.close()]);
+  });
+
+  it('edits a key: new name, permissions and base path', async () => {
+    const { page, context } = await newPerson(browser);
+    await loginAsAdmin(page, server.url);
+    await page.goto(`${server.url}/admin/key-management`);
+    await page.getByRole('button', { name: 'Create key' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Create API key' });
+    await form.getByLabel('Name').fill('uploader');
+    await form.getByLabel('Expires').selectOption('never');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('dialog', { name: 'API key created' }).getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('button', { name: 'Edit key uploader' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit API key' });
+    await edit.getByLabel('Name').fill('uploader-2');
+    await edit.getByLabel('Files: upload and manage file shares').check();
+    await edit.getByLabel('Base path').fill('/team/../etc');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.getByText('Enter an absolute path such as / or /team/docs').waitFor();
+    await edit.getByLabel('Base path').fill('/team');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('API key updated').first().waitFor();
+    const row = page.locator('tr[data-key-name="uploader-2"]');
+    await row.waitFor();
+    const text = await row.textContent();
+    expect(text).toContain('/team');
+    expect(text).toContain('Files');
+    expect(text).toContain('Never');
+    await context.close();
+  });
+});

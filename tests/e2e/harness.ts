@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_PASSWORD = 'e2e-admin-password';
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** The real server (built SPA + API) on a free port with an empty temporary data folder. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'clipstash-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME,
+      ADMIN_PASSWORD,
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1].replace('localhost', '127.0.0.1'));
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    dataDir,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, as CI has it. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A fresh person: own storage, English browser unless told otherwise. */
+export async function newPerson(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}) {
+  const context: BrowserContext = await browser.newContext({ locale: 'en-US', ...options });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page, errors };
+}
+
+export async function loginAsAdmin(page: Page, baseUrl: string, password = ADMIN_PASSWORD) {
+  await page.goto(`${baseUrl}/admin`);
+  await page.getByLabel('Username').fill(ADMIN_USERNAME);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Admin panel' }).waitFor();
+}
+
+/** axe-core on the current page: the serious and critical violations, described. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}

@@ -1,0 +1,101 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newPerson, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('language', () => {
+  it('follows the browser, switches, and survives a reload', async () => {
+    const { page, context } = await newPerson(browser, { locale: 'zh-CN' });
+    await page.goto(`${server.url}/`);
+    await page.getByRole('link', { name: '上传' }).waitFor();
+    expect(await page.title()).toBe('在线剪贴板 - Clipstash');
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+
+    await page.getByRole('combobox', { name: '语言' }).selectOption('en-US');
+    await page.getByRole('link', { name: 'Upload' }).waitFor();
+    expect(await page.title()).toBe('Online clipboard - Clipstash');
+
+    await page.reload();
+    await page.getByRole('link', { name: 'Upload' }).waitFor();
+    expect(await page.getAttribute('html', 'lang')).toBe('en-US');
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en-US');
+    await context.close();
+  });
+
+  it('sends the language to the server, whose messages come back translated', async () => {
+    const { page, context } = await newPerson(browser, { locale: 'zh-CN' });
+    await page.goto(`${server.url}/admin`);
+    await page.getByLabel('用户名').fill('admin');
+    await page.getByLabel('密码').fill('wrong-password');
+    await page.getByRole('button', { name: '登录' }).click();
+    await page.getByText('用户名或密码错误').waitFor();
+    await context.close();
+  });
+});
+
+describe('theme', () => {
+  it('cycles auto → light → dark → auto, follows the system in auto, and survives a reload', async () => {
+    const { page, context } = await newPerson(browser, { colorScheme: 'dark' });
+    await page.goto(`${server.url}/`);
+    const toggle = page.getByRole('button', { name: /^Theme:/ });
+    const theme = () => page.getAttribute('html', 'data-theme');
+    await expect(toggle.getAttribute('data-theme-mode')).resolves.toBe('auto');
+    expect(await theme()).toBe('dark');
+
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+
+    await toggle.click();
+    await expect(toggle.getAttribute('data-theme-mode')).resolves.toBe('light');
+    await toggle.click();
+    await expect(toggle.getAttribute('data-theme-mode')).resolves.toBe('dark');
+    expect(await theme()).toBe('dark');
+
+    await page.reload();
+    await expect(page.getByRole('button', { name: /^Theme:/ }).getAttribute('data-theme-mode')).resolves.toBe('dark');
+    expect(await theme()).toBe('dark');
+    expect(await page.evaluate(() => localStorage.getItem('themeMode'))).toBe('dark');
+
+    await page.getByRole('button', { name: /^Theme:/ }).click();
+    await expect(page.getByRole('button', { name: /^Theme:/ }).getAttribute('data-theme-mode')).resolves.toBe('auto');
+    expect(await theme()).toBe('light');
+    await context.close();
+  });
+});
+
+describe('navigation', () => {
+  it('redirects unknown paths home and titles each route', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto(`${server.url}/no/such/page`);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.waitForURL(`${server.url}/upload`);
+    expect(await page.title()).toBe('File upload - Clipstash');
+    await page.goto(`${server.url}/mount-explorer/local/docs`);
+    expect(await page.title()).toBe('Mount explorer - Clipstash');
+    await page.getByRole('heading', { name: 'Mount explorer' }).waitFor();
+    await context.close();
+  });
+
+  it('has a working mobile menu', async () => {
+    const { page, context } = await newPerson(browser, { viewport: { width: 375, height: 740 } });
+    await page.goto(`${server.url}/`);
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    await expect(page.getByRole('link', { name: 'Upload' }).isVisible()).resolves.toBe(false);
+    await menuButton.click();
+    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.waitForURL(`${server.url}/upload`);
+    await expect(page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded')).resolves.toBe('false');
+    await context.close();
+  });
+});
