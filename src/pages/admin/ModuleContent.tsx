@@ -17,7 +17,7 @@ export function ModuleContent({ module }: { module: AdminModule }) {
       ) : module === 'settings' ? (
         <SettingsModule title={title} />
       ) : (
-        <ComingSoon title={title} />
+        <ComingSoon title={title} level={2} />
       )}
     </Suspense>
   );

@@ -1,0 +1,69 @@
+// Lint: typescript-eslint's recommended rules plus the import directions of shared/spec/architecture.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** What each top-level folder may NOT import (folders are matched anywhere in a relative specifier). */
+const forbidden = {
+  contract: ['server', 'machines', 'workers', 'src'],
+  server: ['machines', 'workers', 'src'],
+  machines: ['server', 'src'],
+  workers: ['server', 'machines', 'src'],
+  src: ['server'],
+};
+
+const folderPatterns = (folders) => folders.map((folder) => `**/${folder}/**`).concat(folders.map((f) => `../${f}`));
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'src/locales/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  ...Object.entries(forbidden).map(([folder, banned]) => ({
+    files: [`${folder}/**/*.{ts,tsx}`],
+    ignores: [`${folder}/**/*.test.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: folderPatterns(banned),
+              message: `${folder}/ may not import from ${banned.join(', ')} (see architecture.md).`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // Machines may import worker types only, never worker code.
+    files: ['machines/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/workers/**'], allowTypeImports: true, message: 'machines/ may only `import type` from workers/.' }] },
+      ],
+    },
+  },
+  {
+    // src reaches the worker only through src/lib/engine-client.ts.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/lib/engine-client.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/workers/**'], allowTypeImports: true, message: 'src/ uses the worker only via src/lib/engine-client.ts.' }] },
+      ],
+    },
+  },
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+);

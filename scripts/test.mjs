@@ -1,0 +1,54 @@
+// `npm test`: every check CI runs, in order, stopping at the first failure, then one summary line.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const node = process.execPath;
+const polyfills = ['--import', './scripts/node20-polyfills.mjs'];
+const reportDir = mkdtempSync(join(tmpdir(), 'clipstash-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function run(title, args) {
+  console.log(`\n▶ ${title}`);
+  const result = spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  if (result.status !== 0) finish(`✖ ${title} failed`);
+}
+
+function vitest(project) {
+  const report = join(reportDir, `${project}.json`);
+  run(`vitest: ${project}`, [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(report, 'utf8'));
+  totals.passed += numPassedTests;
+  totals.failed += numFailedTests;
+  totals.skipped += numPendingTests + numTodoTests;
+}
+
+/** Fails when the sources hold messages the catalogs do not (someone forgot `npm run extract`). */
+function catalogsUpToDate() {
+  const catalogs = ['src/locales/en-US/messages.po', 'src/locales/zh-CN/messages.po'];
+  const before = catalogs.map((file) => readFileSync(file, 'utf8'));
+  const ids = (text) => [...text.matchAll(/^msgid (".*")$/gm)].map((m) => m[1]).sort().join('\n');
+  console.log('\n▶ translation catalogs match the sources');
+  const extract = spawnSync(node, ['node_modules/@lingui/cli/dist/lingui.js', 'extract', '--clean'], { encoding: 'utf8' });
+  const after = catalogs.map((file) => readFileSync(file, 'utf8'));
+  catalogs.forEach((file, index) => writeFileSync(file, before[index]));
+  if (extract.status !== 0) finish(`✖ lingui extract failed:\n${extract.stderr}`);
+  if (before.some((text, index) => ids(text) !== ids(after[index]))) {
+    finish('✖ The catalogs are stale: run `npm run extract` and translate the new zh-CN messages.');
+  }
+}
+
+function finish(failure) {
+  rmSync(reportDir, { recursive: true, force: true });
+  if (failure) console.error(`\n${failure}`);
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+  process.exit(failure || totals.failed > 0 ? 1 : 0);
+}
+
+run('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
+run('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.']);
+catalogsUpToDate();
+vitest('unit');
+vitest('e2e');
+finish();
