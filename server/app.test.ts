@@ -50,6 +50,14 @@ describe('the envelope', () => {
     }
   });
 
+  it('refuses a JSON body over 11 MB with 413 before parsing it', async () => {
+    const rawBody = JSON.stringify({ username: 'admin', password: 'x'.repeat(11 * 1024 * 1024 + 1) });
+    const res = await t.request('/api/admin/login', { method: 'POST', rawBody, headers: { 'content-type': 'application/json' } });
+    const body = await expectError(res, 413);
+    expect(body.data.error).toBe('too_large');
+    expect(body.message).toBe('The request body is larger than 11 MB');
+  });
+
   it.each([
     ['a JSON array', '[]'],
     ['JSON null', 'null'],

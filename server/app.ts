@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Envelope, ErrorData } from '../contract/envelope';
 import type { AppDeps, AppEnv } from './context';
@@ -22,6 +23,7 @@ export function createApp(deps: AppDeps) {
     c.set('lang', languageFrom(c.req.header('accept-language')));
     await next();
   });
+  app.use('/api/*', limitJsonBodies);
   app.use('/api/*', resolvePrincipal(deps));
 
   const api = new Hono<AppEnv>();
@@ -57,6 +59,17 @@ export function createApp(deps: AppDeps) {
   }
   return app;
 }
+
+/** JSON bodies are parsed whole: cap them just above the largest paste (10 MB). Streams are not JSON. */
+const MAX_JSON_BODY_BYTES = 11 * 1024 * 1024;
+const jsonBodyLimit = bodyLimit({
+  maxSize: MAX_JSON_BODY_BYTES,
+  onError: () => {
+    throw new ApiError(413, 'body_too_large', { limit: '11 MB' });
+  },
+});
+const limitJsonBodies: MiddlewareHandler<AppEnv> = (c, next) =>
+  c.req.header('content-type')?.includes('application/json') ? jsonBodyLimit(c, next) : next();
 
 /** Hashed assets are cached for a year; index.html and the service worker are always revalidated. */
 function mountSpa(app: Hono<AppEnv>, root: string) {

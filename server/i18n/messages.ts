@@ -38,6 +38,7 @@ export const messages = {
     en: 'Too many failed logins, try again in {minutes} minutes',
     zh: '登录失败次数过多，请 {minutes} 分钟后再试',
   },
+  body_too_large: { en: 'The request body is larger than {limit}', zh: '请求体超过 {limit}' },
   internal: { en: 'Internal server error', zh: '服务器内部错误' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 

@@ -46,3 +46,16 @@ describe('LoginRateLimiter', () => {
     expect(limiter.blockedForMinutes('b')).toBeGreaterThan(0);
   });
 });
+
+describe('LoginRateLimiter memory', () => {
+  it('forgets pairs whose failures left the window once many are tracked', () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const limiter = new LoginRateLimiter(() => now);
+    for (let i = 0; i < 1000; i++) limiter.fail(`1.2.3.4|user${i}`);
+    expect(limiter.trackedCount).toBe(1000);
+    now = new Date(now.getTime() + LOGIN_WINDOW_MS + 1);
+    limiter.fail('1.2.3.4|fresh');
+    limiter.fail('1.2.3.4|fresh2');
+    expect(limiter.trackedCount).toBe(2);
+  });
+});

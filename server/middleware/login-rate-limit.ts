@@ -1,5 +1,6 @@
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const SWEEP_ABOVE = 1000;
 
 /**
  * Counts failed logins per IP + username in a sliding window. In memory: one server process serves the app,
@@ -28,6 +29,13 @@ export class LoginRateLimiter {
 
   fail(key: string) {
     this.failures.set(key, [...this.recent(key), this.now().getTime()]);
+    // Guesses spread over many usernames would otherwise leave stale keys behind forever.
+    if (this.failures.size > SWEEP_ABOVE) for (const stale of [...this.failures.keys()]) this.recent(stale);
+  }
+
+  /** How many IP + username pairs are tracked (for tests). */
+  get trackedCount(): number {
+    return this.failures.size;
   }
 
   succeed(key: string) {
