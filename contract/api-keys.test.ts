@@ -4,9 +4,9 @@ import {
   createApiKeyRequestSchema,
   customKeySchema,
   isCleanAbsolutePath,
-  normalizeIsoTimestamp,
   updateApiKeyRequestSchema,
 } from './api-keys';
+import { normalizeIsoTimestamp } from './time';
 
 describe('isCleanAbsolutePath', () => {
   it.each(['/', '/local', '/local/team', '/a/b.c/d..e'])('accepts %j', (path) => {

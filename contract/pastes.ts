@@ -1,0 +1,139 @@
+import * as v from 'valibot';
+import { customSlugSchema } from './slugs';
+import { isoTimestampSchema } from './time';
+
+export const PASTE_CONTENT_MAX_BYTES = 10 * 1024 * 1024;
+export const PASTE_REMARK_MAX = 500;
+export const SHARE_PASSWORD_MAX = 128;
+export const ADMIN_PASTE_PAGE_SIZE = 10;
+export const PASTE_PAGE_SIZE_MAX = 100;
+
+const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+
+/** Checked against the server's clock by the service: an expiry must lie in the future. */
+const expiresAtSchema = v.nullable(isoTimestampSchema);
+
+export const pasteContentSchema = v.pipe(
+  v.string(),
+  v.check((text) => text.trim().length > 0, 'required'),
+  v.check((text) => utf8Length(text) <= PASTE_CONTENT_MAX_BYTES, 'too_large'),
+);
+
+const maxViewsSchema = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
+const remarkSchema = v.pipe(v.string(), v.trim(), v.maxLength(PASTE_REMARK_MAX, 'too_long'));
+const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(SHARE_PASSWORD_MAX, 'too_long'));
+
+/** `POST /api/paste`. maxViews 0 = unlimited; expiresAt absent or null = never. */
+export const createPasteRequestSchema = v.object({
+  content: pasteContentSchema,
+  remark: v.optional(remarkSchema),
+  slug: v.optional(customSlugSchema),
+  password: v.optional(passwordSchema),
+  expiresAt: v.optional(expiresAtSchema),
+  maxViews: v.optional(maxViewsSchema, 0),
+});
+export type CreatePasteRequest = v.InferInput<typeof createPasteRequestSchema>;
+
+/** `PUT /api/admin/pastes/{id}` and the user twin: each field optional; password null clears it. */
+export const updatePasteRequestSchema = v.object({
+  content: v.optional(pasteContentSchema),
+  remark: v.optional(remarkSchema),
+  slug: v.optional(customSlugSchema),
+  password: v.optional(v.nullable(passwordSchema)),
+  expiresAt: v.optional(expiresAtSchema),
+  maxViews: v.optional(maxViewsSchema),
+});
+export type UpdatePasteRequest = v.InferInput<typeof updatePasteRequestSchema>;
+
+export const unlockPasteRequestSchema = v.object({ password: v.string() });
+
+export const PASTE_STATES = ['active', 'expired', 'used_up'] as const;
+export type PasteState = (typeof PASTE_STATES)[number];
+
+/** What `POST /api/paste` answers. */
+export const createdPasteSchema = v.object({
+  id: v.string(),
+  slug: v.string(),
+  remark: v.nullable(v.string()),
+  expiresAt: v.nullable(v.string()),
+  maxViews: v.number(),
+  hasPassword: v.boolean(),
+  createdAt: v.string(),
+});
+export type CreatedPaste = v.InferOutput<typeof createdPasteSchema>;
+
+/** A paste as a visitor gets it: content only when unlocked (or open). */
+export const publicPasteSchema = v.object({
+  slug: v.string(),
+  remark: v.nullable(v.string()),
+  expiresAt: v.nullable(v.string()),
+  maxViews: v.number(),
+  views: v.number(),
+  hasPassword: v.boolean(),
+  requiresPassword: v.boolean(),
+  createdAt: v.string(),
+  content: v.optional(v.string()),
+  /** The viewer created it (admin, or the same API key): the page offers editing, no view was counted. */
+  canEdit: v.boolean(),
+  id: v.optional(v.string()),
+});
+export type PublicPaste = v.InferOutput<typeof publicPasteSchema>;
+
+/** A paste in the admin and user lists. */
+export const pasteSummarySchema = v.object({
+  id: v.string(),
+  slug: v.string(),
+  remark: v.nullable(v.string()),
+  /** The first 200 characters of the content. */
+  preview: v.string(),
+  size: v.number(),
+  hasPassword: v.boolean(),
+  expiresAt: v.nullable(v.string()),
+  maxViews: v.number(),
+  views: v.number(),
+  state: v.picklist(PASTE_STATES),
+  createdBy: v.string(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type PasteSummary = v.InferOutput<typeof pasteSummarySchema>;
+
+export const pasteDetailSchema = v.object({ ...pasteSummarySchema.entries, content: v.string() });
+export type PasteDetail = v.InferOutput<typeof pasteDetailSchema>;
+
+export const pagePaginationSchema = v.object({
+  total: v.number(),
+  page: v.number(),
+  limit: v.number(),
+  totalPages: v.number(),
+});
+export const offsetPaginationSchema = v.object({
+  total: v.number(),
+  limit: v.number(),
+  offset: v.number(),
+  hasMore: v.boolean(),
+});
+
+export const adminPasteListSchema = v.object({ items: v.array(pasteSummarySchema), pagination: pagePaginationSchema });
+export const userPasteListSchema = v.object({ items: v.array(pasteSummarySchema), pagination: offsetPaginationSchema });
+
+const positiveIntText = (fallback: number, max: number) =>
+  v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number), v.minValue(1), v.maxValue(max)),
+    String(fallback),
+  );
+
+export const pageQuerySchema = v.object({
+  page: positiveIntText(1, 1_000_000),
+  limit: positiveIntText(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX),
+});
+export const offsetQuerySchema = v.object({
+  limit: positiveIntText(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX),
+  offset: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number)), '0'),
+});
+
+export const batchDeleteRequestSchema = v.object({
+  ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'required'), v.maxLength(1000, 'too_many')),
+});
+export const batchDeleteResultSchema = v.object({ deleted: v.number(), missing: v.number() });
+export const clearExpiredResultSchema = v.object({ deleted: v.number() });
