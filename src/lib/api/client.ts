@@ -39,6 +39,11 @@ export function configureApiClient(next: ClientHooks) {
   hooks = next;
 }
 
+/** Which API family the signed-in user speaks: `/admin/...` with a bearer token, `/user/...` with a key. */
+export function currentScope(): 'admin' | 'user' {
+  return hooks.credentials().adminToken ? 'admin' : 'user';
+}
+
 export interface RequestOptions<S extends v.GenericSchema> {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;

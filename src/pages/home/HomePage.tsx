@@ -1,7 +1,215 @@
 import { useLingui } from '@lingui/react/macro';
-import { ComingSoon } from '../../components/ComingSoon';
+import { useMachine } from '@xstate/react';
+import { History, LogIn } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { fromPromise } from 'xstate';
+import { asRequestFailure } from '../../../contract/envelope';
+import type { CreatedPaste } from '../../../contract/pastes';
+import { draftMachine } from '../../../machines/draft.machine';
+import { useAuth } from '../../app/actors';
+import { Button } from '../../components/Button';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { MarkdownView } from '../../components/MarkdownView';
+import { Notice } from '../../components/Notice';
+import { ShareLinkDisplay } from '../../components/share-link/ShareLinkDisplay';
+import { createPaste, pasteShareUrl, rawPasteUrl } from '../../lib/api/pastes';
+import { copyText } from '../../lib/clipboard';
+import { downloadBlob, safeFilename } from '../../lib/download';
+import { draftStore } from '../../lib/drafts';
+import { markdownToDocx } from '../../lib/export/docx';
+import { elementToPng } from '../../lib/export/png';
+import { markdownToPlainText, renderMarkdown } from '../../lib/markdown/render';
+import { toasts } from '../../lib/toast';
+import { EditorToolbar } from './EditorToolbar';
+import styles from './Home.module.css';
+import { MarkdownEditor, type EditorHandle } from './MarkdownEditor';
+import { ShareForm } from './ShareForm';
+import { expiresAtFor, type ShareFormValues } from './share-options';
+
+const DRAFT_ID = 'home';
 
 export default function HomePage() {
   const { t } = useLingui();
-  return <ComingSoon title={t`Online clipboard`} />;
+  const auth = useAuth();
+  const canShare = auth.role === 'admin' || (auth.role === 'apiKey' && Boolean(auth.permissions?.text));
+  const editor = useRef<EditorHandle>(null);
+  const preview = useRef<HTMLDivElement>(null);
+  const [content, setContent] = useState('');
+  const [plainText, setPlainText] = useState(false);
+  const [showPreview, setShowPreview] = useState(true);
+  const [confirmClear, setConfirmClear] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [sharing, setSharing] = useState(false);
+  const [shared, setShared] = useState<{ paste: CreatedPaste; password: string }>();
+
+  const [draft, sendDraft] = useMachine(
+    draftMachine.provide({
+      actors: {
+        loadDraft: fromPromise(() => draftStore.load(DRAFT_ID)),
+        saveDraft: fromPromise(({ input }) => draftStore.save(DRAFT_ID, input.content)),
+        deleteDraft: fromPromise(() => draftStore.remove(DRAFT_ID)),
+      },
+      actions: { fillEditor: (_, { content: text }) => editor.current?.setContent(text) },
+    }),
+  );
+
+  const onChange = (text: string) => {
+    setContent(text);
+    sendDraft({ type: 'draft.changed', content: text });
+  };
+
+  const copy = async (format: 'markdown' | 'html' | 'text') => {
+    const text = format === 'markdown' ? content : format === 'html' ? renderMarkdown(content) : markdownToPlainText(content);
+    if (await copyText(text)) toasts.success(t`Copied to the clipboard`);
+    else toasts.error(t`Copy failed, please copy it by hand`);
+  };
+
+  const exportAs = async (format: 'docx' | 'png') => {
+    if (!content.trim()) return toasts.error(t`Write something first`);
+    setExporting(true);
+    try {
+      const title = content.trim().split('\n')[0]?.replace(/^#+\s*/, '') ?? 'clipstash';
+      if (format === 'docx') downloadBlob(await markdownToDocx(content), safeFilename(title, 'docx'));
+      else {
+        if (!preview.current) setShowPreview(true);
+        const target = preview.current;
+        if (!target) return toasts.error(t`Open the preview to export a picture`);
+        downloadBlob(await elementToPng(target), safeFilename(title, 'png'));
+      }
+      toasts.success(t`Export finished`);
+    } catch (error) {
+      toasts.error(t`Export failed: ${asRequestFailure(error).message}`);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const importFile = async (file: File) => {
+    const text = await file.text();
+    editor.current?.setContent(text);
+    toasts.success(t`Imported ${file.name}`);
+  };
+
+  const share = async (values: ShareFormValues) => {
+    setSharing(true);
+    try {
+      const paste = await createPaste({
+        content,
+        ...(values.remark.trim() && { remark: values.remark.trim() }),
+        ...(values.slug.trim() && { slug: values.slug.trim() }),
+        ...(values.password && { password: values.password }),
+        expiresAt: expiresAtFor(values.expiry, new Date()),
+        maxViews: values.maxViews.trim() ? Number(values.maxViews) : 0,
+      });
+      setShared({ paste, password: values.password });
+      sendDraft({ type: 'draft.clear' });
+      toasts.success(t`Share created`);
+    } catch (error) {
+      toasts.error(asRequestFailure(error).message);
+    } finally {
+      setSharing(false);
+    }
+  };
+
+  const showingPreview = !plainText && showPreview;
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <h1>{t`Online clipboard`}</h1>
+        <p className={styles.lead}>{t`Write or paste text, then share it with a short link.`}</p>
+      </header>
+
+      {draft.matches('offering') && draft.context.offer && (
+        <div className={styles.draftOffer} role="status">
+          <History size={18} aria-hidden />
+          <span>{t`An unsaved draft from ${new Date(draft.context.offer.savedAt).toLocaleString()} was found.`}</span>
+          <Button size="small" variant="primary" onClick={() => sendDraft({ type: 'draft.restore' })}>
+            {t`Restore draft`}
+          </Button>
+          <Button size="small" onClick={() => sendDraft({ type: 'draft.discard' })}>
+            {t`Discard`}
+          </Button>
+        </div>
+      )}
+
+      <EditorToolbar
+        plainText={plainText}
+        showPreview={showPreview}
+        busy={exporting}
+        onTogglePlainText={() => setPlainText((value) => !value)}
+        onTogglePreview={() => setShowPreview((value) => !value)}
+        onCopy={copy}
+        onExport={exportAs}
+        onImport={importFile}
+        onClear={() => setConfirmClear(true)}
+      />
+      <div className={showingPreview ? styles.workspace : styles.workspaceSingle}>
+        <MarkdownEditor
+          ref={editor}
+          initial=""
+          plainText={plainText}
+          label={t`Content`}
+          placeholder={t`Write Markdown or plain text here…`}
+          onChange={onChange}
+        />
+        {showingPreview && (
+          <div className={styles.preview}>
+            {content.trim() ? (
+              <MarkdownView ref={preview} markdown={content} label={t`Preview`} />
+            ) : (
+              <p className={styles.previewEmpty}>{t`The preview appears here as you type.`}</p>
+            )}
+          </div>
+        )}
+      </div>
+      <p className={styles.draftState} aria-live="polite">
+        {draft.hasTag('saving')
+          ? t`Saving draft…`
+          : draft.context.lastSavedAt
+            ? t`Draft saved at ${new Date(draft.context.lastSavedAt).toLocaleTimeString()}`
+            : ''}
+      </p>
+
+      {shared && (
+        <ShareLinkDisplay
+          url={pasteShareUrl(shared.paste.slug)}
+          rawUrl={rawPasteUrl(shared.paste.slug, shared.password || undefined)}
+          name={shared.paste.slug}
+        />
+      )}
+
+      {canShare ? (
+        <ShareForm content={content} busy={sharing} onShare={share} />
+      ) : (
+        <Notice
+          level={2}
+          icon={<LogIn size={28} />}
+          title={t`Log in to share`}
+          actions={
+            <Link href="/admin" className={styles.loginLink}>
+              {t`Log in`}
+            </Link>
+          }
+        >
+          {auth.role === 'apiKey'
+            ? t`Your API key has no text permission, so it cannot create text shares.`
+            : t`Creating a share needs an admin login or an API key with text permission.`}
+        </Notice>
+      )}
+
+      <ConfirmDialog
+        open={confirmClear}
+        onOpenChange={setConfirmClear}
+        title={t`Clear the content?`}
+        description={t`The text and its saved draft are removed. This cannot be undone.`}
+        confirmLabel={t`Clear`}
+        onConfirm={() => {
+          editor.current?.setContent('');
+          sendDraft({ type: 'draft.clear' });
+          setConfirmClear(false);
+        }}
+      />
+    </div>
+  );
 }

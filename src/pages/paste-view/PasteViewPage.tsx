@@ -1,7 +1,166 @@
 import { useLingui } from '@lingui/react/macro';
-import { ComingSoon } from '../../components/ComingSoon';
+import { Clock, Copy, Eye, FileCode, FileX, Lock, Pencil } from 'lucide-react';
+import { useCallback, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'wouter';
+import { asRequestFailure } from '../../../contract/envelope';
+import type { PublicPaste } from '../../../contract/pastes';
+import { Button } from '../../components/Button';
+import { Field } from '../../components/Field';
+import { MarkdownView } from '../../components/MarkdownView';
+import { Notice } from '../../components/Notice';
+import { PageSkeleton } from '../../components/PageSkeleton';
+import { PasteEditDialog } from '../../components/paste-edit/PasteEditDialog';
+import { getPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
+import { copyText } from '../../lib/clipboard';
+import { formatDateTime } from '../../lib/format';
+import { toasts } from '../../lib/toast';
+import { useResource } from '../../lib/use-resource';
+import styles from './PasteView.module.css';
 
 export default function PasteViewPage() {
   const { t } = useLingui();
-  return <ComingSoon title={t`View share`} />;
+  const { slug = '' } = useParams<{ slug: string }>();
+  const load = useCallback(() => getPaste(slug), [slug]);
+  const result = useResource(load);
+  const [unlocked, setUnlocked] = useState<{ paste: PublicPaste; password: string }>();
+  const [editing, setEditing] = useState(false);
+
+  if (result.status === 'loading' && !result.data) return <PageSkeleton lines={8} />;
+  if (result.status === 'error') {
+    const { status, message } = result.error;
+    if (status === 404) {
+      return (
+        <Notice icon={<FileX size={32} />} title={t`Share not found`} actions={<HomeLink />}>
+          {t`There is no share at this link. Check the address, or ask for a new link.`}
+        </Notice>
+      );
+    }
+    if (status === 410) {
+      return (
+        <Notice icon={<Clock size={32} />} title={t`This share has expired or been used up`} actions={<HomeLink />}>
+          {t`It reached its expiry time or its view limit and can no longer be opened.`}
+        </Notice>
+      );
+    }
+    return (
+      <Notice role="alert" title={t`The share could not be loaded`} actions={<Button onClick={result.reload}>{t`Retry`}</Button>}>
+        {message}
+      </Notice>
+    );
+  }
+
+  const paste = unlocked?.paste ?? result.data;
+  if (!paste) return null;
+  if (paste.content === undefined) {
+    return <PasswordPrompt slug={slug} onUnlocked={(opened, password) => setUnlocked({ paste: opened, password })} />;
+  }
+
+  const copy = async (text: string, done: string) => {
+    if (await copyText(text)) toasts.success(done);
+    else toasts.error(t`Copy failed, please copy it by hand`);
+  };
+  const views = paste.maxViews > 0 ? t`${paste.views} of ${paste.maxViews} views` : t`${paste.views} views`;
+
+  return (
+    <article className={styles.article}>
+      <header className={styles.header}>
+        <div>
+          <h1 className={styles.title}>{paste.remark || t`Shared text`}</h1>
+          <p className={styles.meta}>
+            <span>{formatDateTime(paste.createdAt, navigator.language)}</span>
+            <span>
+              <Eye size={14} aria-hidden /> {views}
+            </span>
+            <span>
+              <Clock size={14} aria-hidden />{' '}
+              {paste.expiresAt ? t`Expires ${formatDateTime(paste.expiresAt, navigator.language)}` : t`Never expires`}
+            </span>
+          </p>
+        </div>
+        <div className={styles.actions}>
+          <Button size="small" onClick={() => copy(paste.content ?? '', t`Content copied`)}>
+            <Copy size={15} aria-hidden />
+            {t`Copy content`}
+          </Button>
+          <Button size="small" onClick={() => copy(pasteShareUrl(paste.slug), t`Link copied`)}>
+            {t`Copy link`}
+          </Button>
+          <a className={styles.rawLink} href={rawPasteUrl(paste.slug, unlocked?.password)} target="_blank" rel="noreferrer">
+            <FileCode size={15} aria-hidden />
+            {t`Raw`}
+          </a>
+          {paste.canEdit && paste.id && (
+            <Button size="small" variant="primary" onClick={() => setEditing(true)}>
+              <Pencil size={15} aria-hidden />
+              {t`Edit`}
+            </Button>
+          )}
+        </div>
+      </header>
+      <MarkdownView markdown={paste.content} className={styles.body} label={t`Shared content`} />
+      {editing && paste.id && (
+        <PasteEditDialog
+          id={paste.id}
+          onClose={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false);
+            toasts.success(t`Share updated`);
+            if (saved.slug !== slug) window.history.replaceState(null, '', `/paste/${encodeURIComponent(saved.slug)}`);
+            result.reload();
+          }}
+        />
+      )}
+    </article>
+  );
+}
+
+function HomeLink() {
+  const { t } = useLingui();
+  return (
+    <Link href="/" className={styles.rawLink}>
+      {t`Back to home`}
+    </Link>
+  );
+}
+
+function PasswordPrompt({ slug, onUnlocked }: { slug: string; onUnlocked: (paste: PublicPaste, password: string) => void }) {
+  const { t } = useLingui();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!password) return setError(t`Please enter the password`);
+    setBusy(true);
+    setError(undefined);
+    try {
+      onUnlocked(await unlockPaste(slug, password), password);
+    } catch (failure) {
+      setError(asRequestFailure(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className={styles.lock}>
+      <Lock size={28} aria-hidden className={styles.lockIcon} />
+      <h1>{t`This share is protected`}</h1>
+      <p className={styles.meta}>{t`Enter the password you were given to open it.`}</p>
+      <form onSubmit={submit} noValidate>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <Field label={t`Password`}>
+          <input name="password" type="password" autoComplete="off" autoFocus value={password} onChange={(e) => setPassword(e.target.value)} />
+        </Field>
+        <Button type="submit" variant="primary" disabled={busy}>
+          {busy ? t`Opening…` : t`Open`}
+        </Button>
+      </form>
+    </section>
+  );
 }

@@ -1,0 +1,125 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+export const DRAFT_AUTOSAVE_MS = 30_000;
+export const DRAFT_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export interface Draft {
+  content: string;
+  /** epoch milliseconds */
+  savedAt: number;
+}
+
+export interface DraftContext {
+  content: string;
+  /** A stored draft the user may restore. */
+  offer?: Draft;
+  lastSavedAt?: number;
+  changedWhileSaving: boolean;
+}
+
+export type DraftEvent =
+  | { type: 'draft.changed'; content: string }
+  | { type: 'draft.restore' }
+  | { type: 'draft.discard' }
+  /** The content was shared or cleared: nothing left to keep. */
+  | { type: 'draft.clear' };
+
+/** A draft is worth offering when it holds text and is younger than 24 hours. */
+export const isRestorable = (draft: Draft | undefined, now: number): draft is Draft =>
+  draft !== undefined && draft.content.trim().length > 0 && now - draft.savedAt < DRAFT_MAX_AGE_MS;
+
+/**
+ * The editor's draft: on start, look for a stored draft and offer it; while editing, save every 30 s when
+ * something changed. Storage (IndexedDB) and the clock are provided by the app; tests give fakes.
+ */
+export const draftMachine = setup({
+  types: {
+    context: {} as DraftContext,
+    events: {} as DraftEvent,
+  },
+  actors: {
+    loadDraft: fromPromise<Draft | undefined>(async () => undefined),
+    saveDraft: fromPromise<number, { content: string }>(async () => Date.now()),
+    deleteDraft: fromPromise<void>(async () => {}),
+  },
+  actions: {
+    /** Puts restored text into the editor. */
+    fillEditor: (_, _params: { content: string }) => {},
+  },
+  delays: { autosave: DRAFT_AUTOSAVE_MS },
+  guards: {
+    restorable: ({ event }) => isRestorable((event as { output?: Draft }).output, Date.now()),
+  },
+}).createMachine({
+  id: 'draft',
+  context: { content: '', changedWhileSaving: false },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'loadDraft',
+        onDone: [
+          { guard: 'restorable', target: 'offering', actions: assign({ offer: ({ event }) => event.output }) },
+          { target: 'editing' },
+        ],
+        onError: 'editing',
+      },
+      on: { 'draft.changed': { actions: assign({ content: ({ event }) => event.content }) } },
+    },
+    offering: {
+      on: {
+        'draft.restore': {
+          target: 'editing.dirty',
+          actions: [
+            assign({ content: ({ context }) => context.offer?.content ?? '' }),
+            { type: 'fillEditor', params: ({ context }) => ({ content: context.offer?.content ?? '' }) },
+            assign({ offer: undefined }),
+          ],
+        },
+        'draft.discard': { target: 'editing', actions: assign({ offer: undefined }) },
+        'draft.changed': { actions: assign({ content: ({ event }) => event.content }) },
+      },
+    },
+    editing: {
+      initial: 'clean',
+      on: {
+        'draft.changed': { target: '.dirty', actions: assign({ content: ({ event }) => event.content }) },
+        'draft.clear': { target: '.clearing', actions: assign({ content: '' }) },
+      },
+      states: {
+        clean: {},
+        dirty: {
+          after: { autosave: 'saving' },
+          // Typing does not postpone the save: re-entering would restart the 30 s timer forever.
+          on: { 'draft.changed': { actions: assign({ content: ({ event }) => event.content }) } },
+        },
+        saving: {
+          tags: ['saving'],
+          entry: assign({ changedWhileSaving: false }),
+          invoke: {
+            src: 'saveDraft',
+            input: ({ context }) => ({ content: context.content }),
+            onDone: [
+              // Text typed during the save is not in it: stay dirty so the next tick saves it.
+              {
+                guard: ({ context }) => context.changedWhileSaving,
+                target: 'dirty',
+                actions: assign({ lastSavedAt: ({ event }) => event.output }),
+              },
+              { target: 'clean', actions: assign({ lastSavedAt: ({ event }) => event.output }) },
+            ],
+            onError: 'dirty',
+          },
+          on: {
+            'draft.changed': {
+              actions: assign({ content: ({ event }) => event.content, changedWhileSaving: true }),
+            },
+          },
+        },
+        clearing: {
+          invoke: { src: 'deleteDraft', onDone: 'clean', onError: 'clean' },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,87 @@
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { markdown } from '@codemirror/lang-markdown';
+import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState } from '@codemirror/state';
+import { EditorView, keymap, placeholder as placeholderExtension } from '@codemirror/view';
+import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import styles from './Home.module.css';
+
+export interface EditorHandle {
+  /** Replaces the whole text (restore, import, clear) as one undoable change. */
+  setContent(text: string): void;
+  focus(): void;
+}
+
+interface MarkdownEditorProps {
+  initial: string;
+  plainText: boolean;
+  label: string;
+  placeholder: string;
+  onChange: (text: string) => void;
+}
+
+const editorTheme = EditorView.theme({
+  '&': { backgroundColor: 'var(--surface)', color: 'var(--text)', height: '100%' },
+  '.cm-content': { fontFamily: 'var(--font-mono)', padding: '12px 0', caretColor: 'var(--text)' },
+  '.cm-scroller': { lineHeight: '1.6' },
+  '&.cm-focused': { outline: 'none' },
+  '.cm-placeholder': { color: 'var(--text-muted)' },
+  '.cm-cursor': { borderLeftColor: 'var(--text)' },
+  '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': { backgroundColor: 'var(--accent-soft)' },
+});
+
+/** CodeMirror 6 with Markdown highlighting, or none in plain-text mode. Owned by this component only. */
+export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(function MarkdownEditor(
+  { initial, plainText, label, placeholder, onChange },
+  handle,
+) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView>(undefined);
+  const language = useRef(new Compartment());
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+
+  useEffect(() => {
+    if (!host.current) return;
+    const editor = new EditorView({
+      parent: host.current,
+      state: EditorState.create({
+        doc: initial,
+        extensions: [
+          history(),
+          keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
+          EditorView.lineWrapping,
+          language.current.of(plainText ? [] : [markdown(), syntaxHighlighting(defaultHighlightStyle)]),
+          placeholderExtension(placeholder),
+          editorTheme,
+          EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true' }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged) onChangeRef.current(update.state.doc.toString());
+          }),
+        ],
+      }),
+    });
+    view.current = editor;
+    return () => editor.destroy();
+    // The editor is created once; later props are applied through compartments and the handle.
+  }, []);
+
+  useEffect(() => {
+    view.current?.dispatch({
+      effects: language.current.reconfigure(plainText ? [] : [markdown(), syntaxHighlighting(defaultHighlightStyle)]),
+    });
+  }, [plainText]);
+
+  useImperativeHandle(handle, () => ({
+    setContent(text) {
+      const editor = view.current;
+      if (!editor) return;
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: text } });
+    },
+    focus() {
+      view.current?.focus();
+    },
+  }));
+
+  return <div ref={host} className={styles.editor} data-testid="markdown-editor" />;
+});
