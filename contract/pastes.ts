@@ -119,7 +119,13 @@ export const userPasteListSchema = v.object({ items: v.array(pasteSummarySchema)
 
 const positiveIntText = (fallback: number, max: number) =>
   v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number), v.minValue(1), v.maxValue(max)),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must_be_integer'),
+      v.transform(Number),
+      v.minValue(1, 'must_be_positive'),
+      v.maxValue(max, 'too_large'),
+    ),
     String(fallback),
   );
 
@@ -129,7 +135,16 @@ export const pageQuerySchema = v.object({
 });
 export const offsetQuerySchema = v.object({
   limit: positiveIntText(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX),
-  offset: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number)), '0'),
+  // Bounded: SQLite refuses an OFFSET it cannot hold as a 64-bit integer (a 500 instead of a 400).
+  offset: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must_be_integer'),
+      v.transform(Number),
+      v.maxValue(Number.MAX_SAFE_INTEGER, 'too_large'),
+    ),
+    '0',
+  ),
 });
 
 export const batchDeleteRequestSchema = v.object({

@@ -16,8 +16,10 @@ export type SlugProblem = 'too_long' | 'invalid_characters' | 'reserved' | 'empt
 export function slugProblem(slug: string): SlugProblem | undefined {
   if (slug.length === 0) return 'empty';
   if (slug.length > SLUG_MAX) return 'too_long';
+  // Before the pattern, which refuses `.` anyway: a leading dot is reserved, and the editor should say so.
+  if (slug.startsWith('.')) return 'reserved';
   if (!SLUG_PATTERN.test(slug)) return 'invalid_characters';
-  if (slug.startsWith('.') || (RESERVED_SLUGS as readonly string[]).includes(slug.toLowerCase())) return 'reserved';
+  if ((RESERVED_SLUGS as readonly string[]).includes(slug.toLowerCase())) return 'reserved';
   return undefined;
 }
 

@@ -12,6 +12,7 @@ import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
+import { pasteRoutes } from './routes/pastes';
 import { systemRoutes } from './routes/system';
 
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(deps, limiter));
   api.route('/', systemRoutes(deps));
   api.route('/admin/api-keys', apiKeyRoutes(deps));
+  api.route('/', pasteRoutes(deps));
   app.route('/api', api);
 
   app.all('/api/*', () => {

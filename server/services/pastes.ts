@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Selectable, type Updateable } from 'kysely';
+import type * as v from 'valibot';
+import type {
+  CreatedPaste,
+  createPasteRequestSchema,
+  PasteDetail,
+  PasteState,
+  PasteSummary,
+  PublicPaste,
+  updatePasteRequestSchema,
+} from '../../contract/pastes';
+import type { AppDeps, Principal } from '../context';
+import { creatorOf } from '../context';
+import type { DB } from '../db/database';
+import type { PastesTable } from '../db/schema';
+import { ApiError, notFound } from '../errors';
+import { hashPassword, verifyPassword } from '../security/passwords';
+import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
+
+type PasteRow = Selectable<PastesTable>;
+
+/** The bodies after the contract's transforms (expiresAt canonical UTC, maxViews defaulted, remark trimmed). */
+export type CreatePasteInput = v.InferOutput<typeof createPasteRequestSchema>;
+export type UpdatePasteInput = v.InferOutput<typeof updatePasteRequestSchema>;
+
+/** Whose pastes a management call may touch: every paste (admin routes) or one creator's (`admin`, `apikey:<id>`). */
+export type PasteScope = { all: true } | { all: false; createdBy: string };
+
+export const PREVIEW_CHARS = 200;
+
+/** A share past its expiry or its view limit; expired wins when both hold. */
+export function stateOf(row: Pick<PasteRow, 'expires_at' | 'max_views' | 'views'>, now: Date): PasteState {
+  if (row.expires_at !== null && row.expires_at <= now.toISOString()) return 'expired';
+  if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
+  return 'active';
+}
+
+const gone = (state: Exclude<PasteState, 'active'>) =>
+  new ApiError(410, state === 'expired' ? 'paste_expired' : 'paste_used_up', {}, { state });
+
+const pasteNotFound = () => notFound('paste_not_found');
+
+/** Expiries are stored as canonical UTC ISO text (the contract normalises them), so text order is time order. */
+function assertFuture(expiresAt: string | null | undefined, now: Date) {
+  if (expiresAt && expiresAt <= now.toISOString()) {
+    throw new ApiError(400, 'share_expiry_past', {}, { field: 'expiresAt', issue: 'in_past' });
+  }
+}
+
+const emptyToNull = (text: string | undefined) => (text ? text : null);
+
+// ---------------------------------------------------------------------------------------------- create
+
+export async function createPaste(
+  deps: AppDeps,
+  principal: Principal,
+  input: CreatePasteInput,
+): Promise<CreatedPaste> {
+  const now = deps.now();
+  assertFuture(input.expiresAt, now);
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password) : null;
+  const stamp = now.toISOString();
+  const row = await writeWithSlug(deps.db, 'pastes', input.slug, async (slug) => {
+    const values = {
+      id: randomUUID(),
+      slug,
+      content: input.content,
+      remark: emptyToNull(input.remark),
+      password_hash: passwordHash,
+      expires_at: input.expiresAt ?? null,
+      max_views: input.maxViews,
+      created_by: creatorOf(principal),
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await deps.db.insertInto('pastes').values(values).execute();
+    return values;
+  });
+  return {
+    id: row.id,
+    slug: row.slug,
+    remark: row.remark,
+    expiresAt: row.expires_at,
+    maxViews: row.max_views,
+    hasPassword: row.password_hash !== null,
+    createdAt: row.created_at,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- public view
+
+/**
+ * How a visitor reaches a paste:
+ * - `page`: `GET /api/paste/{slug}`; a protected paste answers its meta only.
+ * - `unlock`: `POST /api/paste/{slug}` with the password.
+ * - `raw`: `GET /api/raw/{slug}?password=`; a protected paste needs the password.
+ * `peek` (a HEAD request) runs every check but counts no view and returns no content.
+ */
+export interface PasteAccess {
+  via: 'page' | 'unlock' | 'raw';
+  password?: string;
+  peek?: boolean;
+}
+
+/** The admin, or the API key (still allowed to handle text) that created it. */
+export function isOwner(principal: Principal, row: Pick<PasteRow, 'created_by'>): boolean {
+  if (principal.kind === 'admin') return true;
+  return principal.kind === 'apiKey' && principal.permissions.text && row.created_by === creatorOf(principal);
+}
+
+function publicView(row: PasteRow, options: { content: boolean; owner: boolean }): PublicPaste {
+  const locked = row.password_hash !== null && !options.content;
+  return {
+    slug: row.slug,
+    remark: row.remark,
+    expiresAt: row.expires_at,
+    maxViews: row.max_views,
+    views: row.views,
+    hasPassword: row.password_hash !== null,
+    requiresPassword: locked,
+    createdAt: row.created_at,
+    ...(options.content ? { content: row.content } : {}),
+    canEdit: options.owner,
+    ...(options.owner ? { id: row.id } : {}),
+  };
+}
+
+/**
+ * Counts one view and returns the paste as counted, in one statement: the limit and the expiry are in the
+ * WHERE, so concurrent readers can never count past `max_views`. No row → the paste is gone (or was deleted).
+ */
+async function countView(db: DB, id: string, now: Date): Promise<PasteRow | undefined> {
+  return db
+    .updateTable('pastes')
+    .set((eb) => ({ views: eb('views', '+', 1) }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('max_views', '=', 0), eb('views', '<', eb.ref('max_views'))]))
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now.toISOString())]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** A visitor (or the owner) opening a share; see PasteAccess. Throws 404, 410 or 401 as the rules say. */
+export async function openPaste(
+  deps: AppDeps,
+  principal: Principal,
+  slug: string,
+  access: PasteAccess,
+): Promise<PublicPaste> {
+  const row = await deps.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirst();
+  if (!row) throw pasteNotFound();
+  const state = stateOf(row, deps.now());
+  if (state !== 'active') throw gone(state);
+
+  const owner = isOwner(principal, row);
+  if (owner) return publicView(row, { content: !access.peek, owner });
+
+  if (row.password_hash !== null) {
+    if (access.via === 'page') return publicView(row, { content: false, owner });
+    if (!access.password) throw new ApiError(401, 'password_required', {}, { field: 'password', issue: 'required' });
+    if (!(await verifyPassword(access.password, row.password_hash))) {
+      throw new ApiError(401, 'wrong_password', {}, { field: 'password', issue: 'wrong' });
+    }
+  }
+  if (access.peek) return publicView(row, { content: false, owner });
+
+  const counted = await countView(deps.db, row.id, deps.now());
+  if (counted) return publicView(counted, { content: true, owner });
+  // Lost the race for the last view, expired meanwhile, or deleted meanwhile.
+  const latest = await deps.db.selectFrom('pastes').selectAll().where('id', '=', row.id).executeTakeFirst();
+  if (!latest) throw pasteNotFound();
+  const after = stateOf(latest, deps.now());
+  throw gone(after === 'active' ? 'used_up' : after);
+}
+
+// ---------------------------------------------------------------------------------------------- management
+
+/** The summary columns, computed in SQL so a list never loads whole contents. */
+function summaries(db: DB, scope: PasteScope) {
+  let query = db
+    .selectFrom('pastes')
+    .select([
+      'id',
+      'slug',
+      'remark',
+      'password_hash',
+      'expires_at',
+      'max_views',
+      'views',
+      'created_by',
+      'created_at',
+      'updated_at',
+      sql<string>`substr(content, 1, ${PREVIEW_CHARS})`.as('preview'),
+      sql<number>`length(cast(content as blob))`.as('size'),
+    ]);
+  if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
+  return query;
+}
+
+type SummaryRow = Omit<PasteRow, 'content'> & { preview: string; size: number };
+
+function summaryOf(row: SummaryRow, now: Date): PasteSummary {
+  return {
+    id: row.id,
+    slug: row.slug,
+    remark: row.remark,
+    preview: row.preview,
+    size: row.size,
+    hasPassword: row.password_hash !== null,
+    expiresAt: row.expires_at,
+    maxViews: row.max_views,
+    views: row.views,
+    state: stateOf(row, now),
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+async function countPastes(db: DB, scope: PasteScope): Promise<number> {
+  let query = db.selectFrom('pastes').select((eb) => eb.fn.countAll<number>().as('total'));
+  if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
+/** Newest first; rowid breaks ties between pastes created in the same millisecond. */
+async function listSlice(deps: AppDeps, scope: PasteScope, limit: number, offset: number) {
+  const rows = await summaries(deps.db, scope)
+    .orderBy('created_at', 'desc')
+    .orderBy(sql`rowid`, 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  const now = deps.now();
+  return rows.map((row) => summaryOf(row, now));
+}
+
+export async function listPastesByPage(deps: AppDeps, scope: PasteScope, page: number, limit: number) {
+  const total = await countPastes(deps.db, scope);
+  const items = await listSlice(deps, scope, limit, (page - 1) * limit);
+  return { items, pagination: { total, page, limit, totalPages: Math.ceil(total / limit) } };
+}
+
+export async function listPastesByOffset(deps: AppDeps, scope: PasteScope, limit: number, offset: number) {
+  const total = await countPastes(deps.db, scope);
+  const items = await listSlice(deps, scope, limit, offset);
+  return { items, pagination: { total, limit, offset, hasMore: offset + items.length < total } };
+}
+
+export async function getPaste(deps: AppDeps, scope: PasteScope, id: string): Promise<PasteDetail> {
+  const row = await summaries(deps.db, scope).select('content').where('id', '=', id).executeTakeFirst();
+  if (!row) throw pasteNotFound();
+  return { ...summaryOf(row, deps.now()), content: row.content };
+}
+
+export async function updatePaste(
+  deps: AppDeps,
+  scope: PasteScope,
+  id: string,
+  input: UpdatePasteInput,
+): Promise<PasteDetail> {
+  await getPaste(deps, scope, id);
+  const now = deps.now();
+  assertFuture(input.expiresAt, now);
+  if (input.slug !== undefined) await assertSlugFree(deps.db, 'pastes', input.slug, id);
+
+  const changes: Updateable<PastesTable> = { updated_at: now.toISOString() };
+  if (input.content !== undefined) changes.content = input.content;
+  if (input.remark !== undefined) changes.remark = emptyToNull(input.remark);
+  if (input.slug !== undefined) changes.slug = input.slug;
+  if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
+  if (input.maxViews !== undefined) changes.max_views = input.maxViews;
+  if (input.password !== undefined) {
+    changes.password_hash = input.password === null ? null : await hashPassword(input.password);
+  }
+  try {
+    await deps.db.updateTable('pastes').set(changes).where('id', '=', id).execute();
+  } catch (error) {
+    if (isSlugConflict(error, 'pastes')) throw slugTaken();
+    throw error;
+  }
+  return getPaste(deps, scope, id);
+}
+
+export async function deletePaste(deps: AppDeps, scope: PasteScope, id: string): Promise<void> {
+  let query = deps.db.deleteFrom('pastes').where('id', '=', id);
+  if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
+  const result = await query.executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw pasteNotFound();
+}
+
+/** Deletes what exists in scope; ids that are unknown or someone else's count as missing (repeats count once). */
+export async function deletePastes(deps: AppDeps, scope: PasteScope, ids: string[]) {
+  const unique = [...new Set(ids)];
+  let query = deps.db.deleteFrom('pastes').where('id', 'in', unique);
+  if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
+  const result = await query.executeTakeFirst();
+  const deleted = Number(result.numDeletedRows);
+  return { deleted, missing: unique.length - deleted };
+}
+
+/** Removes every expired and every used-up paste. */
+export async function clearExpiredPastes(deps: AppDeps) {
+  const now = deps.now().toISOString();
+  const result = await deps.db
+    .deleteFrom('pastes')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', now)]),
+        eb.and([eb('max_views', '>', 0), eb('views', '>=', eb.ref('max_views'))]),
+      ]),
+    )
+    .executeTakeFirst();
+  return { deleted: Number(result.numDeletedRows) };
+}
