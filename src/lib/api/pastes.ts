@@ -20,7 +20,20 @@ const enc = encodeURIComponent;
 export const createPaste = (body: CreatePasteRequest) =>
   apiRequest('/paste', { method: 'POST', body, schema: createdPasteSchema });
 
-export const getPaste = (slug: string) => apiRequest(`/paste/${enc(slug)}`, { schema: publicPasteSchema });
+const pasteReads = new Map<string, ReturnType<typeof readPaste>>();
+const readPaste = (slug: string) => apiRequest(`/paste/${enc(slug)}`, { schema: publicPasteSchema });
+
+/**
+ * Opening a paste counts a view, so a page that asks twice at once (a remount, React's development double
+ * effects) must share one request rather than spend two views.
+ */
+export function getPaste(slug: string) {
+  const pending = pasteReads.get(slug);
+  if (pending) return pending;
+  const request = readPaste(slug).finally(() => pasteReads.delete(slug));
+  pasteReads.set(slug, request);
+  return request;
+}
 
 export const unlockPaste = (slug: string, password: string) =>
   apiRequest(`/paste/${enc(slug)}`, {

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { Clock, Copy, Eye, FileCode, FileX, Lock, Pencil } from 'lucide-react';
 import { useCallback, useState, type FormEvent } from 'react';
@@ -59,7 +60,11 @@ export default function PasteViewPage() {
     if (await copyText(text)) toasts.success(done);
     else toasts.error(t`Copy failed, please copy it by hand`);
   };
-  const views = paste.maxViews > 0 ? t`${paste.views} of ${paste.maxViews} views` : t`${paste.views} views`;
+  const count = paste.views;
+  const views =
+    paste.maxViews > 0
+      ? t`${count} of ${paste.maxViews} views`
+      : plural(count, { one: '# view', other: '# views' });
 
   return (
     <article className={styles.article}>

@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, loginAsAdmin, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function typeInEditor(page: Page, text: string) {
+  await page.locator('.cm-content').click();
+  await page.keyboard.insertText(text);
+}
+
+/** Creates a paste through the API as the logged-in admin of this page. */
+async function apiPaste(page: Page, body: Record<string, unknown>) {
+  const token = await page.evaluate(() => localStorage.getItem('admin_token'));
+  const response = await page.request.post(`${server.url}/api/paste`, { data: body, headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { data: { slug: string; id: string } }).data;
+}
+
+describe('sharing a paste', () => {
+  it('admin shares Markdown with a password and 2 views; a visitor unlocks it, reads the raw link, then finds it used up', async () => {
+    const admin = await newPerson(browser);
+    await loginAsAdmin(admin.page, server.url);
+    await admin.page.getByRole('link', { name: 'Home' }).click();
+    await typeInEditor(admin.page, '# Release notes\n\n- [x] fast\n- [ ] safe\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
+    await admin.page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Release notes' }).waitFor();
+    await admin.page.getByLabel('Link suffix').fill('notes-e2e');
+    await admin.page.getByText('Available').waitFor();
+    await admin.page.getByLabel('Password').fill('open sesame');
+    await admin.page.getByLabel('Max views').fill('2');
+    await admin.page.getByLabel('Remark').fill('Release notes');
+    await admin.page.getByRole('button', { name: 'Create share' }).click();
+    const link = admin.page.getByRole('textbox', { name: 'Share link' });
+    await link.waitFor();
+    const url = await link.inputValue();
+    expect(url).toBe(`${server.url}/paste/notes-e2e`);
+    await admin.page.getByRole('button', { name: 'QR code' }).click();
+    await admin.page.locator('[role="img"][data-ready="true"]').waitFor();
+    await admin.page.getByText(/Link will be hidden in \d+ seconds/).waitFor();
+
+    const visitor = await newPerson(browser);
+    const dialogs: string[] = [];
+    visitor.page.on('dialog', (dialog) => void dialog.dismiss().then(() => dialogs.push(dialog.message())));
+    await visitor.page.goto(url);
+    await visitor.page.getByRole('heading', { name: 'This share is protected' }).waitFor();
+    await visitor.page.getByLabel('Password').fill('wrong');
+    await visitor.page.getByRole('button', { name: 'Open' }).click();
+    await visitor.page.getByText('Wrong password').waitFor();
+    await visitor.page.getByLabel('Password').fill('open sesame');
+    await visitor.page.getByRole('button', { name: 'Open' }).click();
+    const content = visitor.page.getByRole('region', { name: 'Shared content' });
+    await content.getByRole('heading', { name: 'Release notes' }).waitFor();
+    expect(await content.locator('table td').allTextContents()).toEqual(['1', '2']);
+    expect(await content.locator('input[type="checkbox"]').count()).toBe(2);
+    await visitor.page.getByText('1 of 2 views').waitFor();
+
+    // The raw link is plain text and counts the second view.
+    const rawHref = await visitor.page.getByRole('link', { name: 'Raw' }).getAttribute('href');
+    const raw = await visitor.page.request.get(rawHref ?? '');
+    expect(raw.status()).toBe(200);
+    expect(raw.headers()['content-type']).toContain('text/plain');
+    expect(await raw.text()).toContain('# Release notes');
+
+    await visitor.page.reload();
+    await visitor.page.getByRole('heading', { name: 'This share has expired or been used up' }).waitFor();
+    expect(await seriousA11yViolations(visitor.page)).toEqual([]);
+
+    // The admin still sees it, marked used up.
+    await admin.page.goto(`${server.url}/admin/text-management`);
+    const row = admin.page.locator('tr[data-slug="notes-e2e"]');
+    await row.getByText('Used up').waitFor();
+    expect(await row.getByText('Encrypted').count()).toBe(1);
+    expect(dialogs).toEqual([]);
+    await Promise.all([admin.context.close(), visitor.context.close()]);
+  });
+
+  it('a visitor cannot share, and is told how to log in', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto(`${server.url}/`);
+    await page.getByRole('heading', { name: 'Log in to share' }).waitFor();
+    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.waitForURL(`${server.url}/admin`);
+    await context.close();
+  });
+
+  it('opening a link that does not exist says so', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto(`${server.url}/paste/nothing-here`);
+    await page.getByRole('heading', { name: 'Share not found' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('the editor', () => {
+  it('autosaves a draft after 30 seconds and offers it back after a reload', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.clock.install();
+    await page.goto(`${server.url}/`);
+    await typeInEditor(page, 'Draft worth keeping');
+    await page.clock.fastForward(31_000);
+    await page.getByText(/Draft saved at/).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Restore draft' }).click();
+    await expect(page.locator('.cm-content').textContent()).resolves.toBe('Draft worth keeping');
+    await context.close();
+  });
+
+  it('exports Word and PNG files of the right type', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto(`${server.url}/`);
+    await typeInEditor(page, '# Export me\n\nSome **bold** text and `code`.\n\n1. one\n2. two\n');
+    await page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Export me' }).waitFor();
+
+    const [word] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Word' }).click()]);
+    expect(word.suggestedFilename()).toBe('Export me.docx');
+    const docx = readFileSync((await word.path()) ?? '');
+    expect(docx.subarray(0, 2).toString()).toBe('PK');
+    expect(docx.includes(Buffer.from('word/document.xml'))).toBe(true);
+
+    const [picture] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export PNG' }).click()]);
+    expect(picture.suggestedFilename()).toBe('Export me.png');
+    const png = readFileSync((await picture.path()) ?? '');
+    expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(png.length).toBeGreaterThan(1000);
+    await context.close();
+  });
+
+  it('imports a Markdown file and clears after confirming', async () => {
+    const { page, context } = await newPerson(browser);
+    await page.goto(`${server.url}/`);
+    await page.getByTestId('import-file').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('## Imported heading') });
+    await page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Imported heading' }).waitFor();
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await page.getByRole('alertdialog', { name: 'Clear the content?' }).getByRole('button', { name: 'Clear' }).click();
+    // An empty editor shows its placeholder, and only then.
+    await page.locator('.cm-placeholder').waitFor();
+    await page.getByText('The preview appears here as you type.').waitFor();
+    await context.close();
+  });
+});
+
+describe('safety of rendered shares', () => {
+  it('runs nothing from an XSS corpus', async () => {
+    const admin = await newPerson(browser);
+    await loginAsAdmin(admin.page, server.url);
+    const corpus = [
+      '# Hostile',
+      '<script>window.__xss = "script"</script>',
+      '<img src="x" onerror="window.__xss = \'img\'">',
+      '[click me](javascript:window.__xss=\'link\')',
+      '<a href="javascript:window.__xss=\'anchor\'">anchor</a>',
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__xss=\'svg\'"><script>window.__xss="svg-script"</script></svg>',
+      '<iframe src="javascript:parent.__xss=\'iframe\'"></iframe>',
+      '<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
+      '<details open ontoggle="window.__xss=\'details\'">x</details>',
+      '<math><mtext><table><mglyph><style><img src=x onerror="window.__xss=\'math\'">',
+      '<form action="javascript:window.__xss=1"><button>go</button></form>',
+    ].join('\n\n');
+    const { slug } = await apiPaste(admin.page, { content: corpus });
+
+    const visitor = await newPerson(browser);
+    const dialogs: string[] = [];
+    visitor.page.on('dialog', (dialog) => void dialog.dismiss().then(() => dialogs.push(dialog.message())));
+    const pasteReads: string[] = [];
+    visitor.page.on('request', (request) => request.url().includes('/api/paste/') && pasteReads.push(request.url()));
+    await visitor.page.goto(`${server.url}/paste/${slug}`);
+    const body = visitor.page.getByRole('region', { name: 'Shared content' });
+    await body.getByRole('heading', { name: 'Hostile' }).waitFor();
+    // Opening the page asked once and counted exactly one view.
+    expect(pasteReads).toHaveLength(1);
+    await visitor.page.getByText('1 view', { exact: true }).waitFor();
+    // Click every link that survived, as a curious reader would.
+    for (const link of await body.locator('a').all()) await link.click({ modifiers: [] }).catch(() => undefined);
+    await visitor.page.waitForTimeout(500);
+    expect(await visitor.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    const dangerous = await body.evaluate((root) => ({
+      scripts: root.querySelectorAll('script, iframe, svg, math, form, style').length,
+      handlers: [...root.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+      jsLinks: root.querySelectorAll('a[href^="javascript" i]').length,
+    }));
+    expect(dangerous).toEqual({ scripts: 0, handlers: 0, jsLinks: 0 });
+    await Promise.all([admin.context.close(), visitor.context.close()]);
+  });
+});
+
+describe('text management', () => {
+  it('lists pastes with pagination, deletes a selection with counts, and clears expired ones', async () => {
+    const { page, context } = await newPerson(browser);
+    await loginAsAdmin(page, server.url);
+    const created = [];
+    for (let i = 0; i < 12; i++) created.push(await apiPaste(page, { content: `paste number ${i}`, slug: `tm-${i}` }));
+    await apiPaste(page, { content: 'short lived', slug: 'tm-used', maxViews: 1 });
+    await page.request.get(`${server.url}/api/paste/tm-used`);
+
+    await page.goto(`${server.url}/admin/text-management`);
+    await page.locator('tr[data-slug="tm-used"]').getByText('Used up').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(10);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText(/Page 2 of \d+/).waitFor();
+    await page.getByRole('button', { name: 'Previous page' }).click();
+
+    await page.getByLabel('Select tm-11').check();
+    await page.getByLabel('Select tm-10').check();
+    await page.getByRole('button', { name: 'Delete selected (2)' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete 2 shares?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('2 deleted').first().waitFor();
+    await page.locator('tr[data-slug="tm-11"]').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Clear expired' }).click();
+    await page.getByRole('alertdialog', { name: 'Clear expired shares?' }).getByRole('button', { name: 'Clear' }).click();
+    // tm-used, plus the used-up share of the first test when the whole file runs.
+    await page.getByText(/^[12] expired or used-up shares removed$/).first().waitFor();
+    await page.locator('tr[data-slug="tm-used"]').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Edit tm-9' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit share' });
+    await edit.getByLabel('Content').fill('changed content');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Share updated').first().waitFor();
+    await page.locator('tr[data-slug="tm-9"]').getByText('changed content').waitFor();
+    expect(created.length).toBe(12);
+    await context.close();
+  });
+});
