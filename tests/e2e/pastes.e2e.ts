@@ -194,6 +194,51 @@ describe('safety of rendered shares', () => {
   });
 });
 
+describe('an API key with text permission', () => {
+  it('shares from the home page, edits its paste from the view, and lists only its own pastes', async () => {
+    const admin = await newPerson(browser);
+    await loginAsAdmin(admin.page, server.url);
+    await apiPaste(admin.page, { content: 'the admin paste', slug: 'admins-own' });
+    const token = await admin.page.evaluate(() => localStorage.getItem('admin_token'));
+    const created = await admin.page.request.post(`${server.url}/api/admin/api-keys`, {
+      data: { name: 'writer', text_permission: true, custom_key: 'writer-key-123' },
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(created.status()).toBe(201);
+
+    const { page, context } = await newPerson(browser);
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('tab', { name: 'API key' }).click();
+    await page.getByRole('textbox', { name: 'API key' }).fill('writer-key-123');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'User panel' }).waitFor();
+
+    await page.getByRole('link', { name: 'Home' }).click();
+    await typeInEditor(page, 'Written with a key');
+    await page.getByLabel('Link suffix').fill('key-paste');
+    await page.getByRole('button', { name: 'Create share' }).click();
+    await page.getByRole('textbox', { name: 'Share link' }).waitFor();
+
+    await page.goto(`${server.url}/paste/key-paste`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit share' });
+    await edit.getByLabel('Content').fill('Edited by its key');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Edited by its key').waitFor();
+
+    await page.goto(`${server.url}/admin/text-management`);
+    await page.locator('tr[data-slug="key-paste"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Clear expired' }).count()).toBe(0);
+
+    // Someone else's paste offers no editing to this key.
+    await page.goto(`${server.url}/paste/admins-own`);
+    await page.getByText('the admin paste').waitFor();
+    expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await Promise.all([admin.context.close(), context.close()]);
+  });
+});
+
 describe('text management', () => {
   it('lists pastes with pagination, deletes a selection with counts, and clears expired ones', async () => {
     const { page, context } = await newPerson(browser);
