@@ -20,6 +20,8 @@ export function buildIfStale(root = process.cwd()) {
   const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
+    // Test runners set NODE_ENV=test, which would make Vite bundle React's development build.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (build.status !== 0) throw new Error(`vite build failed with exit code ${build.status}`);
 }

@@ -4,7 +4,7 @@ import { useAuth } from '../actors';
 import { ConnectedLoginForm } from './ConnectedLoginForm';
 
 /** Opens when the auth machine says the session or key stopped working; a login closes it. */
-export function LoginPrompt() {
+export default function LoginPrompt() {
   const { t } = useLingui();
   const { prompt, send } = useAuth();
   const reason =

@@ -1,10 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useAuth } from '../actors';
 import { Toaster } from '../../components/Toaster';
 import { PRODUCT_NAME } from '../routes';
 import { EnvSwitcher } from './EnvSwitcher';
 import { Header } from './Header';
-import { LoginPrompt } from './LoginPrompt';
 import styles from './Shell.module.css';
 
 export function Shell({ children }: { children: ReactNode }) {
@@ -22,9 +22,22 @@ export function Shell({ children }: { children: ReactNode }) {
       <footer className={styles.footer}>
         © {year} {PRODUCT_NAME}
       </footer>
-      <LoginPrompt />
+      <LoginPromptWhenAsked />
       {import.meta.env.DEV && <EnvSwitcher />}
       <Toaster />
     </>
+  );
+}
+
+/** The login dialog's code (dialog, tabs, form) loads only when a session actually needs it. */
+const LoginPrompt = lazy(() => import('./LoginPrompt'));
+
+function LoginPromptWhenAsked() {
+  const { prompt } = useAuth();
+  if (prompt === undefined) return null;
+  return (
+    <Suspense fallback={null}>
+      <LoginPrompt />
+    </Suspense>
   );
 }
