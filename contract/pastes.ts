@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { offsetPaginationSchema, offsetQuery, pagePaginationSchema, pageQuery } from './lists';
 import { customSlugSchema } from './slugs';
 import { isoTimestampSchema } from './time';
 
@@ -101,54 +102,10 @@ export type PasteSummary = v.InferOutput<typeof pasteSummarySchema>;
 export const pasteDetailSchema = v.object({ ...pasteSummarySchema.entries, content: v.string() });
 export type PasteDetail = v.InferOutput<typeof pasteDetailSchema>;
 
-export const pagePaginationSchema = v.object({
-  total: v.number(),
-  page: v.number(),
-  limit: v.number(),
-  totalPages: v.number(),
-});
-export const offsetPaginationSchema = v.object({
-  total: v.number(),
-  limit: v.number(),
-  offset: v.number(),
-  hasMore: v.boolean(),
-});
-
 export const adminPasteListSchema = v.object({ items: v.array(pasteSummarySchema), pagination: pagePaginationSchema });
 export const userPasteListSchema = v.object({ items: v.array(pasteSummarySchema), pagination: offsetPaginationSchema });
 
-const positiveIntText = (fallback: number, max: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must_be_integer'),
-      v.transform(Number),
-      v.minValue(1, 'must_be_positive'),
-      v.maxValue(max, 'too_large'),
-    ),
-    String(fallback),
-  );
+export const pageQuerySchema = pageQuery(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX);
+export const offsetQuerySchema = offsetQuery(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX);
 
-export const pageQuerySchema = v.object({
-  page: positiveIntText(1, 1_000_000),
-  limit: positiveIntText(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX),
-});
-export const offsetQuerySchema = v.object({
-  limit: positiveIntText(ADMIN_PASTE_PAGE_SIZE, PASTE_PAGE_SIZE_MAX),
-  // Bounded: SQLite refuses an OFFSET it cannot hold as a 64-bit integer (a 500 instead of a 400).
-  offset: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+$/, 'must_be_integer'),
-      v.transform(Number),
-      v.maxValue(Number.MAX_SAFE_INTEGER, 'too_large'),
-    ),
-    '0',
-  ),
-});
-
-export const batchDeleteRequestSchema = v.object({
-  ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'required'), v.maxLength(1000, 'too_many')),
-});
-export const batchDeleteResultSchema = v.object({ deleted: v.number(), missing: v.number() });
 export const clearExpiredResultSchema = v.object({ deleted: v.number() });

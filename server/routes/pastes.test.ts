@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey } from '../../contract/api-keys';
 import {
   adminPasteListSchema,
-  batchDeleteResultSchema,
   clearExpiredResultSchema,
   createdPasteSchema,
   PASTE_CONTENT_MAX_BYTES,
@@ -13,6 +12,7 @@ import {
   type CreatePasteRequest,
   type PublicPaste,
 } from '../../contract/pastes';
+import { batchDeleteResultSchema } from '../../contract/lists';
 import { slugAvailabilitySchema } from '../../contract/slugs';
 import {
   createTestApp,

@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
 import {
-  batchDeleteRequestSchema,
   createPasteRequestSchema,
   offsetQuerySchema,
   pageQuerySchema,
   unlockPasteRequestSchema,
   updatePasteRequestSchema,
 } from '../../contract/pastes';
+import { batchDeleteRequestSchema } from '../../contract/lists';
 import { creatorOf, type AppDeps, type AppEnv } from '../context';
 import { ApiError } from '../errors';
 import { jsonBody, ok, queryParams } from '../http';

@@ -2,7 +2,6 @@ import { t } from '@lingui/core/macro';
 import * as v from 'valibot';
 import {
   adminPasteListSchema,
-  batchDeleteResultSchema,
   clearExpiredResultSchema,
   createdPasteSchema,
   pasteDetailSchema,
@@ -11,6 +10,7 @@ import {
   type CreatePasteRequest,
   type UpdatePasteRequest,
 } from '../../../contract/pastes';
+import { batchDeleteResultSchema } from '../../../contract/lists';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
 import { backendBaseUrl } from '../backend-url';
 import { apiRequest, currentScope } from './client';

@@ -1,0 +1,102 @@
+import * as v from 'valibot';
+
+export const STORAGE_TYPES = ['LOCAL', 'S3'] as const;
+export type StorageType = (typeof STORAGE_TYPES)[number];
+
+/** S3-compatible providers the app knows by name (their quirks: R2 wants equal part sizes, B2 its own endpoint). */
+export const S3_PROVIDERS = ['AWS S3', 'Cloudflare R2', 'Backblaze B2', 'Aliyun OSS', 'MinIO', 'Other'] as const;
+export const LOCAL_PROVIDER = 'Local';
+
+/** What answers show instead of a stored secret. */
+export const SECRET_MASK = '********';
+
+const nameSchema = v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(100, 'too_long'));
+/** A folder inside the bucket (or local root) that every object goes under; no leading or trailing slash. */
+const folderSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.transform((folder) => folder.replace(/^\/+|\/+$/g, '')),
+  v.check((folder) => folder.split('/').every((part) => part !== '..' && part !== '.'), 'invalid_path'),
+  v.maxLength(500, 'too_long'),
+);
+const quotaSchema = v.nullable(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(1, 'must_be_positive')));
+const urlSchema = v.pipe(v.string(), v.trim(), v.url('invalid_url'), v.regex(/^https?:\/\//, 'invalid_url'));
+
+const common = {
+  name: nameSchema,
+  default_folder: v.optional(folderSchema, ''),
+  /** Bytes; null = no quota. */
+  total_storage_bytes: v.optional(quotaSchema, null),
+  /** API keys may use only public configs. */
+  is_public: v.optional(v.boolean(), false),
+  is_default: v.optional(v.boolean(), false),
+};
+
+export const createStorageConfigRequestSchema = v.variant('storage_type', [
+  v.object({ storage_type: v.literal('LOCAL'), ...common }),
+  v.object({
+    storage_type: v.literal('S3'),
+    ...common,
+    provider_type: v.optional(v.picklist(S3_PROVIDERS, 'invalid_choice'), 'Other'),
+    endpoint_url: urlSchema,
+    region: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(64)), 'us-east-1'),
+    bucket_name: v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'invalid_bucket')),
+    access_key_id: v.pipe(v.string(), v.trim(), v.minLength(1, 'required')),
+    secret_access_key: v.pipe(v.string(), v.minLength(1, 'required')),
+    path_style: v.optional(v.boolean(), true),
+  }),
+]);
+export type CreateStorageConfigRequest = v.InferInput<typeof createStorageConfigRequestSchema>;
+
+/** Every field optional; an absent or empty secret keeps the stored one. The type cannot change. */
+export const updateStorageConfigRequestSchema = v.partial(
+  v.object({
+    name: nameSchema,
+    default_folder: folderSchema,
+    total_storage_bytes: quotaSchema,
+    is_public: v.boolean(),
+    is_default: v.boolean(),
+    provider_type: v.picklist(S3_PROVIDERS, 'invalid_choice'),
+    endpoint_url: urlSchema,
+    region: v.pipe(v.string(), v.trim(), v.maxLength(64)),
+    bucket_name: v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'invalid_bucket')),
+    access_key_id: v.pipe(v.string(), v.trim(), v.minLength(1, 'required')),
+    secret_access_key: v.string(),
+    path_style: v.boolean(),
+  }),
+);
+export type UpdateStorageConfigRequest = v.InferInput<typeof updateStorageConfigRequestSchema>;
+
+export const storageConfigSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  storage_type: v.picklist(STORAGE_TYPES),
+  provider_type: v.string(),
+  endpoint_url: v.nullable(v.string()),
+  region: v.nullable(v.string()),
+  bucket_name: v.nullable(v.string()),
+  access_key_id: v.nullable(v.string()),
+  /** Always the mask (or null for LOCAL): secrets never leave the server. */
+  secret_access_key: v.nullable(v.literal(SECRET_MASK)),
+  path_style: v.boolean(),
+  default_folder: v.string(),
+  total_storage_bytes: v.nullable(v.number()),
+  is_public: v.boolean(),
+  is_default: v.boolean(),
+  /** Bytes of committed files stored through this config. */
+  used_storage_bytes: v.number(),
+  file_count: v.number(),
+  created_at: v.string(),
+  updated_at: v.string(),
+  last_used: v.nullable(v.string()),
+});
+export type StorageConfig = v.InferOutput<typeof storageConfigSchema>;
+export const storageConfigListSchema = v.array(storageConfigSchema);
+
+const checkSchema = v.object({ ok: v.boolean(), message: v.string() });
+/** `POST /api/s3-configs/{id}/test`: each check on its own. */
+export const storageTestResultSchema = v.object({
+  ok: v.boolean(),
+  checks: v.object({ read: checkSchema, write: checkSchema, cors: checkSchema, presignedPut: checkSchema }),
+});
+export type StorageTestResult = v.InferOutput<typeof storageTestResultSchema>;
