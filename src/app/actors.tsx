@@ -4,10 +4,13 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { createActor, fromCallback, fromPromise, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Permissions } from '../../contract/auth';
 import { authMachine, type StoredCredentials } from '../../machines/auth.machine';
+import { taskManagerMachine } from '../../machines/task-manager.machine';
+import { taskMachine } from '../../machines/task.machine';
 import { isThemeMode, themeMachine, type ThemeEvent } from '../../machines/theme.machine';
 import { login, logout, testApiKey, validateAdminToken } from '../lib/api/auth';
 import { configureApiClient } from '../lib/api/client';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
+import { runTaskInEngine } from './task-runner';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -83,9 +86,19 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
     onApiKeyInvalid: () => auth.send({ type: 'auth.apiKeyInvalid' }),
   });
 
+  const tasks = createActor(
+    taskManagerMachine.provide({
+      actors: {
+        task: taskMachine.provide({ actors: { runTask: runTaskInEngine(() => auth.getSnapshot().context) } }),
+      },
+    }),
+    { inspect },
+  );
+
   theme.start();
   auth.start();
-  return { theme, auth };
+  tasks.start();
+  return { theme, auth, tasks };
 }
 
 export type AppActors = ReturnType<typeof createAppActors>;

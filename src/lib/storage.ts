@@ -7,6 +7,8 @@ export const STORAGE_KEYS = {
   language: 'language',
   themeMode: 'themeMode',
   backendUrl: 'backend_url',
+  installPromptDismissedAt: 'install_prompt_dismissed_at',
+  recentUploads: 'recent_uploads',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -8,6 +8,9 @@ type ModulePage = LazyExoticComponent<ComponentType<{ title: string }>>;
 
 /** The modules built so far, each its own chunk; the others say plainly that they are still to come. */
 const MODULE_PAGES: Partial<Record<AdminModule, ModulePage>> = {
+  dashboard: lazy(() => import('./dashboard/Dashboard')),
+  'file-management': lazy(() => import('./file-management/FileManagement')),
+  'storage-config': lazy(() => import('./storage-config/StorageConfigModule')),
   'text-management': lazy(() => import('./text-management/TextManagement')),
   'key-management': lazy(() => import('./key-management/KeyManagement')),
   settings: lazy(() => import('./settings/SettingsModule')),

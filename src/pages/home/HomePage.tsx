@@ -2,7 +2,6 @@ import { useLingui } from '@lingui/react/macro';
 import { useMachine } from '@xstate/react';
 import { History, LogIn } from 'lucide-react';
 import { useRef, useState } from 'react';
-import { Link } from 'wouter';
 import { fromPromise } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { CreatedPaste } from '../../../contract/pastes';
@@ -10,6 +9,7 @@ import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/actors';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { LinkButton } from '../../components/LinkButton';
 import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
 import { ShareLinkDisplay } from '../../components/share-link/ShareLinkDisplay';
@@ -187,9 +187,9 @@ export default function HomePage() {
           icon={<LogIn size={28} />}
           title={t`Log in to share`}
           actions={
-            <Link href="/admin" className={styles.loginLink}>
+            <LinkButton href="/admin" variant="primary">
               {t`Log in`}
-            </Link>
+            </LinkButton>
           }
         >
           {auth.role === 'apiKey'

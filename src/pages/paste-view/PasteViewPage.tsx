@@ -1,15 +1,15 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Clock, Copy, Eye, FileCode, FileX, Lock, Pencil } from 'lucide-react';
-import { useCallback, useState, type FormEvent } from 'react';
-import { Link, useParams } from 'wouter';
-import { asRequestFailure } from '../../../contract/envelope';
+import { Clock, Copy, Eye, FileCode, FileX, Pencil } from 'lucide-react';
+import { useCallback, useState } from 'react';
+import { useParams } from 'wouter';
 import type { PublicPaste } from '../../../contract/pastes';
 import { Button } from '../../components/Button';
-import { Field } from '../../components/Field';
+import { LinkButton } from '../../components/LinkButton';
 import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
+import { PasswordGate } from '../../components/PasswordGate';
 import { PasteEditDialog } from '../../components/paste-edit/PasteEditDialog';
 import { getPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
@@ -53,7 +53,12 @@ export default function PasteViewPage() {
   const paste = unlocked?.paste ?? result.data;
   if (!paste) return null;
   if (paste.content === undefined) {
-    return <PasswordPrompt slug={slug} onUnlocked={(opened, password) => setUnlocked({ paste: opened, password })} />;
+    return (
+      <PasswordGate
+        title={t`This share is protected`}
+        onPassword={async (password) => setUnlocked({ paste: await unlockPaste(slug, password), password })}
+      />
+    );
   }
 
   const copy = async (text: string, done: string) => {
@@ -90,10 +95,10 @@ export default function PasteViewPage() {
           <Button size="small" onClick={() => copy(pasteShareUrl(paste.slug), t`Link copied`)}>
             {t`Copy link`}
           </Button>
-          <a className={styles.rawLink} href={rawPasteUrl(paste.slug, unlocked?.password)} target="_blank" rel="noreferrer">
+          <LinkButton size="small" external href={rawPasteUrl(paste.slug, unlocked?.password)}>
             <FileCode size={15} aria-hidden />
             {t`Raw`}
-          </a>
+          </LinkButton>
           {paste.canEdit && paste.id && (
             <Button size="small" variant="primary" onClick={() => setEditing(true)}>
               <Pencil size={15} aria-hidden />
@@ -122,50 +127,6 @@ export default function PasteViewPage() {
 function HomeLink() {
   const { t } = useLingui();
   return (
-    <Link href="/" className={styles.rawLink}>
-      {t`Back to home`}
-    </Link>
-  );
-}
-
-function PasswordPrompt({ slug, onUnlocked }: { slug: string; onUnlocked: (paste: PublicPaste, password: string) => void }) {
-  const { t } = useLingui();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!password) return setError(t`Please enter the password`);
-    setBusy(true);
-    setError(undefined);
-    try {
-      onUnlocked(await unlockPaste(slug, password), password);
-    } catch (failure) {
-      setError(asRequestFailure(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <section className={styles.lock}>
-      <Lock size={28} aria-hidden className={styles.lockIcon} />
-      <h1>{t`This share is protected`}</h1>
-      <p className={styles.meta}>{t`Enter the password you were given to open it.`}</p>
-      <form onSubmit={submit} noValidate>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <Field label={t`Password`}>
-          <input name="password" type="password" autoComplete="off" autoFocus value={password} onChange={(e) => setPassword(e.target.value)} />
-        </Field>
-        <Button type="submit" variant="primary" disabled={busy}>
-          {busy ? t`Opening…` : t`Open`}
-        </Button>
-      </form>
-    </section>
+    <LinkButton href="/">{t`Back to home`}</LinkButton>
   );
 }

@@ -7,18 +7,17 @@ import { useAuth } from '../../../app/actors';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
-import { Dialog } from '../../../components/Dialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { Notice } from '../../../components/Notice';
 import { PageSkeleton } from '../../../components/PageSkeleton';
 import { Pagination } from '../../../components/Pagination';
 import { PasteEditDialog } from '../../../components/paste-edit/PasteEditDialog';
-import { QrCode } from '../../../components/share-link/QrCode';
+import { QrDialog } from '../../../components/share-link/QrDialog';
 import { batchDeletePastes, clearExpiredPastes, deletePaste, listPastes, pasteShareUrl } from '../../../lib/api/pastes';
 import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
 import { useResource } from '../../../lib/use-resource';
-import styles from './TextManagement.module.css';
+import { useSelection } from '../../../lib/use-selection';
 
 type Pending = { kind: 'one'; paste: PasteSummary } | { kind: 'selected' } | { kind: 'expired' } | undefined;
 
@@ -29,21 +28,14 @@ export default function TextManagement({ title }: { title: string }) {
   const [page, setPage] = useState(1);
   const load = useCallback(() => listPastes(page, ADMIN_PASTE_PAGE_SIZE), [page]);
   const list = useResource(load);
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const { selected, toggle, toggleAll, allOf, clear } = useSelection();
   const [pending, setPending] = useState<Pending>();
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState<string>();
   const [qrFor, setQrFor] = useState<PasteSummary>();
 
   const items = list.data?.items ?? [];
-  const toggle = (id: string) =>
-    setSelected((previous) => {
-      const next = new Set(previous);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
+  const ids = items.map((item) => item.id);
 
   const stateText: Record<PasteState, string> = { active: t`Active`, expired: t`Expired`, used_up: t`Used up` };
 
@@ -58,7 +50,7 @@ export default function TextManagement({ title }: { title: string }) {
         const { deleted, missing } = await batchDeletePastes([...selected]);
         if (missing > 0) toasts.show('info', t`${deleted} deleted, ${missing} already gone`);
         else toasts.success(t`${deleted} deleted`);
-        setSelected(new Set());
+        clear();
       } else {
         const { deleted } = await clearExpiredPastes();
         toasts.success(t`${deleted} expired or used-up shares removed`);
@@ -115,8 +107,8 @@ export default function TextManagement({ title }: { title: string }) {
                   <input
                     type="checkbox"
                     aria-label={t`Select all on this page`}
-                    checked={allSelected}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((item) => item.id)))}
+                    checked={allOf(ids)}
+                    onChange={() => toggleAll(ids)}
                   />
                 </th>
                 <th scope="col">{t`Link suffix`}</th>
@@ -138,10 +130,10 @@ export default function TextManagement({ title }: { title: string }) {
                   </td>
                   <td data-label={t`Link suffix`}>
                     <code>{paste.slug}</code>
-                    {paste.state !== 'active' && <span className={`${tableStyles.badge} ${styles.gone}`}>{stateText[paste.state]}</span>}
+                    {paste.state !== 'active' && <span className={`${tableStyles.badge} ${tableStyles.gone}`}>{stateText[paste.state]}</span>}
                   </td>
-                  <td data-label={t`Content`} className={styles.preview}>
-                    {paste.remark && <strong className={styles.remark}>{paste.remark}</strong>}
+                  <td data-label={t`Content`} className={tableStyles.stack}>
+                    {paste.remark && <strong>{paste.remark}</strong>}
                     <span className={tableStyles.muted}>{paste.preview}</span>
                   </td>
                   <td data-label={t`Password`}>{paste.hasPassword ? t`Encrypted` : t`None`}</td>
@@ -150,7 +142,7 @@ export default function TextManagement({ title }: { title: string }) {
                   <td data-label={t`Created`}>{formatDateTime(paste.createdAt, i18n.locale)}</td>
                   <td data-label={t`Actions`}>
                     <div className={tableStyles.actions}>
-                      <a className={styles.iconLink} href={`/paste/${encodeURIComponent(paste.slug)}`} target="_blank" rel="noreferrer" aria-label={t`Open ${paste.slug}`}>
+                      <a className={tableStyles.iconLink} href={`/paste/${encodeURIComponent(paste.slug)}`} target="_blank" rel="noreferrer" aria-label={t`Open ${paste.slug}`}>
                         <ExternalLink size={15} aria-hidden />
                       </a>
                       <Button size="small" aria-label={t`QR code of ${paste.slug}`} onClick={() => setQrFor(paste)}>
@@ -194,9 +186,7 @@ export default function TextManagement({ title }: { title: string }) {
           }}
         />
       )}
-      <Dialog open={qrFor !== undefined} onOpenChange={(open) => !open && setQrFor(undefined)} title={t`QR code`} description={qrFor && pasteShareUrl(qrFor.slug)}>
-        {qrFor && <QrCode data={pasteShareUrl(qrFor.slug)} size={220} label={t`QR code of ${qrFor.slug}`} />}
-      </Dialog>
+      <QrDialog url={qrFor && pasteShareUrl(qrFor.slug)} name={qrFor?.slug ?? ''} onClose={() => setQrFor(undefined)} />
     </section>
   );
 }

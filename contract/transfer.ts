@@ -1,0 +1,103 @@
+/**
+ * The language of the transfer engine: what the UI asks the worker to do, what the worker reports back,
+ * and the error codes it fails with. Machines and the worker speak only these; src turns codes into text.
+ */
+
+export const TASK_TYPES = ['upload', 'copy', 'delete', 'download'] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** Stages of one file upload (frontend-spec §4). */
+export const UPLOAD_STAGES = ['starting', 'initializing', 'uploading', 'processing', 'completing', 'completed'] as const;
+export type UploadStage = (typeof UPLOAD_STAGES)[number];
+
+export const TRANSFER_ERROR_CODES = [
+  /** No answer at all: offline, DNS, connection reset. */
+  'network',
+  /** A request outlived its time-out. */
+  'timeout',
+  /** The user cancelled. */
+  'cancelled',
+  /** The storage refused the bytes with an HTTP status. */
+  'upload_failed',
+  /** Asking the server for an upload URL failed. */
+  'presign_failed',
+  /** The server could not finish the record after the bytes arrived. */
+  'commit_failed',
+  /** The file is over the max upload size. */
+  'too_large',
+  /** The storage configuration has no room left. */
+  'quota_exceeded',
+  /** The custom link suffix is taken. */
+  'slug_taken',
+  /** This key may not use that storage configuration. */
+  'storage_forbidden',
+  /** The session or key stopped working. */
+  'unauthorized',
+  'unknown',
+] as const;
+export type TransferErrorCode = (typeof TRANSFER_ERROR_CODES)[number];
+
+export interface TransferError {
+  code: TransferErrorCode;
+  /** HTTP status when one was received. */
+  status?: number;
+  /** The server's own message (already in the user's language), when it sent one. */
+  serverMessage?: string;
+  /** Extra figures, e.g. sizes of a 413. */
+  data?: Record<string, unknown>;
+}
+
+export const isTransferError = (value: unknown): value is TransferError =>
+  typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string' &&
+  (TRANSFER_ERROR_CODES as readonly string[]).includes((value as { code: string }).code);
+
+/** How the worker reaches the API on the user's behalf. */
+export interface ApiAccess {
+  baseUrl: string;
+  /** The Authorization header value, e.g. `Bearer …` or `ApiKey …`. */
+  authorization?: string;
+  language: string;
+}
+
+/** Share options chosen on the upload page (hours for expires_in; 0 = never / unlimited). */
+export interface ShareOptions {
+  slug?: string;
+  remark?: string;
+  password?: string;
+  expires_in: number;
+  max_views: number;
+}
+
+/** Upload one local file as a file share. */
+export interface FileShareUpload {
+  taskId: string;
+  api: ApiAccess;
+  file: File;
+  mimetype: string;
+  storageConfigId?: string;
+  options: ShareOptions;
+}
+
+export interface TransferProgress {
+  /** Bytes done (for uploads: uploaded parts plus the current part's loaded bytes). */
+  loaded: number;
+  total: number;
+  /** 0–100, rounded down. */
+  percent: number;
+  /** Bytes per second, smoothed. */
+  speed: number;
+  /** Seconds left at the current speed; null while unknown. */
+  secondsLeft: number | null;
+}
+
+export type EngineEvent =
+  | { type: 'engine.stage'; taskId: string; stage: UploadStage }
+  | { type: 'engine.progress'; taskId: string; progress: TransferProgress };
+
+/** Updates sent across the worker boundary, at most this many per second per task. */
+export const MAX_PROGRESS_EVENTS_PER_SECOND = 10;
+/** A request to storage that makes no progress for this long fails with `timeout`. */
+export const PART_TIMEOUT_MS = 300_000;

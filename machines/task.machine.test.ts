@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback } from 'xstate';
+import type { TransferError } from '../contract/transfer';
+import { taskMachine, type TaskEvent, type TaskInput } from './task.machine';
+import { taskManagerMachine } from './task-manager.machine';
+
+/** A runner the test drives by hand; records starts and stops (a stop is how a cancel reaches the engine). */
+function fakeRunner() {
+  const log: string[] = [];
+  let report: ((event: TaskEvent) => void) | undefined;
+  const runTask = fromCallback<TaskEvent, TaskInput>(({ sendBack, input }) => {
+    log.push(`start ${input.id}`);
+    report = sendBack;
+    return () => log.push(`stop ${input.id}`);
+  });
+  return { runTask, log, report: (event: TaskEvent) => report?.(event) };
+}
+
+const input: TaskInput = { id: 't1', type: 'upload', label: 'a.txt', payload: null };
+const progress = { loaded: 50, total: 100, percent: 50, speed: 10, secondsLeft: 5 };
+
+describe('task machine', () => {
+  it('runs, follows stages and progress, and completes with the result', () => {
+    const runner = fakeRunner();
+    const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input }).start();
+    expect(actor.getSnapshot().value).toBe('running');
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    runner.report({ type: 'engine.stage', stage: 'uploading' });
+    runner.report({ type: 'engine.progress', progress });
+    expect(actor.getSnapshot().context).toMatchObject({ stage: 'uploading', progress });
+    runner.report({ type: 'engine.done', result: { slug: 'abc' } });
+    expect(actor.getSnapshot().value).toBe('completed');
+    expect(actor.getSnapshot().context.result).toEqual({ slug: 'abc' });
+    expect(runner.log).toEqual(['start t1', 'stop t1']);
+  });
+
+  it('cancel stops the runner at once', () => {
+    const runner = fakeRunner();
+    const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input }).start();
+    actor.send({ type: 'task.cancel' });
+    expect(actor.getSnapshot().value).toBe('cancelled');
+    expect(runner.log).toEqual(['start t1', 'stop t1']);
+  });
+
+  it('keeps the error of a failure, and retry runs again from zero', () => {
+    const runner = fakeRunner();
+    const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input }).start();
+    runner.report({ type: 'engine.progress', progress });
+    const error: TransferError = { code: 'upload_failed', status: 500 };
+    runner.report({ type: 'engine.failed', error });
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().hasTag('error')).toBe(true);
+    expect(actor.getSnapshot().context.error).toEqual(error);
+    actor.send({ type: 'task.retry' });
+    expect(actor.getSnapshot().value).toBe('running');
+    expect(actor.getSnapshot().context.error).toBeUndefined();
+    expect(actor.getSnapshot().context.progress.percent).toBe(0);
+    expect(runner.log).toEqual(['start t1', 'stop t1', 'start t1']);
+  });
+
+  it('a runner reporting cancelled ends as cancelled, not failed', () => {
+    const runner = fakeRunner();
+    const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input }).start();
+    runner.report({ type: 'engine.failed', error: { code: 'cancelled' } });
+    expect(actor.getSnapshot().value).toBe('cancelled');
+  });
+});
+
+describe('task manager', () => {
+  it('spawns tasks, removes only finished ones, and clears the finished', () => {
+    const runner = fakeRunner();
+    const manager = createActor(
+      taskManagerMachine.provide({ actors: { task: taskMachine.provide({ actors: { runTask: runner.runTask } }) } }),
+    ).start();
+    manager.send({ type: 'tasks.add', task: { ...input, id: 'a' } });
+    manager.send({ type: 'tasks.add', task: { ...input, id: 'b' } });
+    const [a, b] = manager.getSnapshot().context.tasks;
+    expect(manager.getSnapshot().context.tasks.map((task) => task.id)).toEqual(['a', 'b']);
+
+    manager.send({ type: 'task.remove', id: 'a' });
+    expect(manager.getSnapshot().context.tasks).toHaveLength(2);
+
+    a?.ref.send({ type: 'task.cancel' });
+    manager.send({ type: 'task.remove', id: 'a' });
+    expect(manager.getSnapshot().context.tasks.map((task) => task.id)).toEqual(['b']);
+
+    b?.ref.send({ type: 'task.cancel' });
+    manager.send({ type: 'tasks.add', task: { ...input, id: 'c' } });
+    manager.send({ type: 'tasks.clearFinished' });
+    expect(manager.getSnapshot().context.tasks.map((task) => task.id)).toEqual(['c']);
+  });
+});

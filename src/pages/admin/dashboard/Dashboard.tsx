@@ -1,0 +1,76 @@
+import { useLingui } from '@lingui/react/macro';
+import { FileText, FolderOpen, HardDrive, KeyRound } from 'lucide-react';
+import { Button } from '../../../components/Button';
+import { ModuleHeader } from '../../../components/ModuleHeader';
+import { Notice } from '../../../components/Notice';
+import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ProgressBar } from '../../../components/ProgressBar';
+import { getDashboardStats } from '../../../lib/api/files';
+import { formatBytes } from '../../../lib/format';
+import { useResource } from '../../../lib/use-resource';
+import styles from './Dashboard.module.css';
+import { WeekChart } from './WeekChart';
+
+export default function Dashboard({ title }: { title: string }) {
+  const { t } = useLingui();
+  const stats = useResource(getDashboardStats);
+  if (stats.status === 'error') {
+    return (
+      <Notice level={2} role="alert" title={t`The figures could not be loaded`} actions={<Button onClick={stats.reload}>{t`Retry`}</Button>}>
+        {stats.error.message}
+      </Notice>
+    );
+  }
+  if (!stats.data) return <PageSkeleton />;
+  const data = stats.data;
+  const cards = [
+    { label: t`Text shares`, value: data.totalPastes, icon: FileText },
+    { label: t`File uploads`, value: data.totalFiles, icon: FolderOpen },
+    { label: t`API keys`, value: data.totalApiKeys, icon: KeyRound },
+    { label: t`Storage configs`, value: data.totalS3Configs, icon: HardDrive },
+  ];
+  return (
+    <section>
+      <ModuleHeader title={title} description={t`${formatBytes(data.totalStorageUsed)} stored in all.`} />
+      <ul className={styles.cards}>
+        {cards.map(({ label, value, icon: Icon }) => (
+          <li key={label} className={styles.card}>
+            <Icon size={22} aria-hidden className={styles.cardIcon} />
+            <span className={styles.cardValue}>{value}</span>
+            <span className={styles.cardLabel}>{label}</span>
+          </li>
+        ))}
+      </ul>
+      <div className={styles.panels}>
+        <section className={styles.panel} aria-labelledby="usage-title">
+          <h3 id="usage-title">{t`Storage usage`}</h3>
+          {data.s3Buckets.length === 0 && <p className={styles.muted}>{t`No storage configured yet.`}</p>}
+          <ul className={styles.buckets}>
+            {data.s3Buckets.map((bucket) => (
+              <li key={bucket.id}>
+                <div className={styles.bucketHead}>
+                  <strong>{bucket.name}</strong>
+                  <span className={styles.muted}>
+                    {bucket.totalStorage
+                      ? t`${formatBytes(bucket.usedStorage)} of ${formatBytes(bucket.totalStorage)}`
+                      : t`${formatBytes(bucket.usedStorage)}, no quota`}{' '}
+                    · {t`${bucket.fileCount} files`}
+                  </span>
+                </div>
+                <ProgressBar
+                  value={bucket.usagePercent ?? 0}
+                  label={t`Storage used by ${bucket.name}`}
+                  tone={(bucket.usagePercent ?? 0) > 90 ? 'danger' : 'accent'}
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section className={styles.panel} aria-labelledby="activity-title">
+          <h3 id="activity-title">{t`Last 7 days`}</h3>
+          <WeekChart pastes={data.lastWeekPastes} files={data.lastWeekFiles} />
+        </section>
+      </div>
+    </section>
+  );
+}

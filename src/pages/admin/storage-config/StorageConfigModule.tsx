@@ -1,0 +1,189 @@
+import { useLingui } from '@lingui/react/macro';
+import { CheckCircle2, CircleAlert, HardDrive, Pencil, Plus, Star, Trash2, Wifi } from 'lucide-react';
+import { useState } from 'react';
+import { asRequestFailure } from '../../../../contract/envelope';
+import type { StorageConfig, StorageTestResult } from '../../../../contract/storage';
+import { Button } from '../../../components/Button';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { Dialog } from '../../../components/Dialog';
+import { ModuleHeader } from '../../../components/ModuleHeader';
+import { Notice } from '../../../components/Notice';
+import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ProgressBar } from '../../../components/ProgressBar';
+import { deleteStorageConfig, listStorageConfigs, setDefaultStorageConfig, testStorageConfig } from '../../../lib/api/storage-configs';
+import { formatBytes } from '../../../lib/format';
+import { toasts } from '../../../lib/toast';
+import { useResource } from '../../../lib/use-resource';
+import styles from './StorageConfig.module.css';
+import { StorageConfigForm } from './StorageConfigForm';
+
+type Editing = { mode: 'create' } | { mode: 'edit'; config: StorageConfig } | undefined;
+
+export default function StorageConfigModule({ title }: { title: string }) {
+  const { t } = useLingui();
+  const configs = useResource(listStorageConfigs);
+  const [editing, setEditing] = useState<Editing>();
+  const [deleting, setDeleting] = useState<StorageConfig>();
+  const [testing, setTesting] = useState<string>();
+  const [report, setReport] = useState<{ config: StorageConfig; result: StorageTestResult }>();
+
+  const act = async (work: () => Promise<unknown>, done: string) => {
+    try {
+      await work();
+      toasts.success(done);
+      configs.reload();
+    } catch (error) {
+      toasts.error(asRequestFailure(error).message);
+    }
+  };
+
+  const test = async (config: StorageConfig) => {
+    setTesting(config.id);
+    try {
+      setReport({ config, result: await testStorageConfig(config.id) });
+    } catch (error) {
+      toasts.error(asRequestFailure(error).message);
+    } finally {
+      setTesting(undefined);
+    }
+  };
+
+  const checkNames: Record<keyof StorageTestResult['checks'], string> = {
+    read: t`Read`,
+    write: t`Write and delete`,
+    cors: t`CORS (ETag exposed)`,
+    presignedPut: t`Presigned upload`,
+  };
+
+  return (
+    <section>
+      <ModuleHeader
+        title={title}
+        description={t`Where uploaded files are kept: this server's disk or any S3-compatible service.`}
+        actions={
+          <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
+            <Plus size={17} aria-hidden />
+            {t`Add storage`}
+          </Button>
+        }
+      />
+      {configs.status === 'error' && (
+        <Notice level={2} role="alert" title={t`The storage list could not be loaded`} actions={<Button onClick={configs.reload}>{t`Retry`}</Button>}>
+          {configs.error.message}
+        </Notice>
+      )}
+      {configs.status === 'loading' && !configs.data && <PageSkeleton />}
+      <ul className={styles.grid}>
+        {configs.data?.map((config) => {
+          const percent = config.total_storage_bytes ? (config.used_storage_bytes / config.total_storage_bytes) * 100 : null;
+          return (
+            <li key={config.id} className={styles.card} data-config-name={config.name}>
+              <div className={styles.cardHead}>
+                <HardDrive size={20} aria-hidden />
+                <h3 className={styles.cardTitle}>{config.name}</h3>
+                {config.is_default && (
+                  <span className={styles.badge}>
+                    <Star size={12} aria-hidden /> {t`Default`}
+                  </span>
+                )}
+              </div>
+              <dl className={styles.facts}>
+                <dt>{t`Type`}</dt>
+                <dd>{config.storage_type === 'LOCAL' ? t`Local disk` : config.provider_type}</dd>
+                {config.bucket_name && (
+                  <>
+                    <dt>{t`Bucket`}</dt>
+                    <dd className="mono">{config.bucket_name}</dd>
+                  </>
+                )}
+                {config.endpoint_url && (
+                  <>
+                    <dt>{t`Endpoint`}</dt>
+                    <dd className="mono">{config.endpoint_url}</dd>
+                  </>
+                )}
+                <dt>{t`Files`}</dt>
+                <dd>{config.file_count}</dd>
+                <dt>{t`API keys`}</dt>
+                <dd>{config.is_public ? t`Allowed` : t`Admins only`}</dd>
+              </dl>
+              <div className={styles.usage}>
+                <span>
+                  {config.total_storage_bytes
+                    ? t`${formatBytes(config.used_storage_bytes)} of ${formatBytes(config.total_storage_bytes)} used`
+                    : t`${formatBytes(config.used_storage_bytes)} used, no quota`}
+                </span>
+                {percent !== null && <ProgressBar value={percent} label={t`Storage used by ${config.name}`} tone={percent > 90 ? 'danger' : 'accent'} />}
+              </div>
+              <div className={styles.actions}>
+                <Button size="small" disabled={testing === config.id} onClick={() => test(config)}>
+                  <Wifi size={15} aria-hidden />
+                  {testing === config.id ? t`Testing…` : t`Test`}
+                </Button>
+                {!config.is_default && (
+                  <Button size="small" onClick={() => act(() => setDefaultStorageConfig(config.id), t`Default storage changed`)}>
+                    {t`Make default`}
+                  </Button>
+                )}
+                <Button size="small" aria-label={t`Edit ${config.name}`} onClick={() => setEditing({ mode: 'edit', config })}>
+                  <Pencil size={15} aria-hidden />
+                </Button>
+                <Button size="small" variant="ghost" aria-label={t`Delete ${config.name}`} onClick={() => setDeleting(config)}>
+                  <Trash2 size={15} aria-hidden />
+                </Button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+
+      {editing && (
+        <StorageConfigForm
+          editing={editing.mode === 'edit' ? editing.config : undefined}
+          onClose={() => setEditing(undefined)}
+          onSaved={() => {
+            setEditing(undefined);
+            toasts.success(t`Storage saved`);
+            configs.reload();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== undefined}
+        onOpenChange={(open) => !open && setDeleting(undefined)}
+        title={t`Delete this storage?`}
+        description={t`"${deleting?.name ?? ''}" is removed from Clipstash; the files in it stay where they are. Storage still used by shares cannot be deleted.`}
+        confirmLabel={t`Delete`}
+        onConfirm={() => {
+          const target = deleting;
+          setDeleting(undefined);
+          if (target) void act(() => deleteStorageConfig(target.id), t`Storage deleted`);
+        }}
+      />
+      <Dialog
+        open={report !== undefined}
+        onOpenChange={(open) => !open && setReport(undefined)}
+        title={t`Test of ${report?.config.name ?? ''}`}
+        description={report?.result.ok ? t`Everything works.` : t`Some checks failed; see below.`}
+      >
+        <ul className={styles.checks}>
+          {report &&
+            (Object.keys(checkNames) as (keyof StorageTestResult['checks'])[]).map((name) => {
+              const check = report.result.checks[name];
+              return (
+                <li key={name} data-check={name} data-ok={check.ok}>
+                  {check.ok ? <CheckCircle2 size={18} aria-hidden className={styles.ok} /> : <CircleAlert size={18} aria-hidden className={styles.bad} />}
+                  <div>
+                    <strong>
+                      {checkNames[name]}: {check.ok ? t`passed` : t`failed`}
+                    </strong>
+                    <p>{check.message}</p>
+                  </div>
+                </li>
+              );
+            })}
+        </ul>
+      </Dialog>
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { useLingui } from '@lingui/react/macro';
+import { ExternalLink } from 'lucide-react';
+import { useCallback, useEffect, useRef } from 'react';
+import type { PublicFile } from '../../../contract/files';
+import { LinkButton } from '../../components/LinkButton';
+import { MarkdownView } from '../../components/MarkdownView';
+import { Notice } from '../../components/Notice';
+import { PageSkeleton } from '../../components/PageSkeleton';
+import { absoluteApiUrl, loadTextPreview } from '../../lib/api/files';
+import { highlightCodeBlocks } from '../../lib/markdown/highlight';
+import { useResource } from '../../lib/use-resource';
+import styles from './FileView.module.css';
+import { codeLanguage, previewKind } from './preview-kind';
+
+/** Shows a file in the page when its type allows; media stream with Range requests, heavy kinds load on demand. */
+export function FilePreview({ file }: { file: PublicFile & { previewUrl: string; downloadUrl: string } }) {
+  const { t } = useLingui();
+  const src = absoluteApiUrl(file.previewUrl);
+  const kind = previewKind(file.mimetype, file.filename);
+  switch (kind) {
+    case 'image':
+      return <img className={styles.media} src={src} alt={file.filename} />;
+    case 'video':
+      return <video className={styles.media} src={src} controls preload="metadata" aria-label={file.filename} />;
+    case 'audio':
+      return <audio className={styles.audio} src={src} controls preload="metadata" aria-label={file.filename} />;
+    case 'pdf':
+      return <iframe className={styles.frame} src={src} title={t`PDF preview of ${file.filename}`} />;
+    case 'html':
+      // No scripts, no forms, no same-origin access: the server also sends a sandboxing CSP.
+      return <iframe className={styles.frame} src={src} sandbox="" title={t`HTML preview of ${file.filename}`} />;
+    case 'markdown':
+    case 'text':
+      return <TextPreview url={file.previewUrl} filename={file.filename} markdown={kind === 'markdown'} />;
+    case 'office':
+      return <OfficePreview downloadUrl={absoluteApiUrl(file.downloadUrl)} />;
+    default:
+      return (
+        <Notice level={2} title={t`No preview for this type`}>
+          {t`Download the file to open it.`}
+        </Notice>
+      );
+  }
+}
+
+function TextPreview({ url, filename, markdown }: { url: string; filename: string; markdown: boolean }) {
+  const { t } = useLingui();
+  const load = useCallback(() => loadTextPreview(url), [url]);
+  const preview = useResource(load);
+  const code = useRef<HTMLPreElement>(null);
+  const language = codeLanguage(filename);
+  useEffect(() => {
+    if (code.current && preview.data) void highlightCodeBlocks(code.current);
+  }, [preview.data]);
+
+  if (preview.status === 'error') return <p className="form-error">{t`The preview could not be loaded.`}</p>;
+  if (!preview.data) return <PageSkeleton lines={6} />;
+  return (
+    <>
+      {markdown ? (
+        <MarkdownView markdown={preview.data.text} className={styles.textBox} label={t`Preview`} />
+      ) : (
+        <pre ref={code} className={styles.textBox} aria-label={t`Preview`} tabIndex={0}>
+          <code className={language ? `language-${language}` : undefined}>{preview.data.text}</code>
+        </pre>
+      )}
+      {preview.data.truncated && <p className={styles.note}>{t`Only the first megabyte is shown. Download the file for all of it.`}</p>}
+    </>
+  );
+}
+
+function OfficePreview({ downloadUrl }: { downloadUrl: string }) {
+  const { t } = useLingui();
+  const encoded = encodeURIComponent(downloadUrl);
+  return (
+    <Notice
+      level={2}
+      title={t`Office document`}
+      actions={
+        <>
+          <LinkButton external href={`https://view.officeapps.live.com/op/view.aspx?src=${encoded}`}>
+            <ExternalLink size={15} aria-hidden />
+            {t`Open in Microsoft viewer`}
+          </LinkButton>
+          <LinkButton external href={`https://docs.google.com/viewer?url=${encoded}`}>
+            <ExternalLink size={15} aria-hidden />
+            {t`Open in Google viewer`}
+          </LinkButton>
+        </>
+      }
+    >
+      {t`These online viewers fetch the file themselves, so they only work when this server is reachable from the internet at a public http(s) address.`}
+    </Notice>
+  );
+}

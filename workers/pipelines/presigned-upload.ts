@@ -1,0 +1,83 @@
+import type { FileShare, PresignResponse } from '../../contract/files';
+import { PART_TIMEOUT_MS, type EngineEvent, type FileShareUpload, type TransferError, type UploadStage } from '../../contract/transfer';
+import { ProgressMeter } from '../engine/progress';
+import { callApi, filesScope } from '../transport/api';
+import { isSuccess, send, stripQuotes } from '../transport/http';
+
+export interface PipelineContext {
+  signal: AbortSignal;
+  emit: (event: EngineEvent) => void;
+}
+
+/**
+ * One file as a file share: ask for a presigned URL, PUT the bytes straight to storage with progress, then
+ * commit. When the PUT fails or is cancelled, the half-created record is deleted (frontend-spec §4).
+ */
+export async function presignedUpload(command: FileShareUpload, context: PipelineContext): Promise<FileShare> {
+  const { taskId, api, file, options } = command;
+  const stage = (value: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage: value });
+
+  stage('starting');
+  stage('initializing');
+  const presign = await callApi<PresignResponse>(api, '/s3/presign', {
+    method: 'POST',
+    body: {
+      ...(command.storageConfigId && { s3_config_id: command.storageConfigId }),
+      filename: file.name,
+      mimetype: command.mimetype,
+      size: file.size,
+      ...(options.slug && { slug: options.slug }),
+    },
+    signal: context.signal,
+    failure: 'presign_failed',
+  });
+
+  stage('uploading');
+  const meter = new ProgressMeter(file.size, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
+  meter.update(0);
+  let etag: string | undefined;
+  try {
+    const response = await send({
+      method: 'PUT',
+      url: presign.upload_url,
+      headers: { 'Content-Type': presign.contentType },
+      body: file,
+      timeoutMs: PART_TIMEOUT_MS,
+      signal: context.signal,
+      onUploadProgress: (loaded) => meter.update(Math.min(loaded, file.size)),
+    });
+    if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
+    etag = stripQuotes(response.header('ETag'));
+    meter.update(file.size);
+  } catch (error) {
+    // The record exists but its bytes never arrived: remove it rather than leave an orphan behind.
+    await callApi(api, `/${filesScope(api)}/files/${encodeURIComponent(presign.file_id)}`, {
+      method: 'DELETE',
+      failure: 'unknown',
+    }).catch(() => undefined);
+    throw error;
+  }
+
+  stage('processing');
+  stage('completing');
+  const share = await callApi<FileShare>(api, '/s3/commit', {
+    method: 'POST',
+    body: {
+      file_id: presign.file_id,
+      s3_config_id: command.storageConfigId,
+      storage_path: presign.storage_path,
+      s3_url: presign.s3_url,
+      filename: file.name,
+      mimetype: command.mimetype,
+      size: file.size,
+      ...(etag && { etag }),
+      ...options,
+      // The slug was claimed at presign time.
+      slug: undefined,
+    },
+    signal: context.signal,
+    failure: 'commit_failed',
+  });
+  stage('completed');
+  return share;
+}

@@ -1,0 +1,57 @@
+import type { ApiAccess, TransferError, TransferErrorCode } from '../../contract/transfer';
+import { isSuccess, send } from './http';
+
+interface Envelope {
+  code?: number;
+  message?: string;
+  data?: unknown;
+}
+
+/** What an API refusal means for a transfer; `fallback` names the step that failed. */
+export function apiFailure(status: number, body: Envelope | undefined, fallback: TransferErrorCode): TransferError {
+  const data = (body?.data ?? {}) as Record<string, unknown>;
+  const serverMessage = typeof body?.message === 'string' && body.message ? body.message : undefined;
+  const code: TransferErrorCode =
+    status === 401
+      ? 'unauthorized'
+      : status === 403
+        ? 'storage_forbidden'
+        : status === 409
+          ? 'slug_taken'
+          : status === 413
+            ? 'remaining' in data
+              ? 'quota_exceeded'
+              : 'too_large'
+            : fallback;
+  return { code, status, ...(serverMessage && { serverMessage }), data };
+}
+
+/** One JSON call to the app's API from the worker, with the user's credentials and language. */
+export async function callApi<T>(
+  access: ApiAccess,
+  path: string,
+  options: { method: 'GET' | 'POST' | 'DELETE'; body?: unknown; signal?: AbortSignal; failure: TransferErrorCode },
+): Promise<T> {
+  const headers: Record<string, string> = { 'Accept-Language': access.language };
+  if (access.authorization) headers.Authorization = access.authorization;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await send({
+    method: options.method,
+    url: `${access.baseUrl}/api${path}`,
+    headers,
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+    signal: options.signal,
+    timeoutMs: 60_000,
+  });
+  let body: Envelope | undefined;
+  try {
+    body = JSON.parse(response.text) as Envelope;
+  } catch {
+    body = undefined;
+  }
+  if (!isSuccess(response.status)) throw apiFailure(response.status, body, options.failure);
+  return body?.data as T;
+}
+
+/** Admins manage files under /admin, keys under /user. */
+export const filesScope = (access: ApiAccess) => (access.authorization?.startsWith('Bearer ') ? 'admin' : 'user');

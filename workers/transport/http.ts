@@ -1,0 +1,62 @@
+import type { TransferError } from '../../contract/transfer';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: XMLHttpRequestBodyInit | null;
+  /** Fails with `timeout` when the request is not done by then. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onUploadProgress?: (loaded: number, total: number) => void;
+}
+
+export interface HttpResponse {
+  status: number;
+  header(name: string): string | null;
+  text: string;
+}
+
+/**
+ * The only place in the worker that does HTTP. XMLHttpRequest, because fetch reports no upload progress.
+ * Resolves with any HTTP status; rejects only when no answer came: `network`, `timeout` or `cancelled`.
+ */
+export function send(request: HttpRequest): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const fail = (code: TransferError['code']) => reject({ code } satisfies TransferError);
+    if (request.signal?.aborted) return fail('cancelled');
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method, request.url);
+    for (const [name, value] of Object.entries(request.headers ?? {})) xhr.setRequestHeader(name, value);
+    if (request.timeoutMs) xhr.timeout = request.timeoutMs;
+    if (request.onUploadProgress) {
+      const report = request.onUploadProgress;
+      xhr.upload.onprogress = (event) => report(event.loaded, event.total);
+    }
+    const onAbort = () => xhr.abort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => request.signal?.removeEventListener('abort', onAbort);
+    xhr.onload = () => {
+      done();
+      resolve({ status: xhr.status, header: (name) => xhr.getResponseHeader(name), text: xhr.responseText });
+    };
+    xhr.onerror = () => {
+      done();
+      fail('network');
+    };
+    xhr.ontimeout = () => {
+      done();
+      fail('timeout');
+    };
+    xhr.onabort = () => {
+      done();
+      fail('cancelled');
+    };
+    xhr.send(request.body ?? null);
+  });
+}
+
+/** ETags arrive quoted (`"abc"`); the server wants the bare value. */
+export const stripQuotes = (etag: string | null): string | undefined => etag?.replace(/^W\//, '').replace(/"/g, '') || undefined;
+
+export const isSuccess = (status: number) => status >= 200 && status < 300;
