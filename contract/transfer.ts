@@ -101,3 +101,68 @@ export type EngineEvent =
 export const MAX_PROGRESS_EVENTS_PER_SECOND = 10;
 /** A request to storage that makes no progress for this long fails with `timeout`. */
 export const PART_TIMEOUT_MS = 300_000;
+
+/** A file as the journal remembers it: enough to ask the user for the same file again after a reload. */
+export interface FileIdentity {
+  name: string;
+  size: number;
+  lastModified: number;
+  type: string;
+}
+
+export interface JournalPart {
+  partNumber: number;
+  size: number;
+  etag: string;
+}
+
+/**
+ * The append-only log of one task, as the worker writes it. A task's state is rebuilt from these after a
+ * reload; finished parts are never sent twice.
+ */
+export type JournalEvent =
+  | {
+      type: 'queued';
+      taskId: string;
+      at: number;
+      kind: 'multipart' | 'url';
+      label: string;
+      file?: FileIdentity;
+      url?: string;
+      mimetype: string;
+      storageConfigId?: string;
+      options: ShareOptions;
+      partSize: number;
+      partCount: number;
+      size: number;
+    }
+  | { type: 'started'; taskId: string; at: number; fileId: string; uploadId: string }
+  | { type: 'partDone'; taskId: string; at: number; part: JournalPart }
+  | { type: 'completed'; taskId: string; at: number; result: unknown }
+  | { type: 'failed'; taskId: string; at: number; error: TransferError }
+  | { type: 'cancelled'; taskId: string; at: number };
+
+export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** A task rebuilt from its journal. */
+export interface JournalTask {
+  taskId: string;
+  kind: 'multipart' | 'url';
+  label: string;
+  file?: FileIdentity;
+  url?: string;
+  mimetype: string;
+  storageConfigId?: string;
+  options: ShareOptions;
+  partSize: number;
+  partCount: number;
+  size: number;
+  fileId?: string;
+  uploadId?: string;
+  /** Finished parts by number. */
+  parts: Record<number, JournalPart>;
+  status: JournalStatus;
+  error?: TransferError;
+  result?: unknown;
+  queuedAt: number;
+}

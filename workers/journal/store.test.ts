@@ -1,0 +1,33 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { JournalEvent } from '../../contract/transfer';
+import { openJournal } from './store';
+
+const queued = (taskId: string): JournalEvent => ({
+  type: 'queued',
+  taskId,
+  at: 1,
+  kind: 'url',
+  label: 'x',
+  url: 'https://example.com/x',
+  mimetype: 'text/plain',
+  options: { expires_in: 0, max_views: 0 },
+  partSize: 5,
+  partCount: 2,
+  size: 10,
+});
+
+describe('journal store (IndexedDB)', () => {
+  it('appends, rebuilds in write order, and forgets a task', async () => {
+    const journal = openJournal();
+    await journal.append(queued('a'));
+    await journal.append(queued('b'));
+    await journal.append({ type: 'partDone', taskId: 'a', at: 2, part: { partNumber: 1, size: 5, etag: 'e' } });
+    await journal.append({ type: 'completed', taskId: 'b', at: 3, result: { slug: 'b' } });
+    const tasks = await openJournal().tasks();
+    expect(tasks.get('a')?.parts[1]?.etag).toBe('e');
+    expect(tasks.get('b')?.status).toBe('completed');
+    await journal.forget('a');
+    expect([...(await journal.tasks()).keys()]).toEqual(['b']);
+  });
+});
