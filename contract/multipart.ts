@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+import { shareOptionsSchema } from './files';
+import { customSlugSchema } from './slugs';
+
+/** Smallest part S3 accepts for every part but the last (5 MiB). */
+export const MULTIPART_MIN_PART_SIZE = 5 * 1024 * 1024;
+export const MULTIPART_MAX_PARTS = 10_000;
+/** Files larger than this go through multipart; smaller ones through one presigned PUT. */
+export const MULTIPART_THRESHOLD = MULTIPART_MIN_PART_SIZE;
+/** Most part URLs signed in one call: the client signs a few at a time, just before sending. */
+export const MAX_PARTS_SIGNED_AT_ONCE = 20;
+
+const partNumberSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MULTIPART_MAX_PARTS));
+
+/**
+ * `POST /api/s3/multipart/init` (and `/api/url/multipart/init`). The client chooses the part size (its
+ * planner) so that a resumed upload keeps it; the server checks it against S3's limits and the size limits.
+ */
+export const multipartInitRequestSchema = v.object({
+  s3_config_id: v.optional(v.string()),
+  filename: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(255, 'too_long')),
+  mimetype: v.optional(v.string(), 'application/octet-stream'),
+  size: v.pipe(v.number(), v.integer(), v.minValue(1, 'must_be_positive')),
+  part_size: v.pipe(v.number(), v.integer(), v.minValue(MULTIPART_MIN_PART_SIZE, 'too_small')),
+  slug: v.optional(customSlugSchema),
+  /** URL uploads: where the bytes come from (kept for the record). */
+  source_url: v.optional(v.string()),
+});
+export type MultipartInitRequest = v.InferInput<typeof multipartInitRequestSchema>;
+
+export const multipartInitResponseSchema = v.object({
+  file_id: v.string(),
+  upload_id: v.string(),
+  storage_path: v.string(),
+  part_size: v.number(),
+  part_count: v.number(),
+});
+export type MultipartInitResponse = v.InferOutput<typeof multipartInitResponseSchema>;
+
+const uploadRefSchema = { file_id: v.string(), upload_id: v.string() };
+
+/** `POST /api/s3/multipart/sign`: presigned PUT URLs for a few parts. */
+export const multipartSignRequestSchema = v.object({
+  ...uploadRefSchema,
+  partNumbers: v.pipe(v.array(partNumberSchema), v.minLength(1), v.maxLength(MAX_PARTS_SIGNED_AT_ONCE)),
+});
+export const multipartSignResponseSchema = v.object({
+  urls: v.array(v.object({ partNumber: v.number(), url: v.string() })),
+  /** Seconds each URL stays valid. */
+  expires_in: v.number(),
+});
+export type MultipartSignResponse = v.InferOutput<typeof multipartSignResponseSchema>;
+
+/** `GET /api/s3/multipart/parts?file_id&upload_id`: the parts storage already holds (for resuming). */
+export const multipartPartsResponseSchema = v.object({
+  parts: v.array(v.object({ partNumber: v.number(), size: v.number(), etag: v.string() })),
+});
+
+/** `POST /api/s3/multipart/complete`: assemble the parts, then finish the share like a commit. */
+export const multipartCompleteRequestSchema = v.object({
+  ...uploadRefSchema,
+  parts: v.pipe(
+    v.array(v.object({ partNumber: partNumberSchema, etag: v.pipe(v.string(), v.minLength(1)) })),
+    v.minLength(1),
+    v.maxLength(MULTIPART_MAX_PARTS),
+  ),
+  ...shareOptionsSchema.entries,
+});
+export type MultipartCompleteRequest = v.InferInput<typeof multipartCompleteRequestSchema>;
+
+/** `POST /api/s3/multipart/abort`: drop the parts and the pending record. */
+export const multipartAbortRequestSchema = v.object(uploadRefSchema);
