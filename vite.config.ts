@@ -2,10 +2,55 @@
 import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+
+/**
+ * The service worker precaches the app shell only: index.html, what it loads, the language catalogs, icons and the
+ * manifest. Page chunks are cached by src/sw.ts when first loaded, so a page never opened is unavailable offline.
+ */
+function appShellOnly<T extends { url: string }>(entries: T[]) {
+  const html = readFileSync('dist/index.html', 'utf8');
+  const shell = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]));
+  const keep = (url: string) => !url.startsWith('assets/') || shell.has(url) || /^assets\/messages-[\w-]+\.js$/.test(url);
+  return { manifest: entries.filter((entry) => keep(entry.url)) };
+}
 
 export default defineConfig({
-  plugins: [react(), babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }), lingui()],
+  plugins: [
+    react(),
+    babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    lingui(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false, // src/lib/service-worker.ts registers it, for the update-prompt machine
+      manifest: {
+        id: '/',
+        name: 'Clipstash',
+        short_name: 'Clipstash',
+        description: 'Self-hosted online clipboard: share text and files by short link.',
+        lang: 'zh-CN',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        // Light; index.html's theme-color metas carry the dark variant (#1a1e24 on #111418).
+        theme_color: '#2457c5',
+        background_color: '#f6f7f9',
+        icons: [
+          { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg}'], // + the manifest and its icons, which the plugin adds
+        manifestTransforms: [appShellOnly],
+      },
+    }),
+  ],
   worker: { format: 'es' },
   server: { proxy: { '/api': 'http://localhost:8787' } },
   build: { target: 'es2022', sourcemap: true },

@@ -4,6 +4,8 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageSkeleton } from '../components/PageSkeleton';
 import { Button } from '../components/Button';
 import { Notice } from '../components/Notice';
+import { OfflineFallbackPage } from '../pages/offline/OfflineFallbackPage';
+import { useNetworkUnavailable } from './pwa-hooks';
 import { PRODUCT_NAME, routes, type RouteEntry } from './routes';
 
 export function AppRouter() {
@@ -80,6 +82,10 @@ class PageLoadBoundary extends Component<{ children: ReactNode }, BoundaryState>
 
 function PageLoadFailed() {
   const { t } = useLingui();
+  // The page's code was never cached and the network is gone: the offline fallback page (frontend-spec §2).
+  const offline = useNetworkUnavailable();
+  if (offline === undefined) return <PageSkeleton />;
+  if (offline) return <OfflineFallbackPage />;
   return (
     <Notice
       role="alert"

@@ -10,6 +10,7 @@ import { isThemeMode, themeMachine, type ThemeEvent } from '../../machines/theme
 import { login, logout, testApiKey, validateAdminToken } from '../lib/api/auth';
 import { configureApiClient } from '../lib/api/client';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
+import { createPwaActors } from './pwa-actors';
 import { runTaskInEngine } from './task-runner';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
@@ -98,7 +99,7 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
   theme.start();
   auth.start();
   tasks.start();
-  return { theme, auth, tasks };
+  return { theme, auth, tasks, ...createPwaActors(inspect) };
 }
 
 export type AppActors = ReturnType<typeof createAppActors>;

@@ -5,6 +5,8 @@ import { Toaster } from '../../components/Toaster';
 import { PRODUCT_NAME } from '../routes';
 import { EnvSwitcher } from './EnvSwitcher';
 import { Header } from './Header';
+import { OfflineBadge } from './OfflineBadge';
+import { PwaPrompts } from './PwaPrompts';
 import styles from './Shell.module.css';
 
 export function Shell({ children }: { children: ReactNode }) {
@@ -16,6 +18,7 @@ export function Shell({ children }: { children: ReactNode }) {
         {t`Skip to content`}
       </a>
       <Header />
+      <OfflineBadge />
       <main id="main-content" className={styles.main}>
         {children}
       </main>
@@ -24,6 +27,7 @@ export function Shell({ children }: { children: ReactNode }) {
       </footer>
       <LoginPromptWhenAsked />
       {import.meta.env.DEV && <EnvSwitcher />}
+      <PwaPrompts />
       <Toaster />
     </>
   );

@@ -2,6 +2,7 @@ import { t } from '@lingui/core/macro';
 import * as v from 'valibot';
 import { isSuccessCode, type RequestFailure, type RequestFailureReason } from '../../../contract/envelope';
 import { backendBaseUrl } from '../backend-url';
+import { offlineCache, ownerOf } from '../offline-cache';
 
 export class ApiRequestError extends Error implements RequestFailure {
   constructor(
@@ -86,7 +87,11 @@ export async function apiRequest<S extends v.GenericSchema>(
   else if (apiKey) headers.Authorization = `ApiKey ${apiKey}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
+  // Offline API layer (frontend-spec §4, src/lib/offline-cache.ts): business GETs are kept per credential.
+  const cacheable = (options.method ?? 'GET') === 'GET';
+  const owner = ownerOf({ adminToken, apiKey });
   let response: Response;
+  let fromOfflineCache = false;
   try {
     response = await fetch(`${backendBaseUrl()}/api${path}`, {
       method: options.method ?? 'GET',
@@ -96,7 +101,11 @@ export async function apiRequest<S extends v.GenericSchema>(
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw new ApiRequestError('network', 0, t`Network error, please check your connection`);
+    // No network: a GET answered before (less than 7 days ago) is answered again from the cache, as a 200.
+    const cached = cacheable ? await offlineCache.answer(path, owner) : undefined;
+    if (!cached) throw new ApiRequestError('network', 0, t`Network error, please check your connection`);
+    response = cached;
+    fromOfflineCache = true;
   }
 
   const body = (await response.json().catch(() => undefined)) as EnvelopeLike | undefined;
@@ -110,6 +119,8 @@ export async function apiRequest<S extends v.GenericSchema>(
   if (!parsed.success) {
     throw new ApiRequestError('internal', response.status, t`The server sent an unexpected answer`);
   }
+  // A successful answer is kept for offline use (not awaited; skipped for uncacheable routes and non-JSON).
+  if (cacheable && !fromOfflineCache) void offlineCache.store(path, owner, response.headers.get('content-type'), body);
   return parsed.output;
 }
 

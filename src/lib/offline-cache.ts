@@ -1,0 +1,171 @@
+import Dexie, { type EntityTable } from 'dexie';
+
+/** frontend-spec §4/§9: business answers are kept 7 days; the database is at version 2 with four stores. */
+export const OFFLINE_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+export const OFFLINE_DATABASE_VERSION = 2;
+const DATABASE_NAME = 'clipstash-offline';
+
+interface CachedAnswer {
+  /** The answer's JSON body (the envelope), as the server sent it. */
+  body: unknown;
+  /** When it was stored (ms since the epoch). */
+  cachedAt: number;
+  /** Whose answer it is (a fingerprint of the credential it was asked with): never served to someone else. */
+  owner: string;
+  /** The API path it answered, query included. */
+  request: string;
+}
+interface PasteEntry extends CachedAnswer {
+  slug: string;
+}
+interface FileEntry extends CachedAnswer {
+  slug: string;
+}
+interface DirectoryEntry extends CachedAnswer {
+  path: string;
+}
+interface SettingEntry extends CachedAnswer {
+  key: string;
+}
+
+/** The offline API cache. Owned here (architecture.md): nothing else opens this database. */
+class OfflineDatabase extends Dexie {
+  pastes!: EntityTable<PasteEntry, 'slug'>;
+  files!: EntityTable<FileEntry, 'slug'>;
+  directories!: EntityTable<DirectoryEntry, 'path'>;
+  settings!: EntityTable<SettingEntry, 'key'>;
+  constructor() {
+    super(DATABASE_NAME);
+    this.version(OFFLINE_DATABASE_VERSION).stores({
+      pastes: 'slug, cachedAt',
+      files: 'slug, cachedAt',
+      directories: 'path, cachedAt',
+      settings: 'key, cachedAt',
+    });
+  }
+}
+
+type StoreName = 'pastes' | 'files' | 'directories' | 'settings';
+interface Slot {
+  store: StoreName;
+  key: string;
+}
+
+/**
+ * GETs that are never kept (frontend-spec §4): system, health and version; credential and slug checks, whose
+ * stale answers would lie; raw text, remote-URL helpers; file download, file view, Office preview, and the mount
+ * file system's preview and download (binary content). Anything else that is not JSON is skipped when stored.
+ */
+const NEVER_CACHED = [
+  /^\/(system|health|version)(\/|$)/,
+  /^\/test\//,
+  /^\/admin\/check$/,
+  /^\/slugs\//,
+  /^\/raw\//,
+  /^\/url\//,
+  /^\/(file-download|file-view|office-preview)(\/|$)/,
+  /^\/(admin|user)\/fs\/(preview|download)$/,
+];
+
+/** Where an API path's answer lives: pastes and files by slug, directory listings by path, the rest by path. */
+export function offlineSlot(request: string): Slot | undefined {
+  const url = new URL(request, 'http://api.invalid');
+  const path = url.pathname;
+  if (NEVER_CACHED.some((pattern) => pattern.test(path))) return undefined;
+  const paste = /^\/paste\/([^/]+)$/.exec(path);
+  if (paste?.[1]) return { store: 'pastes', key: decodeURIComponent(paste[1]) };
+  const file = /^\/public\/files\/([^/]+)$/.exec(path);
+  if (file?.[1]) return { store: 'files', key: decodeURIComponent(file[1]) };
+  if (/^\/(admin|user)\/fs\/list$/.test(path)) return { store: 'directories', key: url.searchParams.get('path') ?? '/' };
+  return { store: 'settings', key: `api:${path}${url.search}` };
+}
+
+/** A short fingerprint of the credential, so that the token itself is not written to another place. */
+export function ownerOf(credentials: { adminToken?: string; apiKey?: string }): string {
+  if (credentials.adminToken) return `admin:${fingerprint(credentials.adminToken)}`;
+  if (credentials.apiKey) return `key:${fingerprint(credentials.apiKey)}`;
+  return 'public';
+}
+
+function fingerprint(text: string): string {
+  // Two 32-bit FNV-1a passes: enough to tell credentials apart; not a secret and not meant to be one.
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    a = Math.imul(a ^ code, 0x01000193) >>> 0;
+    b = Math.imul(b ^ code, 0x811c9dc5) >>> 0;
+  }
+  return a.toString(36) + b.toString(36);
+}
+
+let database: OfflineDatabase | undefined;
+function db(): OfflineDatabase | undefined {
+  if (typeof indexedDB === 'undefined') return undefined;
+  if (!database) {
+    database = new OfflineDatabase();
+    void sweepExpired(database);
+  }
+  return database;
+}
+
+const expired = (cachedAt: number, now: number) => now - cachedAt >= OFFLINE_CACHE_MAX_AGE_MS || cachedAt > now;
+
+/** Drops every entry older than 7 days; runs once per page, when the database is first used. */
+async function sweepExpired(store: OfflineDatabase) {
+  const cutoff = Date.now() - OFFLINE_CACHE_MAX_AGE_MS;
+  await Promise.all(
+    [store.pastes, store.files, store.directories, store.settings].map((table) =>
+      table.where('cachedAt').belowOrEqual(cutoff).delete(),
+    ),
+  ).catch(() => undefined);
+}
+
+/**
+ * The page's offline API layer (src/lib/api/client.ts uses it): successful business GETs are stored, and served
+ * back as a 200 answer when the network fails. Every operation fails soft: no storage means no offline copy.
+ */
+export const offlineCache = {
+  /** Keeps a successful JSON answer to a GET. */
+  async store(request: string, owner: string, contentType: string | null, body: unknown): Promise<void> {
+    const slot = offlineSlot(request);
+    const store = db();
+    if (!slot || !store || !contentType?.includes('application/json')) return;
+    const entry = { body, cachedAt: Date.now(), owner, request };
+    try {
+      if (slot.store === 'directories') await store.directories.put({ ...entry, path: slot.key });
+      else if (slot.store === 'settings') await store.settings.put({ ...entry, key: slot.key });
+      else await store[slot.store].put({ ...entry, slug: slot.key });
+    } catch {
+      // Quota, private mode, a blocked upgrade: the answer simply is not available offline.
+    }
+  },
+
+  /** The stored answer to this GET as a 200 response, or undefined (none, expired, someone else's). */
+  async answer(request: string, owner: string): Promise<Response | undefined> {
+    const slot = offlineSlot(request);
+    const store = db();
+    if (!slot || !store) return undefined;
+    try {
+      const entry: CachedAnswer | undefined = await store[slot.store].get(slot.key);
+      if (!entry || entry.owner !== owner || entry.request !== request) return undefined;
+      if (expired(entry.cachedAt, Date.now())) {
+        await store[slot.store].delete(slot.key);
+        return undefined;
+      }
+      return new Response(JSON.stringify(entry.body), {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-clipstash-offline-cache': new Date(entry.cachedAt).toISOString() },
+      });
+    } catch {
+      return undefined;
+    }
+  },
+
+  /** Forgets everything (tests; a future "clear offline data" button). */
+  async clear(): Promise<void> {
+    const store = db();
+    if (!store) return;
+    await Promise.all([store.pastes.clear(), store.files.clear(), store.directories.clear(), store.settings.clear()]);
+  },
+};

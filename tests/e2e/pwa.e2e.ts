@@ -1,0 +1,270 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, newPerson, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The service worker is installed, has precached the shell and controls the page. */
+async function controlledByServiceWorker(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+}
+
+/** Waits until the service worker's runtime cache holds a build asset whose name matches. */
+async function assetCached(page: Page, name: RegExp) {
+  await page.waitForFunction(
+    async (source) => {
+      const cache = await caches.open('clipstash-assets');
+      return (await cache.keys()).some((request) => new RegExp(source).test(new URL(request.url).pathname));
+    },
+    name.source,
+    { timeout: 20_000, polling: 200 },
+  );
+}
+
+async function createPaste(baseUrl: string, body: Record<string, unknown>): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  const { data } = (await login.json()) as { data: { token: string } };
+  const created = await fetch(`${baseUrl}/api/paste`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${data.token}` },
+    body: JSON.stringify(body),
+  });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { data: { slug: string } }).data.slug;
+}
+
+/** An installable app needs a profile of its own (an incognito context never is): a persistent context. */
+async function launchProfile(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'clipstash-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    locale: 'en-US',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // Offer installation without first waiting for "user engagement" (a click and 30 s on the page).
+      '--bypass-app-banner-engagement-checks',
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('installable app', () => {
+  it('has a manifest with names, colours and icons, and Chromium reports it installable', async () => {
+    const { context, page, close } = await launchProfile();
+    try {
+      await page.goto(`${server.url}/`);
+      await controlledByServiceWorker(page);
+      const cdp = await context.newCDPSession(page);
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+      expect(installabilityErrors).toEqual([]);
+
+      const manifest = (await (await fetch(`${server.url}/manifest.webmanifest`)).json()) as Record<string, unknown>;
+      expect(manifest).toMatchObject({ name: 'Clipstash', short_name: 'Clipstash', start_url: '/', display: 'standalone' });
+      expect(manifest.theme_color).toMatch(/^#/);
+      expect(manifest.background_color).toMatch(/^#/);
+      const icons = manifest.icons as Array<{ sizes: string; purpose: string; src: string }>;
+      expect(icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+      for (const icon of icons) {
+        const response = await fetch(`${server.url}${icon.src}`);
+        expect(response.headers.get('content-type')).toBe('image/png');
+      }
+      const themeColors = await page.locator('meta[name="theme-color"]').evaluateAll((metas) =>
+        metas.map((meta) => meta.getAttribute('media')),
+      );
+      expect(themeColors).toEqual(['(prefers-color-scheme: light)', '(prefers-color-scheme: dark)']);
+    } finally {
+      await close();
+    }
+  });
+
+  it('offers installation; "later" keeps the prompt hidden for 7 days, then it comes back', async () => {
+    const { page, close } = await launchProfile();
+    try {
+      await page.clock.install({ time: new Date('2026-03-02T09:00:00Z') });
+      await page.goto(`${server.url}/`);
+      const prompt = page.getByRole('region', { name: 'Install Clipstash' });
+      await prompt.waitFor({ timeout: 20_000 });
+      const clickedAt = await page.evaluate(() => Date.now());
+      await prompt.getByRole('button', { name: 'Later' }).click();
+      await prompt.waitFor({ state: 'detached' });
+      const dismissedAt = Number(await page.evaluate(() => localStorage.getItem('install_prompt_dismissed_at')));
+      expect(dismissedAt - clickedAt).toBeGreaterThanOrEqual(0);
+      expect(dismissedAt - clickedAt).toBeLessThan(10_000);
+
+      // A new visit within the 7 days: the browser offers again, the app stays quiet.
+      await page.reload();
+      await page.getByRole('link', { name: 'Upload' }).waitFor();
+      await page.clock.runFor(6_000);
+      expect(await prompt.count()).toBe(0);
+
+      // A minute short of 7 days after the dismissal: still hidden after a few 5 s checks.
+      const sinceDismissal = (await page.evaluate(() => Date.now())) - dismissedAt;
+      await page.clock.fastForward(7 * DAY_MS - 60_000 - sinceDismissal);
+      await page.clock.runFor(15_000);
+      expect(await prompt.count()).toBe(0);
+
+      // Past 7 days: the next 5 s check shows it again.
+      await page.clock.fastForward(60_000);
+      await page.clock.runFor(5_000);
+      await prompt.waitFor();
+      await prompt.getByRole('button', { name: 'Install' }).waitFor();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('offline', () => {
+  it('shows the badge, serves a paste opened before from the cache, and a page never loaded falls back', async () => {
+    const slug = await createPaste(server.url, {
+      content: '# Offline notes\n\nStill here without a network.',
+      remark: 'Offline notes',
+      slug: 'offline-e2e',
+    });
+    const { page, context, errors } = await newPerson(browser);
+    const pasteUrl = `${server.url}/paste/${slug}`;
+    await page.goto(pasteUrl);
+    await page.getByText('Still here without a network.').waitFor();
+    await controlledByServiceWorker(page);
+    await assetCached(page, /\/PasteViewPage-[\w-]+\.js$/);
+    // The API answer went to the offline database (version 2, four stores).
+    await page.waitForFunction(
+      async (key) =>
+        new Promise<boolean>((resolve) => {
+          const open = indexedDB.open('clipstash-offline');
+          open.onsuccess = () => {
+            const db = open.result;
+            const stores = ['pastes', 'files', 'directories', 'settings'].every((name) => db.objectStoreNames.contains(name));
+            const get = db.transaction('pastes').objectStore('pastes').get(key);
+            get.onsuccess = () => resolve(stores && typeof get.result?.cachedAt === 'number');
+            get.onerror = () => resolve(false);
+          };
+          open.onerror = () => resolve(false);
+        }),
+      slug,
+      { polling: 200 },
+    );
+
+    await context.setOffline(true);
+    const badge = page.getByRole('status').getByText('Offline mode');
+    await badge.waitFor();
+
+    // A page whose code was never loaded: the offline fallback page and a 3 s toast.
+    await page.getByRole('link', { name: 'Upload' }).click();
+    await page.getByRole('heading', { name: 'This page is temporarily unavailable' }).waitFor();
+    const toast = page.getByText('Page unavailable, check the network').first();
+    await toast.waitFor();
+    const toastShownAt = Date.now();
+    for (const name of ['Back to home', 'Back to previous page', 'Retry']) {
+      await page.getByRole('button', { name }).waitFor();
+    }
+    await toast.waitFor({ state: 'hidden', timeout: 8_000 });
+    expect(Date.now() - toastShownAt).toBeGreaterThan(2_000);
+
+    // Back to the paste: its data comes from the offline cache.
+    await page.getByRole('button', { name: 'Back to previous page' }).click();
+    await page.waitForURL(pasteUrl);
+    await page.getByText('Still here without a network.').waitFor();
+    expect(await badge.isVisible()).toBe(true);
+
+    await context.setOffline(false);
+    await badge.waitFor({ state: 'detached' });
+
+    // A cold start without a network: the precached shell, the cached page chunk, the cached answer.
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('region', { name: 'Shared content' }).getByText('Still here without a network.').waitFor();
+    await page.goto(`${server.url}/upload`);
+    await page.getByRole('heading', { name: 'This page is temporarily unavailable' }).waitFor();
+
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { name: 'File upload' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('new version', () => {
+  it('a newer build served to the same browser shows the update prompt; "update now" lands on it', async () => {
+    // The "new deploy": the same build with a version marker in index.html and, so, a new precache revision.
+    const nextBuild = mkdtempSync(join(tmpdir(), 'clipstash-e2e-next-build-'));
+    cpSync('dist', nextBuild, { recursive: true });
+    const indexHtml = join(nextBuild, 'index.html');
+    writeFileSync(indexHtml, readFileSync(indexHtml, 'utf8').replace('<head>', '<head><meta name="clipstash-build" content="next" />'));
+    const swJs = join(nextBuild, 'sw.js');
+    const sw = readFileSync(swJs, 'utf8');
+    const nextSw = sw.replace(/("revision":")[0-9a-f]+(","url":"index\.html")/, '$1e2e0next0revision$2');
+    expect(nextSw).not.toBe(sw);
+    writeFileSync(swJs, nextSw);
+
+    const first = await startServer();
+    const port = new URL(first.url).port;
+    let second: RunningServer | undefined;
+    const { page, context, errors } = await newPerson(browser);
+    try {
+      await page.goto(`${first.url}/`);
+      await controlledByServiceWorker(page);
+      const marker = page.locator('meta[name="clipstash-build"]');
+      expect(await marker.count()).toBe(0);
+
+      await first.stop();
+      second = await startServer({ PORT: port, STATIC_DIR: nextBuild });
+      expect(second.url).toBe(first.url);
+
+      await page.reload(); // the navigation makes the browser look for a new service worker
+      const prompt = page.getByRole('region', { name: 'New version available' });
+      await prompt.waitFor({ timeout: 20_000 });
+      await page.evaluate(() => ((window as { beforeUpdate?: boolean }).beforeUpdate = true));
+      await prompt.getByRole('button', { name: 'Update now' }).click();
+      await page.waitForFunction(() => !(window as { beforeUpdate?: boolean }).beforeUpdate, null, { timeout: 20_000 });
+      await page.getByRole('link', { name: 'Upload' }).waitFor();
+      expect(await marker.getAttribute('content')).toBe('next');
+      expect(await prompt.count()).toBe(0);
+
+      // The new worker is the one in charge now: offline, its own precached shell is the new one.
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByRole('link', { name: 'Upload' }).waitFor();
+      expect(await marker.getAttribute('content')).toBe('next');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await second?.stop();
+      rmSync(nextBuild, { recursive: true, force: true });
+    }
+  });
+});
