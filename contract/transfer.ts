@@ -26,6 +26,12 @@ export const TRANSFER_ERROR_CODES = [
   'presign_failed',
   /** The server could not finish the record after the bytes arrived. */
   'commit_failed',
+  /** Starting a multipart upload failed. */
+  'init_failed',
+  /** One part of a multipart upload failed for good (see `part` and `status`). */
+  'part_failed',
+  /** The file picked to resume is not the one the upload started with. */
+  'file_mismatch',
   /** The file is over the max upload size. */
   'too_large',
   /** The storage configuration has no room left. */
@@ -44,6 +50,8 @@ export interface TransferError {
   code: TransferErrorCode;
   /** HTTP status when one was received. */
   status?: number;
+  /** The multipart part that failed. */
+  part?: number;
   /** The server's own message (already in the user's language), when it sent one. */
   serverMessage?: string;
   /** Extra figures, e.g. sizes of a 413. */

@@ -37,6 +37,20 @@ export function describeTransferError(error: TransferError): string {
     }
     case 'commit_failed':
       return error.serverMessage ?? t`The upload arrived but could not be saved`;
+    case 'init_failed': {
+      const reason = error.serverMessage ?? String(error.status ?? '');
+      return t`Init multipart upload failed: ${reason}`;
+    }
+    case 'part_failed': {
+      const part = error.part ?? 0;
+      if (error.status !== undefined) {
+        const status = error.status;
+        return t`Part ${part} upload failed with HTTP status ${status}`;
+      }
+      return t`Part ${part} upload failed: network error`;
+    }
+    case 'file_mismatch':
+      return t`This is not the file the upload started with: pick the same file (name, size and date must match)`;
     case 'unauthorized':
       return error.serverMessage ?? t`Unauthorised, please log in`;
     default:

@@ -1,20 +1,128 @@
 import type { FileShare } from '../../contract/files';
-import type { EngineEvent, FileShareUpload, TransferError } from '../../contract/transfer';
+import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, TransferError } from '../../contract/transfer';
+import { openJournal, type Journal } from '../journal/store';
+import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
+import { callApi } from '../transport/api';
+import { Scheduler } from './scheduler';
+
+/** Resolves when the worker's browser is online again; rejects as cancelled when the task is. */
+function untilOnline(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (navigator.onLine) return resolve();
+    const done = () => {
+      removeEventListener('online', done);
+      resolve();
+    };
+    addEventListener('online', done);
+    signal.addEventListener('abort', () => {
+      removeEventListener('online', done);
+      reject({ code: 'cancelled' } satisfies TransferError);
+    }, { once: true });
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject({ code: 'cancelled' } satisfies TransferError);
+    }, { once: true });
+  });
+}
 
 /**
- * The engine facade the page talks to through Comlink. Every task runs under its own AbortController, so a
- * cancel aborts the request in flight at once.
+ * The engine facade the page talks to through Comlink. Every task runs under its own AbortController (a cancel
+ * aborts what is in flight at once); every part request goes through one shared scheduler; every multipart
+ * step is written to the journal so that a reload can resume.
  */
 export class TransferEngine {
   private readonly running = new Map<string, AbortController>();
+  private readonly scheduler = new Scheduler();
+  private readonly journal: Journal = openJournal();
 
+  /** A local file as a file share: one presigned PUT when small, multipart when over 5 MiB. */
   async uploadFile(command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
-    return this.run(command.taskId, (signal) => presignedUpload(command, { signal, emit: onEvent }));
+    return this.run(command.taskId, async (signal) => {
+      if (command.file.size <= MULTIPART_THRESHOLD) return presignedUpload(command, { signal, emit: onEvent });
+      // A retry of a failed task picks up its journal: same upload, only the missing parts.
+      const previous = (await this.journal.tasks()).get(command.taskId);
+      const resume = previous && previous.status !== 'completed' && previous.uploadId ? previous : undefined;
+      return multipartUpload(
+        {
+          taskId: command.taskId,
+          api: command.api,
+          source: command.file,
+          label: command.file.name,
+          mimetype: command.mimetype,
+          ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
+          options: command.options,
+          family: 's3',
+          ...(resume && { resume }),
+        },
+        this.context(signal, onEvent),
+      );
+    });
+  }
+
+  /** Tasks known to the journal, for the page to rebuild its list after a reload. */
+  async journalTasks(): Promise<JournalTask[]> {
+    return [...(await this.journal.tasks()).values()];
+  }
+
+  /**
+   * Continue a multipart upload after a reload with the file the user picked again; it must be the same file
+   * (name, size and last-modified), or the parts would not fit together.
+   */
+  async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
+    const task = (await this.journal.tasks()).get(taskId);
+    if (!task?.file) throw { code: 'unknown' } satisfies TransferError;
+    const same = task.file.name === file.name && task.file.size === file.size && task.file.lastModified === file.lastModified;
+    if (!same) throw { code: 'file_mismatch' } satisfies TransferError;
+    return this.run(taskId, (signal) =>
+      multipartUpload(
+        {
+          taskId,
+          api,
+          source: file,
+          label: task.label,
+          mimetype: task.mimetype,
+          ...(task.storageConfigId && { storageConfigId: task.storageConfigId }),
+          options: task.options,
+          family: 's3',
+          resume: task,
+        },
+        this.context(signal, onEvent),
+      ),
+    );
   }
 
   cancel(taskId: string): void {
     this.running.get(taskId)?.abort();
+  }
+
+  /**
+   * The user removed a task from the list: forget its journal, and give up an unfinished multipart upload on the
+   * storage so that no stray parts stay behind.
+   */
+  async forget(taskId: string, api: ApiAccess): Promise<void> {
+    this.cancel(taskId);
+    const task = (await this.journal.tasks()).get(taskId);
+    if (task?.fileId && task.uploadId && task.status !== 'completed') {
+      const family = task.kind === 'url' ? 'url' : 's3';
+      await callApi(api, `/${family}/multipart/abort`, {
+        method: 'POST',
+        body: { file_id: task.fileId, upload_id: task.uploadId },
+        failure: 'unknown',
+      }).catch(() => undefined);
+    }
+    await this.journal.forget(taskId);
+  }
+
+  private context(signal: AbortSignal, emit: (event: EngineEvent) => void): MultipartContext {
+    return { signal, emit, journal: this.journal, scheduler: this.scheduler, online: () => navigator.onLine, untilOnline, sleep };
   }
 
   private async run<T>(taskId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -1,0 +1,240 @@
+import type { FileShare } from '../../contract/files';
+import type {
+  MultipartInitResponse,
+  MultipartSignResponse,
+} from '../../contract/multipart';
+import type { ApiAccess, EngineEvent, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
+import { PART_TIMEOUT_MS } from '../../contract/transfer';
+import { ProgressMeter } from '../engine/progress';
+import { classifyFailure, type AttemptOutcome } from '../engine/retry';
+import type { Scheduler } from '../engine/scheduler';
+import type { Journal } from '../journal/store';
+import { missingParts } from '../journal/replay';
+import { planUpload, partRange } from '../planner/plan';
+import { callApi } from '../transport/api';
+import { isSuccess, send, stripQuotes } from '../transport/http';
+
+export interface MultipartJob {
+  taskId: string;
+  api: ApiAccess;
+  /** Where the bytes come from: a local file, or a blob produced by another step (URL download). */
+  source: Blob;
+  label: string;
+  mimetype: string;
+  storageConfigId?: string;
+  options: ShareOptions;
+  /** API family: `/s3/multipart/*` for file shares, `/url/multipart/*` for URL uploads. */
+  family: 's3' | 'url';
+  sourceUrl?: string;
+  /** The journal's record when resuming after a reload. */
+  resume?: JournalTask;
+  /** Maps this pipeline's 0–100 progress into the task's (URL uploads use 50–99). */
+  progressWindow?: [number, number];
+}
+
+export interface MultipartContext {
+  signal: AbortSignal;
+  emit: (event: EngineEvent) => void;
+  journal: Journal;
+  scheduler: Scheduler;
+  online: () => boolean;
+  /** Resolves when the browser is back online (or rejects when the task is cancelled). */
+  untilOnline: (signal: AbortSignal) => Promise<void>;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/**
+ * A large file in parts: init, then each part signed just before it is sent, sent under the shared
+ * concurrency budget with retries, recorded in the journal as it lands, then complete. A cancel aborts the
+ * upload on the storage; a failure keeps it so that a retry resumes from the first missing part.
+ */
+export async function multipartUpload(job: MultipartJob, context: MultipartContext): Promise<FileShare> {
+  const { taskId, api, source, family } = job;
+  const stage = (value: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage: value });
+  const at = () => Date.now();
+  stage('starting');
+
+  let task = job.resume;
+  if (!task) {
+    const plan = planUpload(source.size);
+    await context.journal.append({
+      type: 'queued',
+      taskId,
+      at: at(),
+      kind: family === 's3' ? 'multipart' : 'url',
+      label: job.label,
+      ...(source instanceof File && {
+        file: { name: source.name, size: source.size, lastModified: source.lastModified, type: source.type },
+      }),
+      ...(job.sourceUrl && { url: job.sourceUrl }),
+      mimetype: job.mimetype,
+      ...(job.storageConfigId && { storageConfigId: job.storageConfigId }),
+      options: job.options,
+      partSize: plan.partSize,
+      partCount: plan.partCount,
+      size: source.size,
+    });
+    task = (await context.journal.tasks()).get(taskId);
+  }
+  if (!task) throw { code: 'unknown' } satisfies TransferError;
+  const plan = { partSize: task.partSize, partCount: task.partCount };
+
+  stage('initializing');
+  let { fileId, uploadId } = task;
+  if (!fileId || !uploadId) {
+    const init = await callApi<MultipartInitResponse>(api, `/${family}/multipart/init`, {
+      method: 'POST',
+      body: {
+        ...(job.storageConfigId && { s3_config_id: job.storageConfigId }),
+        filename: job.label,
+        mimetype: job.mimetype,
+        size: source.size,
+        part_size: plan.partSize,
+        ...(job.options.slug && { slug: job.options.slug }),
+        ...(job.sourceUrl && { source_url: job.sourceUrl }),
+      },
+      signal: context.signal,
+      failure: 'init_failed',
+    });
+    fileId = init.file_id;
+    uploadId = init.upload_id;
+    await context.journal.append({ type: 'started', taskId, at: at(), fileId, uploadId });
+  } else {
+    // Trust the storage over the journal: a part the journal saw finish but the storage lost is sent again.
+    const onStorage = await callApi<{ parts: { partNumber: number; size: number; etag: string }[] }>(
+      api,
+      `/${family}/multipart/parts?file_id=${encodeURIComponent(fileId)}&upload_id=${encodeURIComponent(uploadId)}`,
+      { method: 'GET', signal: context.signal, failure: 'init_failed' },
+    );
+    const parts = Object.fromEntries(onStorage.parts.map((part) => [part.partNumber, part]));
+    task = { ...task, parts };
+  }
+  const ref = { file_id: fileId, upload_id: uploadId };
+
+  stage('uploading');
+  const done = new Map(Object.values(task.parts).map((part) => [part.partNumber, part]));
+  const inFlight = new Map<number, number>();
+  const [from, to] = job.progressWindow ?? [0, 100];
+  const meter = new ProgressMeter(source.size, (progress) =>
+    context.emit({
+      type: 'engine.progress',
+      taskId,
+      progress: { ...progress, percent: Math.min(to, from + Math.floor(((to - from) * progress.percent) / 100)) },
+    }),
+  );
+  const report = () => {
+    let loaded = 0;
+    for (const part of done.values()) loaded += part.size;
+    for (const bytes of inFlight.values()) loaded += bytes;
+    meter.update(Math.min(loaded, source.size));
+  };
+  report();
+
+  const sendPart = async (partNumber: number) => {
+    const range = partRange(source.size, plan, partNumber);
+    let retries = 0;
+    for (;;) {
+      const signed = await callApi<MultipartSignResponse>(api, `/${family}/multipart/sign`, {
+        method: 'POST',
+        body: { ...ref, partNumbers: [partNumber] },
+        signal: context.signal,
+        failure: 'part_failed',
+      });
+      const url = signed.urls[0]?.url;
+      if (!url) throw { code: 'part_failed', part: partNumber } satisfies TransferError;
+      let outcome: AttemptOutcome;
+      try {
+        const response = await send({
+          method: 'PUT',
+          url,
+          body: source.slice(range.start, range.end),
+          timeoutMs: PART_TIMEOUT_MS,
+          signal: context.signal,
+          onUploadProgress: (loaded) => {
+            inFlight.set(partNumber, loaded);
+            report();
+          },
+        });
+        if (isSuccess(response.status)) {
+          const etag = stripQuotes(response.header('ETag'));
+          if (!etag) throw { code: 'part_failed', part: partNumber, status: response.status } satisfies TransferError;
+          const part = { partNumber, size: range.end - range.start, etag };
+          inFlight.delete(partNumber);
+          done.set(partNumber, part);
+          await context.journal.append({ type: 'partDone', taskId, at: at(), part });
+          report();
+          return;
+        }
+        outcome = { status: response.status, body: response.text };
+      } catch (error) {
+        const failure = error as TransferError;
+        if (failure.code === 'part_failed') throw failure;
+        outcome = { code: failure.code };
+      }
+      inFlight.delete(partNumber);
+      report();
+      const decision = classifyFailure(outcome, retries, context.online());
+      if (decision.action === 'fail') {
+        if (outcome.code === 'cancelled') throw { code: 'cancelled' } satisfies TransferError;
+        throw {
+          code: 'part_failed',
+          part: partNumber,
+          ...(outcome.status !== undefined ? { status: outcome.status } : { serverMessage: outcome.code }),
+        } satisfies TransferError;
+      }
+      if (decision.action === 'pause') await context.untilOnline(context.signal);
+      if (decision.action === 'backoff') {
+        retries++;
+        await context.sleep(decision.delayMs, context.signal);
+      }
+    }
+  };
+
+  try {
+    await Promise.all(
+      missingParts({ ...task, parts: Object.fromEntries(done) }).map(async (partNumber) => {
+        const release = await context.scheduler.acquire(taskId, context.signal);
+        try {
+          await sendPart(partNumber);
+        } finally {
+          release();
+        }
+      }),
+    );
+  } catch (error) {
+    if (context.signal.aborted) {
+      // Only a user's cancel gives up on the storage side; a failure keeps the parts for a retry.
+      await callApi(api, `/${family}/multipart/abort`, { method: 'POST', body: ref, failure: 'unknown' }).catch(() => undefined);
+      await context.journal.append({ type: 'cancelled', taskId, at: at() });
+      throw { code: 'cancelled' } satisfies TransferError;
+    }
+    await context.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+    throw error;
+  } finally {
+    context.scheduler.finish(taskId);
+  }
+
+  stage('processing');
+  stage('completing');
+  let share: FileShare;
+  try {
+    share = await callApi<FileShare>(api, `/${family}/multipart/complete`, {
+      method: 'POST',
+      body: {
+        ...ref,
+        parts: [...done.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ partNumber, etag })),
+        ...job.options,
+        // The slug was claimed at init.
+        slug: undefined,
+      },
+      signal: context.signal,
+      failure: 'commit_failed',
+    });
+  } catch (error) {
+    await context.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+    throw error;
+  }
+  await context.journal.append({ type: 'completed', taskId, at: at(), result: share });
+  stage('completed');
+  return share;
+}
