@@ -1,4 +1,4 @@
-import { assign, enqueueActions, setup, stopChild } from 'xstate';
+import { assign, enqueueActions, setup } from 'xstate';
 import { isFinished, taskMachine, type TaskActor, type TaskInput } from './task.machine';
 
 export interface TaskManagerContext {
@@ -8,12 +8,17 @@ export interface TaskManagerContext {
 
 export type TaskManagerEvent =
   | { type: 'tasks.add'; task: TaskInput }
+  /** Tasks rebuilt from the engine's journal after a reload. */
+  | { type: 'tasks.restore'; tasks: TaskInput[] }
   | { type: 'task.remove'; id: string }
   | { type: 'tasks.clearFinished' };
 
+const statusOf = (task: { ref: TaskActor }) => String(task.ref.getSnapshot().value);
+
 /**
- * Holds every transfer task as a spawned child actor keyed by id. Remove and clear-finished stop the
- * children they drop; a running task must be cancelled before it can be removed.
+ * Holds every transfer task as a spawned child actor keyed by id. Remove and clear-finished stop the children
+ * they drop and tell the engine to forget them (`forgetTask`, provided by the app); a running task must be
+ * cancelled before it can be removed.
  */
 export const taskManagerMachine = setup({
   types: {
@@ -21,6 +26,9 @@ export const taskManagerMachine = setup({
     events: {} as TaskManagerEvent,
   },
   actors: { task: taskMachine },
+  actions: {
+    forgetTask: (_, _params: { id: string }) => {},
+  },
 }).createMachine({
   id: 'taskManager',
   context: { tasks: [] },
@@ -33,27 +41,34 @@ export const taskManagerMachine = setup({
         ],
       }),
     },
+    'tasks.restore': {
+      actions: assign({
+        tasks: ({ context, event, spawn }) => [
+          ...event.tasks
+            .filter((task) => !context.tasks.some((known) => known.id === task.id))
+            .map((task) => ({ id: task.id, ref: spawn('task', { id: task.id, input: task }) })),
+          ...context.tasks,
+        ],
+      }),
+    },
     'task.remove': {
-      guard: ({ context, event }) => {
+      actions: enqueueActions(({ context, event, enqueue }) => {
         const task = context.tasks.find((entry) => entry.id === event.id);
-        return task !== undefined && isFinished(String(task.ref.getSnapshot().value));
-      },
-      actions: [
-        stopChild(({ event }) => event.id),
-        assign({ tasks: ({ context, event }) => context.tasks.filter((entry) => entry.id !== event.id) }),
-      ],
+        if (!task || !isFinished(statusOf(task)) && statusOf(task) !== 'awaitingFile') return;
+        enqueue.stopChild(task.ref);
+        enqueue({ type: 'forgetTask', params: { id: task.id } });
+        enqueue.assign({ tasks: context.tasks.filter((entry) => entry.id !== event.id) });
+      }),
     },
     'tasks.clearFinished': {
-      actions: [
-        enqueueActions(({ context, enqueue }) => {
-          for (const task of context.tasks) {
-            if (isFinished(String(task.ref.getSnapshot().value))) enqueue.stopChild(task.ref);
-          }
-        }),
-        assign({
-          tasks: ({ context }) => context.tasks.filter((entry) => !isFinished(String(entry.ref.getSnapshot().value))),
-        }),
-      ],
+      actions: enqueueActions(({ context, enqueue }) => {
+        const finished = context.tasks.filter((task) => isFinished(statusOf(task)));
+        for (const task of finished) {
+          enqueue.stopChild(task.ref);
+          enqueue({ type: 'forgetTask', params: { id: task.id } });
+        }
+        enqueue.assign({ tasks: context.tasks.filter((task) => !finished.includes(task)) });
+      }),
     },
   },
 });

@@ -16,7 +16,7 @@ function fakeRunner() {
   return { runTask, log, report: (event: TaskEvent) => report?.(event) };
 }
 
-const input: TaskInput = { id: 't1', type: 'upload', label: 'a.txt', payload: null };
+const input: TaskInput = { id: 't1', type: 'upload', label: 'a.txt', payload: { file: new File(['x'], 'a.txt') } };
 const progress = { loaded: 50, total: 100, percent: 50, speed: 10, secondsLeft: 5 };
 
 describe('task machine', () => {
@@ -66,11 +66,50 @@ describe('task machine', () => {
   });
 });
 
-describe('task manager', () => {
-  it('spawns tasks, removes only finished ones, and clears the finished', () => {
+describe('restored tasks', () => {
+  it('an upload rebuilt after a reload waits for its file, then runs with it', () => {
     const runner = fakeRunner();
+    const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), {
+      input: { ...input, payload: { options: {} }, restored: { status: 'awaitingFile' } },
+    }).start();
+    expect(actor.getSnapshot().value).toBe('awaitingFile');
+    expect(actor.getSnapshot().hasTag('needsFile')).toBe(true);
+    expect(runner.log).toEqual([]);
+    const file = new File(['x'], 'a.txt');
+    actor.send({ type: 'task.fileProvided', file });
+    expect(actor.getSnapshot().value).toBe('running');
+    expect(actor.getSnapshot().context.payload).toMatchObject({ file, resume: true });
+  });
+
+  it('finished tasks come back in their final state with their result or error', () => {
+    const done = createActor(taskMachine, { input: { ...input, restored: { status: 'completed', result: { slug: 's' } } } }).start();
+    expect(done.getSnapshot().value).toBe('completed');
+    expect(done.getSnapshot().context.result).toEqual({ slug: 's' });
+    const failed = createActor(taskMachine, { input: { ...input, payload: {}, restored: { status: 'failed', error: { code: 'network' } } } }).start();
+    failed.send({ type: 'task.retry' });
+    expect(failed.getSnapshot().value).toBe('awaitingFile');
+  });
+
+  it('a run with failed items ends as partial, with its counts', () => {
+    const runner = fakeRunner();
+    const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input: { ...input, type: 'copy' } }).start();
+    runner.report({ type: 'engine.item', currentFile: '/a/b.txt', counts: { success: 2, skipped: 1, failed: 1 } });
+    expect(actor.getSnapshot().context.currentFile).toBe('/a/b.txt');
+    runner.report({ type: 'engine.done', result: null });
+    expect(actor.getSnapshot().value).toBe('partial');
+    expect(actor.getSnapshot().hasTag('error')).toBe(true);
+  });
+});
+
+describe('task manager', () => {
+  it('spawns tasks, removes only finished ones, clears the finished, and has the engine forget them', () => {
+    const runner = fakeRunner();
+    const forgotten: string[] = [];
     const manager = createActor(
-      taskManagerMachine.provide({ actors: { task: taskMachine.provide({ actors: { runTask: runner.runTask } }) } }),
+      taskManagerMachine.provide({
+        actors: { task: taskMachine.provide({ actors: { runTask: runner.runTask } }) },
+        actions: { forgetTask: (_, { id }) => forgotten.push(id) },
+      }),
     ).start();
     manager.send({ type: 'tasks.add', task: { ...input, id: 'a' } });
     manager.send({ type: 'tasks.add', task: { ...input, id: 'b' } });
@@ -88,5 +127,15 @@ describe('task manager', () => {
     manager.send({ type: 'tasks.add', task: { ...input, id: 'c' } });
     manager.send({ type: 'tasks.clearFinished' });
     expect(manager.getSnapshot().context.tasks.map((task) => task.id)).toEqual(['c']);
+    expect(forgotten).toEqual(['a', 'b']);
+  });
+
+  it('restores journal tasks ahead of new ones, once', () => {
+    const manager = createActor(taskManagerMachine).start();
+    manager.send({ type: 'tasks.add', task: { ...input, id: 'new' } });
+    const restored = { ...input, id: 'old', restored: { status: 'completed' as const } };
+    manager.send({ type: 'tasks.restore', tasks: [restored] });
+    manager.send({ type: 'tasks.restore', tasks: [restored] });
+    expect(manager.getSnapshot().context.tasks.map((task) => task.id)).toEqual(['old', 'new']);
   });
 });

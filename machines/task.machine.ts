@@ -1,6 +1,16 @@
 import { assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
 import type { TaskType, TransferError, TransferProgress, UploadStage } from '../contract/transfer';
 
+/** Per-item counts of tasks over many files (copy, delete). */
+export interface ItemCounts {
+  success: number;
+  skipped: number;
+  failed: number;
+}
+
+/** How a task rebuilt after a reload starts. */
+export type RestoredStatus = 'awaitingFile' | 'running' | 'completed' | 'failed' | 'cancelled';
+
 export interface TaskInput {
   id: string;
   type: TaskType;
@@ -8,33 +18,43 @@ export interface TaskInput {
   label: string;
   /** What the runner needs (a File and options for uploads); opaque to the machine. */
   payload: unknown;
+  /** Set for tasks rebuilt from the journal after a reload. */
+  restored?: { status: RestoredStatus; progress?: TransferProgress; result?: unknown; error?: TransferError };
 }
 
-export interface TaskContext extends TaskInput {
+export interface TaskContext extends Omit<TaskInput, 'restored'> {
   progress: TransferProgress;
   stage?: UploadStage;
   error?: TransferError;
   /** The finished task's answer (a file share for uploads). */
   result?: unknown;
-  startedAt?: number;
-  finishedAt?: number;
+  counts?: ItemCounts;
+  currentFile?: string;
+  restoredAs?: RestoredStatus;
 }
 
 /** What a running task's runner reports back. */
 export type RunnerEvent =
   | { type: 'engine.stage'; stage: UploadStage }
   | { type: 'engine.progress'; progress: TransferProgress }
+  | { type: 'engine.item'; currentFile: string; counts: ItemCounts }
   | { type: 'engine.done'; result: unknown }
   | { type: 'engine.failed'; error: TransferError };
 
-export type TaskEvent = RunnerEvent | { type: 'task.cancel' } | { type: 'task.retry' };
+export type TaskEvent =
+  | RunnerEvent
+  | { type: 'task.cancel' }
+  | { type: 'task.retry' }
+  /** After a reload: the user picked the file again so that its upload can resume. */
+  | { type: 'task.fileProvided'; file: File };
 
 const idle: TransferProgress = { loaded: 0, total: 0, percent: 0, speed: 0, secondsLeft: null };
 
 /**
- * One task: pending → running → completed | failed | cancelled; a failed or cancelled task can be retried.
- * The runner (the transfer engine behind Comlink) is provided by the app; leaving `running` stops it, which
- * is how a cancel reaches the engine. Tags for the UI: `busy`, `error`, `done`.
+ * One task: running → completed | partial | failed | cancelled; a failed or cancelled task can be retried.
+ * A task rebuilt after a reload may wait for its file first. The runner (the transfer engine behind Comlink)
+ * is provided by the app; leaving `running` stops it, which is how a cancel reaches the engine.
+ * Tags for the UI: `busy`, `error`, `done`, `needsFile`.
  */
 export const taskMachine = setup({
   types: {
@@ -43,24 +63,52 @@ export const taskMachine = setup({
     input: {} as TaskInput,
   },
   actors: {
-    runTask: fromCallback<TaskEvent, TaskInput>(() => () => {}),
+    runTask: fromCallback<TaskEvent, Omit<TaskInput, 'restored'>>(() => () => {}),
   },
   actions: {
-    markStarted: assign({ startedAt: () => Date.now(), finishedAt: undefined, error: undefined, result: undefined }),
-    markFinished: assign({ finishedAt: () => Date.now() }),
+    restart: assign({ progress: idle, stage: undefined, error: undefined, result: undefined, counts: undefined }),
+  },
+  guards: {
+    /** An upload rebuilt after a reload has no file until the user picks it again. */
+    fileMissing: ({ context }) => context.type === 'upload' && !(context.payload as { file?: File } | undefined)?.file,
+    restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,
+    someFailed: ({ context }) => (context.counts?.failed ?? 0) > 0,
   },
 }).createMachine({
   id: 'task',
-  context: ({ input }) => ({ ...input, progress: idle }),
-  initial: 'pending',
+  context: ({ input }) => {
+    const { restored, ...task } = input;
+    return {
+      ...task,
+      progress: restored?.progress ?? idle,
+      ...(restored && { restoredAs: restored.status, result: restored.result, error: restored.error }),
+    };
+  },
+  initial: 'starting',
   states: {
-    pending: {
-      tags: ['busy'],
-      always: 'running',
+    starting: {
+      always: [
+        { guard: { type: 'restoredAs', params: 'awaitingFile' }, target: 'awaitingFile' },
+        { guard: { type: 'restoredAs', params: 'completed' }, target: 'completed' },
+        { guard: { type: 'restoredAs', params: 'failed' }, target: 'failed' },
+        { guard: { type: 'restoredAs', params: 'cancelled' }, target: 'cancelled' },
+        { target: 'running' },
+      ],
+    },
+    awaitingFile: {
+      tags: ['needsFile'],
+      on: {
+        'task.fileProvided': {
+          target: 'running',
+          actions: assign({
+            payload: ({ context, event }) => ({ ...(context.payload as object), file: event.file, resume: true }),
+          }),
+        },
+        'task.cancel': 'cancelled',
+      },
     },
     running: {
       tags: ['busy'],
-      entry: 'markStarted',
       invoke: {
         src: 'runTask',
         input: ({ context }) => ({ id: context.id, type: context.type, label: context.label, payload: context.payload }),
@@ -68,7 +116,11 @@ export const taskMachine = setup({
       on: {
         'engine.stage': { actions: assign({ stage: ({ event }) => event.stage }) },
         'engine.progress': { actions: assign({ progress: ({ event }) => event.progress }) },
-        'engine.done': { target: 'completed', actions: assign({ result: ({ event }) => event.result }) },
+        'engine.item': { actions: assign({ currentFile: ({ event }) => event.currentFile, counts: ({ event }) => event.counts }) },
+        'engine.done': [
+          { guard: 'someFailed', target: 'partial', actions: assign({ result: ({ event }) => event.result }) },
+          { target: 'completed', actions: assign({ result: ({ event }) => event.result }) },
+        ],
         'engine.failed': [
           { guard: ({ event }) => event.error.code === 'cancelled', target: 'cancelled' },
           { target: 'failed', actions: assign({ error: ({ event }) => event.error }) },
@@ -76,19 +128,20 @@ export const taskMachine = setup({
         'task.cancel': 'cancelled',
       },
     },
-    completed: { tags: ['done'], entry: 'markFinished' },
+    completed: { tags: ['done'] },
+    /** Finished, but some items failed: the counts say how many. */
+    partial: { tags: ['done', 'error'], on: { 'task.retry': { target: 'running', actions: 'restart' } } },
     failed: {
       tags: ['error'],
-      entry: 'markFinished',
-      on: { 'task.retry': { target: 'running', actions: assign({ progress: idle, stage: undefined }) } },
+      on: { 'task.retry': [{ guard: 'fileMissing', target: 'awaitingFile' }, { target: 'running', actions: 'restart' }] },
     },
     cancelled: {
-      entry: 'markFinished',
-      on: { 'task.retry': { target: 'running', actions: assign({ progress: idle, stage: undefined }) } },
+      on: { 'task.retry': [{ guard: 'fileMissing', target: 'awaitingFile' }, { target: 'running', actions: 'restart' }] },
     },
   },
 });
 
 export type TaskActor = ActorRefFrom<typeof taskMachine>;
 
-export const isFinished = (status: string) => status === 'completed' || status === 'failed' || status === 'cancelled';
+export const FINISHED_STATES = ['completed', 'partial', 'failed', 'cancelled'] as const;
+export const isFinished = (status: string) => (FINISHED_STATES as readonly string[]).includes(status);
