@@ -6,13 +6,18 @@ import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Envelope, ErrorData } from '../contract/envelope';
 import type { AppDeps, AppEnv } from './context';
+import { LOCAL_STORAGE_PREFIX } from './storage/local-urls';
 import { ApiError } from './errors';
 import { languageFrom, translate } from './i18n/messages';
 import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
+import { fileShareRoutes } from './routes/file-shares';
+import { fileRoutes } from './routes/files';
+import { localStorageRoutes } from './routes/local-storage';
 import { pasteRoutes } from './routes/pastes';
+import { storageConfigRoutes } from './routes/storage-configs';
 import { systemRoutes } from './routes/system';
 
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
@@ -32,6 +37,10 @@ export function createApp(deps: AppDeps) {
   api.route('/', systemRoutes(deps));
   api.route('/admin/api-keys', apiKeyRoutes(deps));
   api.route('/', pasteRoutes(deps));
+  api.route('/s3-configs', storageConfigRoutes(deps));
+  api.route('/', fileRoutes(deps));
+  api.route('/', fileShareRoutes(deps));
+  api.route('/local-storage', localStorageRoutes(deps));
   app.route('/api', api);
 
   app.all('/api/*', () => {
@@ -62,7 +71,10 @@ export function createApp(deps: AppDeps) {
   return app;
 }
 
-/** JSON bodies are parsed whole: cap them just above the largest paste (10 MB). Streams are not JSON. */
+/**
+ * JSON bodies are parsed whole: cap them just above the largest paste (10 MB). Streams are not JSON, even when
+ * a stored file's type says so: LOCAL upload URLs take any body, limited by their signed size.
+ */
 const MAX_JSON_BODY_BYTES = 11 * 1024 * 1024;
 const jsonBodyLimit = bodyLimit({
   maxSize: MAX_JSON_BODY_BYTES,
@@ -71,7 +83,9 @@ const jsonBodyLimit = bodyLimit({
   },
 });
 const limitJsonBodies: MiddlewareHandler<AppEnv> = (c, next) =>
-  c.req.header('content-type')?.includes('application/json') ? jsonBodyLimit(c, next) : next();
+  c.req.header('content-type')?.includes('application/json') && !c.req.path.startsWith(`${LOCAL_STORAGE_PREFIX}/`)
+    ? jsonBodyLimit(c, next)
+    : next();
 
 /** Hashed assets are cached for a year; index.html and the service worker are always revalidated. */
 function mountSpa(app: Hono<AppEnv>, root: string) {

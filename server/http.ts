@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
 import type { Envelope } from '../contract/envelope';
-import type { AppEnv } from './context';
+import type { AppDeps, AppEnv } from './context';
 import { badInput } from './errors';
 import { translate, type MessageKey, type MessageParams } from './i18n/messages';
 
@@ -46,3 +46,15 @@ export const queryParams = <S extends v.GenericSchema>(schema: S) =>
     if (!result.success) throw firstIssue(result.issues);
     return result.output as v.InferOutput<S>;
   });
+
+/**
+ * The origin clients reach this server at, for URLs we hand out (signed links, LOCAL upload URLs):
+ * `PUBLIC_URL` when configured, else the request's own origin (honouring `X-Forwarded-Proto` from a proxy).
+ */
+export function publicBaseUrl(c: Context<AppEnv>, deps: AppDeps): string {
+  if (deps.config.publicUrl) return deps.config.publicUrl;
+  const url = new URL(c.req.url);
+  const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const protocol = forwarded === 'https' || forwarded === 'http' ? `${forwarded}:` : url.protocol;
+  return `${protocol}//${url.host}`;
+}

@@ -4,6 +4,8 @@ import { ConfigError, readConfig } from './config';
 import { openDatabase } from './db/database';
 import { createSecretBox, loadEncryptionKey } from './security/secret-box';
 import { ensureAdmin } from './services/admins';
+import { startUploadSweeper, sweepStaleUploads } from './services/files';
+import { ensureDefaultStorage } from './services/storage-configs';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -12,7 +14,11 @@ async function main() {
   const secrets = createSecretBox(loadEncryptionKey(config.dataDir, config.encryptionKey));
   const now = () => new Date();
   const generatedPassword = await ensureAdmin(db, config, now());
-  const app = createApp({ db, config, secrets, now });
+  await ensureDefaultStorage(db, now());
+  const deps = { db, config, secrets, now };
+  const app = createApp(deps);
+  await sweepStaleUploads(deps);
+  const stopSweeper = startUploadSweeper(deps);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -31,6 +37,7 @@ async function main() {
   });
 
   const shutdown = () => {
+    stopSweeper();
     server.close();
     void db.destroy().finally(() => process.exit(0));
   };

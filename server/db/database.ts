@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import { initialSchema } from './migrations/001-initial';
+import { fileSharesIndexes } from './migrations/002-file-shares';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -10,6 +11,7 @@ export type DB = Kysely<Database>;
 /** Migrations in order; names sort as they must run. */
 const migrations: Record<string, Migration> = {
   '001-initial': initialSchema,
+  '002-file-shares': fileSharesIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,10 +3,11 @@ import { updateSystemSettingsRequestSchema } from '../../contract/system';
 import type { AppDeps, AppEnv } from '../context';
 import { jsonBody, ok } from '../http';
 import { requireAdmin } from '../middleware/auth';
+import { dashboardStats } from '../services/dashboard';
 import { readSettings, writeSettings } from '../services/settings';
 import { APP_VERSION } from '../version';
 
-/** Health, version, the public max upload size, and the admin's system settings. */
+/** Health, version, the public max upload size, the admin's system settings and dashboard. */
 export function systemRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
@@ -23,6 +24,8 @@ export function systemRoutes(deps: AppDeps) {
   app.put('/admin/system-settings', requireAdmin, jsonBody(updateSystemSettingsRequestSchema), async (c) =>
     ok(c, await writeSettings(deps.db, c.req.valid('json'), deps.now()), 'settings_saved'),
   );
+
+  app.get('/admin/dashboard/stats', requireAdmin, async (c) => ok(c, await dashboardStats(deps)));
 
   return app;
 }

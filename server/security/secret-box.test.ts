@@ -97,3 +97,24 @@ describe('loadEncryptionKey', () => {
     expect(() => loadEncryptionKey(dir, undefined)).toThrow(/secret\.key/);
   });
 });
+
+describe('signatures', () => {
+  const box = createSecretBox(randomBytes(32));
+
+  it('verifies its own signature and nothing else', () => {
+    const signature = box.sign('local-storage', 'PUT\nkey\n123');
+    expect(signature).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(box.verify('local-storage', 'PUT\nkey\n123', signature)).toBe(true);
+    expect(box.verify('local-storage', 'PUT\nkey\n124', signature)).toBe(false);
+    expect(box.verify('file-link', 'PUT\nkey\n123', signature)).toBe(false);
+    expect(createSecretBox(randomBytes(32)).verify('local-storage', 'PUT\nkey\n123', signature)).toBe(false);
+  });
+
+  it('refuses malformed and flipped signatures without throwing', () => {
+    const signature = box.sign('p', 'm');
+    const flipped = (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
+    for (const bad of ['', 'short', signature + 'x', flipped, signature.slice(0, 42) + '=', '../../etc/passwd']) {
+      expect(box.verify('p', 'm', bad)).toBe(false);
+    }
+  });
+});

@@ -43,7 +43,8 @@ describe('slugs service', () => {
         path_style: 0,
         default_folder: '',
         is_public: 1,
-        is_default: 1,
+        // The fixture's built-in LOCAL config is the default; there is only ever one.
+        is_default: 0,
         created_by: 'admin',
         created_at: stamp,
         updated_at: stamp,

@@ -1,0 +1,59 @@
+import { Hono, type Context } from 'hono';
+import { verifyFileRequestSchema } from '../../contract/files';
+import type { AppDeps, AppEnv } from '../context';
+import { jsonBody, ok, publicBaseUrl } from '../http';
+import { authorizeFileStream, openFileInfo, storageOf } from '../services/files';
+import { driverFor } from '../storage/registry';
+import { serveObject } from './object-stream';
+
+const isHead = (c: Context<AppEnv>) => c.req.method === 'HEAD';
+
+/**
+ * What visitors reach: the share info (`/public/files/{slug}`, `…/verify`) and the bytes, inline
+ * (`/file-view/{slug}`) or as a download (`/file-download/{slug}`), both streamed with Range support.
+ */
+export function fileShareRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+
+  // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view.
+  app.get('/public/files/:slug', async (c) =>
+    ok(c, await openFileInfo(deps, c.get('principal'), c.req.param('slug'), { via: 'info', peek: isHead(c) }, publicBaseUrl(c, deps))),
+  );
+
+  app.post('/public/files/:slug/verify', jsonBody(verifyFileRequestSchema), async (c) =>
+    ok(
+      c,
+      await openFileInfo(
+        deps,
+        c.get('principal'),
+        c.req.param('slug'),
+        { via: 'verify', password: c.req.valid('json').password },
+        publicBaseUrl(c, deps),
+      ),
+    ),
+  );
+
+  for (const [path, disposition] of [
+    ['/file-view/:slug', 'inline'],
+    ['/file-download/:slug', 'attachment'],
+  ] as const) {
+    app.get(path, async (c) => {
+      const row = await authorizeFileStream(deps, c.get('principal'), c.req.param('slug'), {
+        token: c.req.query('token'),
+        password: c.req.query('password'),
+        peek: isHead(c),
+      });
+      return serveObject(c, {
+        driver: driverFor(deps, await storageOf(deps, row)),
+        key: row.storage_path,
+        size: row.size,
+        etag: row.etag,
+        contentType: row.mimetype,
+        disposition,
+        filename: row.filename,
+      });
+    });
+  }
+
+  return app;
+}

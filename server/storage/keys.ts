@@ -1,0 +1,50 @@
+import { badInput } from '../errors';
+import { randomBase62 } from '../security/tokens';
+import { assertSafeKey } from './driver';
+
+const MAX_SEGMENT_CHARS = 100;
+const MAX_SEGMENT_BYTES = 200;
+const MAX_DEPTH = 16;
+
+/**
+ * One path segment as it may appear in a key: Unicode letters and most punctuation survive; separators,
+ * control and shell-hostile characters become `_`; no leading dots or spaces (dot-segments are reserved);
+ * short enough for any file system.
+ */
+export function safeSegment(text: string): string {
+  let out = text
+    .normalize('NFC')
+    .replace(/[\p{Cc}\\/:*?"<>|]/gu, '_')
+    .replace(/^[.\s]+/, '')
+    .trim();
+  out = [...out].slice(0, MAX_SEGMENT_CHARS).join('');
+  while (Buffer.byteLength(out) > MAX_SEGMENT_BYTES) out = [...out].slice(0, -1).join('');
+  return out;
+}
+
+/** A client-given folder (`path` of the upload form): `.`, empty and duplicate slashes dropped; `..` refused. */
+export function folderSegments(path: string | undefined, field = 'path'): string[] {
+  const parts = (path ?? '').split(/[/\\]+/).map((part) => part.trim());
+  if (parts.includes('..')) throw badInput(field, 'invalid_path');
+  const segments = parts.filter((part) => part !== '' && part !== '.').map(safeSegment).filter((part) => part !== '');
+  if (segments.length > MAX_DEPTH) throw badInput(field, 'too_deep');
+  return segments;
+}
+
+/**
+ * The storage key of a new file: `<config folder>/<client folder>/<random>-<file name>`. Built here and only
+ * here; the random part keeps two uploads of one name apart.
+ */
+export function buildObjectKey(configFolder: string, clientFolder: string | undefined, filename: string): string {
+  const name = `${randomBase62(10)}-${safeSegment(filename) || 'file'}`;
+  const key = [...folderSegments(configFolder, 'default_folder'), ...folderSegments(clientFolder), name].join('/');
+  assertSafeKey(key);
+  return key;
+}
+
+/** A file name from a client, fit for a record: no path, no control characters, at most 255 characters. */
+export function cleanFilename(name: string | undefined): string {
+  const base = (name ?? '').split(/[/\\]/).pop() ?? '';
+  const clean = base.replace(/\p{Cc}/gu, '').trim();
+  return [...clean].slice(0, 255).join('') || 'file';
+}

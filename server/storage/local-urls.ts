@@ -1,0 +1,83 @@
+import type { SecretBox } from '../security/secret-box';
+
+/**
+ * LOCAL storage speaks the presigned-URL flows of S3 with URLs that point at this server:
+ * `/api/local-storage/{configId}/{key}?expires=…&sig=…`, signed with HMAC-SHA256 under a key derived from the
+ * encryption key. The signature covers the method, the config, the key, the expiry and every parameter that
+ * shapes the answer (declared size of a PUT; disposition, filename and type of a GET).
+ */
+export const LOCAL_STORAGE_PREFIX = '/api/local-storage';
+const PURPOSE = 'local-storage-url';
+
+export interface LocalPutGrant {
+  method: 'PUT';
+  configId: string;
+  key: string;
+  expires: number;
+  size: number;
+}
+
+export interface LocalGetGrant {
+  method: 'GET';
+  configId: string;
+  key: string;
+  expires: number;
+  disposition: 'inline' | 'attachment';
+  filename: string;
+  contentType: string;
+}
+
+export type LocalGrant = LocalPutGrant | LocalGetGrant;
+
+/** One unambiguous text per grant: JSON of the fields in a fixed order. */
+function canonical(grant: LocalGrant): string {
+  return grant.method === 'PUT'
+    ? JSON.stringify(['PUT', grant.configId, grant.key, grant.expires, grant.size])
+    : JSON.stringify(['GET', grant.configId, grant.key, grant.expires, grant.disposition, grant.filename, grant.contentType]);
+}
+
+export const encodeKeyPath = (key: string) => key.split('/').map(encodeURIComponent).join('/');
+
+export function signLocalUrl(secrets: SecretBox, baseUrl: string, grant: LocalGrant): string {
+  const query = new URLSearchParams({ expires: String(grant.expires) });
+  if (grant.method === 'PUT') query.set('size', String(grant.size));
+  else {
+    query.set('disposition', grant.disposition);
+    query.set('filename', grant.filename);
+    query.set('type', grant.contentType);
+  }
+  query.set('sig', secrets.sign(PURPOSE, canonical(grant)));
+  return `${baseUrl}${LOCAL_STORAGE_PREFIX}/${encodeURIComponent(grant.configId)}/${encodeKeyPath(grant.key)}?${query}`;
+}
+
+export type LocalUrlCheck = { ok: true; grant: LocalGrant } | { ok: false; problem: 'invalid' | 'expired' };
+
+/** Reads the grant back from a request; the signature is compared in constant time, then the expiry. */
+export function verifyLocalUrl(
+  secrets: SecretBox,
+  now: Date,
+  method: 'PUT' | 'GET',
+  configId: string,
+  key: string,
+  query: URLSearchParams,
+): LocalUrlCheck {
+  const expires = Number(query.get('expires'));
+  const sig = query.get('sig') ?? '';
+  if (!Number.isSafeInteger(expires)) return { ok: false, problem: 'invalid' };
+  let grant: LocalGrant;
+  if (method === 'PUT') {
+    const size = Number(query.get('size'));
+    if (!Number.isSafeInteger(size) || size < 0) return { ok: false, problem: 'invalid' };
+    grant = { method, configId, key, expires, size };
+  } else {
+    const disposition = query.get('disposition');
+    if (disposition !== 'inline' && disposition !== 'attachment') return { ok: false, problem: 'invalid' };
+    grant = { method, configId, key, expires, disposition, filename: query.get('filename') ?? '', contentType: query.get('type') ?? '' };
+  }
+  if (!secrets.verify(PURPOSE, canonical(grant), sig)) return { ok: false, problem: 'invalid' };
+  if (expires * 1000 <= now.getTime()) return { ok: false, problem: 'expired' };
+  return { ok: true, grant };
+}
+
+/** Seconds since the epoch, `seconds` from now. */
+export const expiryFrom = (now: Date, seconds: number) => Math.floor(now.getTime() / 1000) + seconds;

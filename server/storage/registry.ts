@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { Selectable } from 'kysely';
+import type { AppDeps } from '../context';
+import type { StorageConfigsTable } from '../db/schema';
+import type { StorageDriver } from './driver';
+import { createLocalDriver } from './local';
+import { createS3Driver } from './s3';
+
+export type StorageConfigRow = Selectable<StorageConfigsTable>;
+
+/** The folder of a LOCAL config: `DATA_DIR/storage/<config id>`. */
+export const localRootOf = (deps: AppDeps, configId: string) => join(deps.config.dataDir, 'storage', configId);
+
+/** Drivers are kept per app and config version: an edited config gets a fresh client. */
+const cache = new WeakMap<AppDeps, Map<string, StorageDriver>>();
+
+export function driverFor(deps: AppDeps, config: StorageConfigRow): StorageDriver {
+  let drivers = cache.get(deps);
+  if (!drivers) {
+    drivers = new Map();
+    cache.set(deps, drivers);
+  }
+  const version = `${config.id}@${config.updated_at}`;
+  let driver = drivers.get(version);
+  if (!driver) {
+    for (const cached of drivers.keys()) if (cached.startsWith(`${config.id}@`)) drivers.delete(cached);
+    driver = createDriver(deps, config);
+    drivers.set(version, driver);
+  }
+  return driver;
+}
+
+/** A driver for a config that may not be saved yet (or was just changed). */
+export function createDriver(deps: AppDeps, config: StorageConfigRow): StorageDriver {
+  if (config.storage_type === 'LOCAL') {
+    return createLocalDriver({ root: localRootOf(deps, config.id), configId: config.id, secrets: deps.secrets, now: deps.now });
+  }
+  return createS3Driver({
+    endpoint: config.endpoint_url ?? '',
+    region: config.region ?? 'us-east-1',
+    bucket: config.bucket_name ?? '',
+    accessKeyId: config.access_key_id ?? '',
+    secretAccessKey: config.secret_access_key_encrypted ? deps.secrets.open(config.secret_access_key_encrypted) : '',
+    pathStyle: config.path_style === 1,
+    folder: config.default_folder,
+  });
+}

@@ -1,0 +1,198 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Readable } from 'node:stream';
+import { assertSafeKey, bareEtag, ObjectNotFoundError, type ObjectHead, type StorageDriver } from './driver';
+import { contentDisposition } from './http-headers';
+import { encodeKeyPath } from './local-urls';
+
+export interface S3DriverOptions {
+  endpoint: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key`. */
+  pathStyle: boolean;
+  /** The folder probed by checkAccess (the config's default folder). */
+  folder: string;
+}
+
+/** Bodies of unknown length are sent in parts of this size (S3 wants ≥ 5 MiB for all parts but the last). */
+export const S3_PART_SIZE = 8 * 1024 * 1024;
+
+const isNotFound = (error: unknown) => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | undefined;
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/** Splits a stream into buffers of exactly `size` bytes (the last may be shorter, or empty for an empty stream). */
+async function* partsOf(body: Readable, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    while (pendingBytes >= size) {
+      const joined = Buffer.concat(pending, pendingBytes);
+      yield joined.subarray(0, size);
+      pending = pendingBytes > size ? [joined.subarray(size)] : [];
+      pendingBytes -= size;
+    }
+  }
+  if (pendingBytes > 0 || pending.length === 0) yield Buffer.concat(pending, pendingBytes);
+}
+
+/**
+ * Any S3-compatible service. Checksums are computed only when an operation requires them: many compatible
+ * services (and browsers PUTting to presigned URLs) do not speak the SDK's newer default checksum headers.
+ */
+export function createS3Driver(options: S3DriverOptions): StorageDriver {
+  const client = new S3Client({
+    endpoint: options.endpoint,
+    region: options.region || 'us-east-1',
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+    forcePathStyle: options.pathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+  });
+  const Bucket = options.bucket;
+  const checked = (key: string) => {
+    assertSafeKey(key);
+    return key;
+  };
+
+  async function head(key: string): Promise<ObjectHead | undefined> {
+    try {
+      const answer = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+      return { size: answer.ContentLength ?? 0, etag: bareEtag(answer.ETag) };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** Parts one after another: memory holds one part at a time; the source waits while a part uploads. */
+  async function multipart(key: string, contentType: string, parts: AsyncGenerator<Buffer>, first: Buffer[]) {
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }));
+    const done: { PartNumber: number; ETag: string }[] = [];
+    try {
+      const send = async (body: Buffer) => {
+        const PartNumber = done.length + 1;
+        const answer = await client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body: body }));
+        done.push({ PartNumber, ETag: answer.ETag ?? '' });
+      };
+      for (const part of first) await send(part);
+      for await (const part of parts) await send(part);
+      const answer = await client.send(
+        new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }),
+      );
+      return bareEtag(answer.ETag);
+    } catch (error) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  return {
+    type: 'S3',
+
+    async put(key, body, { contentType }) {
+      checked(key);
+      const parts = partsOf(body, S3_PART_SIZE);
+      let size = 0;
+      const counted = (async function* () {
+        for await (const part of parts) {
+          size += part.length;
+          yield part;
+        }
+      })();
+      const first = await counted.next();
+      const second = first.done ? first : await counted.next();
+      if (second.done) {
+        const bytes = first.done ? Buffer.alloc(0) : first.value;
+        const answer = await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType }));
+        return { size, etag: bareEtag(answer.ETag) };
+      }
+      const etag = await multipart(key, contentType, counted, [first.value as Buffer, second.value]);
+      return { size, etag };
+    },
+
+    async get(key, range) {
+      try {
+        const answer = await client.send(
+          new GetObjectCommand({ Bucket, Key: checked(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        );
+        return answer.Body as Readable;
+      } catch (error) {
+        if (isNotFound(error)) throw new ObjectNotFoundError(key);
+        throw error;
+      }
+    },
+
+    head,
+
+    async delete(key) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+      } catch (error) {
+        // Some services answer an error for a key that is already gone: gone is what we wanted.
+        if (isNotFound(error) || (await head(key).catch(() => 'unknown')) === undefined) return;
+        throw error;
+      }
+    },
+
+    async copy(fromKey, toKey) {
+      try {
+        await client.send(
+          new CopyObjectCommand({ Bucket, Key: checked(toKey), CopySource: `${Bucket}/${encodeKeyPath(checked(fromKey))}` }),
+        );
+      } catch (error) {
+        if (isNotFound(error)) throw new ObjectNotFoundError(fromKey);
+        throw error;
+      }
+    },
+
+    presignPut: async (key, presign) =>
+      getSignedUrl(client, new PutObjectCommand({ Bucket, Key: checked(key), ContentType: presign.contentType }), {
+        expiresIn: presign.expiresInSeconds,
+      }),
+
+    presignGet: async (key, presign) =>
+      getSignedUrl(
+        client,
+        new GetObjectCommand({
+          Bucket,
+          Key: checked(key),
+          ResponseContentDisposition: contentDisposition(presign.disposition, presign.filename),
+          ResponseContentType: presign.contentType,
+        }),
+        { expiresIn: presign.expiresInSeconds },
+      ),
+
+    objectUrl(key) {
+      const endpoint = new URL(options.endpoint);
+      const base = endpoint.pathname.replace(/\/+$/, '');
+      if (options.pathStyle) return `${endpoint.origin}${base}/${Bucket}/${encodeKeyPath(key)}`;
+      return `${endpoint.protocol}//${Bucket}.${endpoint.host}${base}/${encodeKeyPath(key)}`;
+    },
+
+    async checkAccess() {
+      const probe = `${options.folder ? `${options.folder}/` : ''}.clipstash-probe/`;
+      await client.send(new ListObjectsV2Command({ Bucket, Prefix: probe, MaxKeys: 1 }));
+    },
+  };
+}
