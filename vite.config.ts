@@ -49,6 +49,17 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg}'], // + the manifest and its icons, which the plugin adds
         manifestTransforms: [appShellOnly],
       },
+      integration: {
+        // The worker's own build: as quiet as the app's, and in rolldown's words (one file, no code splitting).
+        configureCustomSWViteBuild(config) {
+          config.logLevel = 'warn';
+          const output = config.build?.rollupOptions?.output;
+          if (output && !Array.isArray(output)) {
+            delete output.inlineDynamicImports;
+            Object.assign(output, { codeSplitting: false });
+          }
+        },
+      },
     }),
   ],
   worker: { format: 'es' },

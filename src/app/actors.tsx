@@ -99,7 +99,7 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
   theme.start();
   auth.start();
   tasks.start();
-  return { theme, auth, tasks, ...createPwaActors(inspect) };
+  return { theme, auth, tasks, ...createPwaActors(auth, inspect) };
 }
 
 export type AppActors = ReturnType<typeof createAppActors>;

@@ -1,10 +1,12 @@
 import { i18n } from '@lingui/core';
-import { createActor, fromCallback, fromPromise, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { createActor, fromCallback, fromPromise, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
+import type { authMachine } from '../../machines/auth.machine';
 import { connectivityMachine, type ConnectivityEvent } from '../../machines/connectivity.machine';
 import { installPromptMachine, type InstallPromptEvent } from '../../machines/install-prompt.machine';
 import { updatePromptMachine, type UpdatePromptEvent } from '../../machines/update-prompt.machine';
 import { activateLocale, initialLocale } from '../lib/i18n';
 import { promptInstall, runsInstalled, watchInstallOffers } from '../lib/install';
+import { offlineCache } from '../lib/offline-cache';
 import { registerServiceWorker, skipWaiting } from '../lib/service-worker';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
 
@@ -22,8 +24,24 @@ function storedDismissal(): number | undefined {
   return Number.isFinite(raw) && raw > 0 ? raw : undefined;
 }
 
+/**
+ * A shared computer: what a signed-in user was answered must not stay in the offline cache after the session ends
+ * (a sign-out, an expired token, a revoked key).
+ */
+function forgetSignedInAnswersAtSignOut(auth: Actor<typeof authMachine>) {
+  const signedIn = () => Boolean(auth.getSnapshot().context.adminToken || auth.getSnapshot().context.apiKey);
+  let wasSignedIn = signedIn();
+  auth.subscribe(() => {
+    const now = signedIn();
+    if (wasSignedIn && !now) void offlineCache.forgetSignedIn();
+    wasSignedIn = now;
+  });
+}
+
 /** The installable-app actors (connectivity, install prompt, update prompt) with their browser side effects. */
-export function createPwaActors(inspect?: ActorOptions<AnyActorLogic>['inspect']) {
+export function createPwaActors(auth: Actor<typeof authMachine>, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
+  forgetSignedInAnswersAtSignOut(auth);
+
   const connectivity = createActor(
     connectivityMachine.provide({
       actions: { reloadPreferences },

@@ -17,7 +17,7 @@ describe('offlineSlot: which store keeps which GET', () => {
     expect(offlineSlot('/admin/fs/list?path=%2Flocal%2Fdocs')).toEqual({ store: 'directories', key: '/local/docs' });
     expect(offlineSlot('/user/fs/list')).toEqual({ store: 'directories', key: '/' });
     expect(offlineSlot('/admin/pastes?page=1&limit=10')).toEqual({ store: 'settings', key: 'api:/admin/pastes?page=1&limit=10' });
-    expect(offlineSlot('/admin/api-keys')).toEqual({ store: 'settings', key: 'api:/admin/api-keys' });
+    expect(offlineSlot('/admin/s3-configs')).toEqual({ store: 'settings', key: 'api:/admin/s3-configs' });
   });
 
   it('skips system, health, version, checks, downloads, views, previews', () => {
@@ -28,6 +28,7 @@ describe('offlineSlot: which store keeps which GET', () => {
       '/test/admin-token',
       '/test/api-key',
       '/admin/check',
+      '/admin/api-keys',
       '/slugs/paste/abc',
       '/raw/abc',
       '/url/info',
@@ -85,10 +86,21 @@ describe('offline cache', () => {
 
   it("never serves one credential's answer to another", async () => {
     const admin = ownerOf({ adminToken: 'T1' });
-    await offlineCache.store('/admin/api-keys', admin, 'application/json', envelope([]));
-    expect(await offlineCache.answer('/admin/api-keys', admin)).toBeDefined();
-    expect(await offlineCache.answer('/admin/api-keys', 'public')).toBeUndefined();
-    expect(await offlineCache.answer('/admin/api-keys', ownerOf({ adminToken: 'T2' }))).toBeUndefined();
+    await offlineCache.store('/admin/pastes?page=1', admin, 'application/json', envelope([]));
+    expect(await offlineCache.answer('/admin/pastes?page=1', admin)).toBeDefined();
+    expect(await offlineCache.answer('/admin/pastes?page=1', 'public')).toBeUndefined();
+    expect(await offlineCache.answer('/admin/pastes?page=1', ownerOf({ adminToken: 'T2' }))).toBeUndefined();
+  });
+
+  it('forgets what signed-in users were answered, and keeps public answers', async () => {
+    const key = ownerOf({ apiKey: 'K1' });
+    await offlineCache.store('/user/pastes?limit=10', key, 'application/json', envelope([]));
+    await offlineCache.store('/paste/mine', key, 'application/json', envelope({}));
+    await offlineCache.store('/paste/public', 'public', 'application/json', envelope({}));
+    await offlineCache.forgetSignedIn();
+    expect(await offlineCache.answer('/user/pastes?limit=10', key)).toBeUndefined();
+    expect(await offlineCache.answer('/paste/mine', key)).toBeUndefined();
+    expect(await offlineCache.answer('/paste/public', 'public')).toBeDefined();
   });
 
   it('keeps neither non-JSON answers nor skipped routes', async () => {

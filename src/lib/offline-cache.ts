@@ -53,13 +53,15 @@ interface Slot {
 
 /**
  * GETs that are never kept (frontend-spec §4): system, health and version; credential and slug checks, whose
- * stale answers would lie; raw text, remote-URL helpers; file download, file view, Office preview, and the mount
- * file system's preview and download (binary content). Anything else that is not JSON is skipped when stored.
+ * stale answers would lie; API keys (secrets are not copied); raw text, remote-URL helpers; file download, file
+ * view, Office preview, and the mount file system's preview and download (binary content). Anything else that is
+ * not JSON is skipped when stored.
  */
 const NEVER_CACHED = [
   /^\/(system|health|version)(\/|$)/,
   /^\/test\//,
   /^\/admin\/check$/,
+  /^\/admin\/api-keys(\/|$)/,
   /^\/slugs\//,
   /^\/raw\//,
   /^\/url\//,
@@ -80,11 +82,13 @@ export function offlineSlot(request: string): Slot | undefined {
   return { store: 'settings', key: `api:${path}${url.search}` };
 }
 
+const PUBLIC_OWNER = 'public';
+
 /** A short fingerprint of the credential, so that the token itself is not written to another place. */
 export function ownerOf(credentials: { adminToken?: string; apiKey?: string }): string {
   if (credentials.adminToken) return `admin:${fingerprint(credentials.adminToken)}`;
   if (credentials.apiKey) return `key:${fingerprint(credentials.apiKey)}`;
-  return 'public';
+  return PUBLIC_OWNER;
 }
 
 function fingerprint(text: string): string {
@@ -160,6 +164,17 @@ export const offlineCache = {
     } catch {
       return undefined;
     }
+  },
+
+  /** Forgets every answer given to a signed-in user (at sign-out: they must not outlive the session). */
+  async forgetSignedIn(): Promise<void> {
+    const store = db();
+    if (!store) return;
+    await Promise.all(
+      [store.pastes, store.files, store.directories, store.settings].map((table) =>
+        table.filter((entry) => entry.owner !== PUBLIC_OWNER).delete(),
+      ),
+    ).catch(() => undefined);
   },
 
   /** Forgets everything (tests; a future "clear offline data" button). */

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, newPerson, startServer, type RunningServer } from './harness';
+import {
+  ADMIN_PASSWORD,
+  ADMIN_USERNAME,
+  launchBrowser,
+  newPerson,
+  seriousA11yViolations,
+  startServer,
+  type RunningServer,
+} from './harness';
 
 let server: RunningServer;
 let browser: Browser;
@@ -117,6 +125,7 @@ describe('installable app', () => {
       await page.goto(`${server.url}/`);
       const prompt = page.getByRole('region', { name: 'Install Clipstash' });
       await prompt.waitFor({ timeout: 20_000 });
+      expect(await seriousA11yViolations(page)).toEqual([]);
       const clickedAt = await page.evaluate(() => Date.now());
       await prompt.getByRole('button', { name: 'Later' }).click();
       await prompt.waitFor({ state: 'detached' });
@@ -191,6 +200,7 @@ describe('offline', () => {
     for (const name of ['Back to home', 'Back to previous page', 'Retry']) {
       await page.getByRole('button', { name }).waitFor();
     }
+    expect(await seriousA11yViolations(page)).toEqual([]); // the fallback page, the badge and the toast
     await toast.waitFor({ state: 'hidden', timeout: 8_000 });
     expect(Date.now() - toastShownAt).toBeGreaterThan(2_000);
 
@@ -248,6 +258,7 @@ describe('new version', () => {
       await page.reload(); // the navigation makes the browser look for a new service worker
       const prompt = page.getByRole('region', { name: 'New version available' });
       await prompt.waitFor({ timeout: 20_000 });
+      expect(await seriousA11yViolations(page)).toEqual([]);
       await page.evaluate(() => ((window as { beforeUpdate?: boolean }).beforeUpdate = true));
       await prompt.getByRole('button', { name: 'Update now' }).click();
       await page.waitForFunction(() => !(window as { beforeUpdate?: boolean }).beforeUpdate, null, { timeout: 20_000 });
