@@ -11,7 +11,7 @@ import { VitePWA } from 'vite-plugin-pwa';
  * manifest. Page chunks are cached by src/sw.ts when first loaded, so a page never opened is unavailable offline.
  */
 function appShellOnly<T extends { url: string }>(entries: T[]) {
-  const html = readFileSync('dist/index.html', 'utf8');
+  const html = readFileSync(new URL('dist/index.html', import.meta.url), 'utf8');
   const shell = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]));
   const keep = (url: string) => !url.startsWith('assets/') || shell.has(url) || /^assets\/messages-[\w-]+\.js$/.test(url);
   return { manifest: entries.filter((entry) => keep(entry.url)) };

@@ -94,6 +94,11 @@ function mountSpa(app: Hono<AppEnv>, root: string) {
     await next();
     if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
   });
+  // A new deploy must reach the browser's service-worker update check through any cache on the way.
+  app.use('/sw.js', async (c, next) => {
+    await next();
+    if (c.res.ok) c.header('Cache-Control', 'no-cache');
+  });
   app.use('*', serveStatic({ root }));
   app.get('*', (c) => {
     c.header('Cache-Control', 'no-cache');

@@ -99,7 +99,10 @@ describe('installable app', () => {
       const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
       expect(installabilityErrors).toEqual([]);
 
-      const manifest = (await (await fetch(`${server.url}/manifest.webmanifest`)).json()) as Record<string, unknown>;
+      const manifestResponse = await fetch(`${server.url}/manifest.webmanifest`);
+      expect(manifestResponse.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+      const manifest = (await manifestResponse.json()) as Record<string, unknown>;
+      expect((await fetch(`${server.url}/sw.js`)).headers.get('cache-control')).toBe('no-cache');
       expect(manifest).toMatchObject({ name: 'Clipstash', short_name: 'Clipstash', start_url: '/', display: 'standalone' });
       expect(manifest.theme_color).toMatch(/^#/);
       expect(manifest.background_color).toMatch(/^#/);
