@@ -72,6 +72,25 @@ describe('update prompt machine', () => {
     expect(visible()).toBe(true);
   });
 
+  it('after another tab updated, "update now" only reloads', () => {
+    const { actor, worker, effects } = start();
+    worker('update.ready');
+    worker('update.activated');
+    expect(actor.getSnapshot().hasTag('visible')).toBe(true);
+    actor.send({ type: 'update.accept' });
+    expect(effects).toEqual(['reload']);
+  });
+
+  it('a newer version after that asks the worker again', () => {
+    const { actor, worker, effects } = start();
+    worker('update.ready');
+    actor.send({ type: 'update.later' });
+    worker('update.activated');
+    worker('update.ready');
+    actor.send({ type: 'update.accept' });
+    expect(effects).toEqual(['skipWaiting']);
+  });
+
   it('ignores a change of controller nobody asked for', () => {
     const { worker, effects, visible } = start();
     worker('update.activated'); // the first install claiming the page

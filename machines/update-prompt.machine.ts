@@ -1,4 +1,4 @@
-import { fromCallback, setup } from 'xstate';
+import { assign, fromCallback, setup } from 'xstate';
 
 /** If the new version has not taken control by then, reload anyway (the prompt comes back if it still waits). */
 export const UPDATE_ACTIVATION_TIMEOUT_MS = 10_000;
@@ -11,6 +11,11 @@ export type UpdatePromptEvent =
   | { type: 'update.accept' }
   | { type: 'update.later' };
 
+export interface UpdatePromptContext {
+  /** The new version already controls this page (another tab said "update now"): only a reload is left. */
+  takenOver: boolean;
+}
+
 /**
  * The "new version" banner. `serviceWorker` registers the worker for the machine's whole life and reports a
  * waiting version (`update.ready`) and a change of controller (`update.activated`). "Update now" tells the waiting
@@ -20,6 +25,7 @@ export type UpdatePromptEvent =
  */
 export const updatePromptMachine = setup({
   types: {
+    context: {} as UpdatePromptContext,
     events: {} as UpdatePromptEvent,
   },
   actors: {
@@ -28,23 +34,31 @@ export const updatePromptMachine = setup({
   actions: {
     skipWaiting: () => {},
     reload: () => {},
+    noteTakeOver: assign({ takenOver: true }),
+    newVersion: assign({ takenOver: false }),
+  },
+  guards: {
+    takenOver: ({ context }) => context.takenOver,
   },
   delays: {
     activationTimeout: UPDATE_ACTIVATION_TIMEOUT_MS,
   },
 }).createMachine({
   id: 'updatePrompt',
+  context: { takenOver: false },
   invoke: { src: 'serviceWorker' },
   initial: 'idle',
   states: {
     idle: {
-      on: { 'update.ready': 'available' },
+      on: { 'update.ready': { target: 'available', actions: 'newVersion' } },
     },
     available: {
       tags: ['visible'],
       on: {
-        'update.accept': 'activating',
+        'update.accept': [{ guard: 'takenOver', target: 'reloading' }, { target: 'activating' }],
         'update.later': 'dismissed',
+        'update.activated': { actions: 'noteTakeOver' },
+        'update.ready': { actions: 'newVersion' }, // a newer one still: it waits again
       },
     },
     activating: {
@@ -58,7 +72,10 @@ export const updatePromptMachine = setup({
       entry: 'reload',
     },
     dismissed: {
-      on: { 'update.ready': 'available' },
+      on: {
+        'update.ready': { target: 'available', actions: 'newVersion' },
+        'update.activated': { actions: 'noteTakeOver' },
+      },
     },
   },
 });

@@ -22,16 +22,18 @@ export function registerServiceWorker(handlers: ServiceWorkerHandlers): () => vo
   workbox = wb;
   const onWaiting = () => handlers.onUpdateReady();
   const onControllerChange = () => handlers.onControllerChange();
-  wb.addEventListener('waiting', onWaiting);
-  wb.addEventListener('activated', (event) => {
+  const onActivated = (event: { isUpdate?: boolean }) => {
     if (!event.isUpdate) cacheAssetsLoadedBeforeControl(wb);
-  });
+  };
+  wb.addEventListener('waiting', onWaiting);
+  wb.addEventListener('activated', onActivated);
   navigator.serviceWorker.addEventListener('controllerchange', onControllerChange);
   wb.register().catch((error: unknown) => console.warn('Service worker registration failed', error));
   const timer = setInterval(() => void wb.update().catch(() => undefined), UPDATE_CHECK_INTERVAL_MS);
   return () => {
     clearInterval(timer);
     wb.removeEventListener('waiting', onWaiting);
+    wb.removeEventListener('activated', onActivated);
     navigator.serviceWorker.removeEventListener('controllerchange', onControllerChange);
     if (workbox === wb) workbox = undefined;
   };
