@@ -47,4 +47,5 @@ export const offsetQuery = (defaultLimit: number, maxLimit: number) =>
 export const batchDeleteRequestSchema = v.object({
   ids: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'required'), v.maxLength(1000, 'too_many')),
 });
-export const batchDeleteResultSchema = v.object({ deleted: v.number(), missing: v.number() });
+/** `failed`: records kept because their storage object could not be deleted (file batch deletes only). */
+export const batchDeleteResultSchema = v.object({ deleted: v.number(), missing: v.number(), failed: v.optional(v.number()) });

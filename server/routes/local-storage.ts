@@ -72,6 +72,8 @@ export function localStorageRoutes(deps: AppDeps) {
         callback(seen > grant.size ? new TooManyBytes() : null, chunk);
       },
     });
+    // The driver attaches a moment later; a refusal before then must still reach it, not crash the process.
+    limit.on('error', () => undefined);
     const source = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>) : Readable.from([]);
     source.on('error', (error) => limit.destroy(error));
     try {

@@ -39,12 +39,12 @@ async function readAll(stream: Readable): Promise<Buffer> {
 /**
  * `POST /api/s3-configs/{id}/test`: read (list), write+delete (a probe object written, read back, deleted),
  * CORS (a browser on `origin` may PUT and read the ETag) and a presigned PUT, each reported on its own.
- * Probe objects go under `<default folder>/.clipstash-probe/` and are removed afterwards.
+ * Probe objects go under `<default folder>/clipstash-probe/` and are removed afterwards.
  */
 export async function testStorageConfig(deps: AppDeps, config: StorageConfigRow, origin: string, lang: Lang): Promise<StorageTestResult> {
   const driver = driverFor(deps, config);
   const say = (ok: boolean, key: MessageKey, params: MessageParams = {}): Check => ({ ok, message: translate(key, lang, params) });
-  const probeKey = () => `${config.default_folder ? `${config.default_folder}/` : ''}.clipstash-probe/${randomUUID()}.txt`;
+  const probeKey = () => `${config.default_folder ? `${config.default_folder}/` : ''}clipstash-probe/${randomUUID()}.txt`;
 
   const read = await withTimeout(driver.checkAccess(), 'listing')
     .then(() => say(true, 'check_read_ok'))

@@ -206,3 +206,25 @@ describe.each([
     else expect(url).toBeNull();
   });
 });
+
+describe('LOCAL driver specifics', () => {
+  it('hashes a file that arrived without metadata (put there by hand) once, then remembers', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      const bytes = randomBytes(70_000);
+      mkdirSync(join(root, 'manual'), { recursive: true });
+      writeFileSync(join(root, 'manual', 'file.bin'), bytes);
+      expect(await driver.head('manual/file.bin')).toEqual({ size: bytes.length, etag: md5(bytes) });
+      expect(listFiles(join(root, '.meta'))).toEqual([join(root, '.meta', 'manual', 'file.bin.json')]);
+      // A changed file (other size) is hashed again.
+      writeFileSync(join(root, 'manual', 'file.bin'), bytes.subarray(0, 10));
+      expect(await driver.head('manual/file.bin')).toEqual({ size: 10, etag: md5(bytes.subarray(0, 10)) });
+      await driver.delete('manual/file.bin');
+      expect(listFiles(root)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -191,7 +191,7 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     },
 
     async checkAccess() {
-      const probe = `${options.folder ? `${options.folder}/` : ''}.clipstash-probe/`;
+      const probe = `${options.folder ? `${options.folder}/` : ''}clipstash-probe/`;
       await client.send(new ListObjectsV2Command({ Bucket, Prefix: probe, MaxKeys: 1 }));
     },
   };
