@@ -3,9 +3,11 @@
  * Figures, not pass/fail: tests check behaviour, benchmarks measure.
  */
 import { pageWeight } from './page-weight';
+import { streamingMemory } from './streaming-memory';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'page-weight': pageWeight,
+  'streaming-memory': streamingMemory,
 };
 
 const wanted = process.argv.slice(2);

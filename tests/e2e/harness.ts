@@ -11,6 +11,8 @@ export const ADMIN_PASSWORD = 'e2e-admin-password';
 export interface RunningServer {
   url: string;
   dataDir: string;
+  /** The server process (benchmarks sample its memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   return {
     url,
     dataDir,
+    pid: child.pid ?? 0,
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');

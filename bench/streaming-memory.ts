@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, startServer, type RunningServer } from '../tests/e2e/harness';
+
+const MiB = 1024 * 1024;
+const CHUNK = MiB;
+
+/** The server process's resident set size in MiB (Linux `/proc/<pid>/status`). */
+function rssMb(pid: number): number {
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+/** Samples the server's RSS every 50 ms while `work` runs: the peak above the RSS just before it. */
+async function growthDuring<T>(server: RunningServer, work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
+  global.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const baseline = rssMb(server.pid);
+  let peak = baseline;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(server.pid));
+  }, 50);
+  try {
+    const result = await work();
+    peak = Math.max(peak, rssMb(server.pid));
+    return { result, growthMb: Math.round((peak - baseline) * 10) / 10 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Chunk `index` of the generated file: cheap, deterministic, not all one byte. */
+function chunkAt(index: number, size: number): Uint8Array<ArrayBuffer> {
+  const chunk = new Uint8Array(size);
+  const view = new DataView(chunk.buffer);
+  for (let at = 0; at + 4 <= size; at += 4096) view.setUint32(at, (index * 2654435761 + at) >>> 0);
+  return chunk;
+}
+
+/**
+ * `upload_rss_growth_mb` and `download_rss_growth_mb`: a generated file (BENCH_SIZE_MB, default 1024) goes
+ * through `POST /api/upload` as a streamed multipart body of unknown length (made on the fly; the client
+ * never holds it either), then comes back through `/api/file-download/<slug>`, while the server's RSS is
+ * sampled. Streaming means the growth stays flat whatever the size.
+ */
+export async function streamingMemory() {
+  const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
+  const total = Math.round(sizeMb * MiB);
+  const server = await startServer();
+  try {
+    const login = await fetch(`${server.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+    });
+    const { data } = (await login.json()) as { data: { token: string } };
+    const auth = { Authorization: `Bearer ${data.token}` };
+    await fetch(`${server.url}/api/admin/system-settings`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ max_upload_size: sizeMb + 1 }),
+    });
+
+    const boundary = `bench-${Date.now()}`;
+    const encoder = new TextEncoder();
+    const sent = createHash('sha256');
+    let index = 0;
+    let offset = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          controller.enqueue(
+            encoder.encode(
+              `--${boundary}\r\nContent-Disposition: form-data; name="remark"\r\n\r\nbenchmark\r\n` +
+                `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.bin"\r\n` +
+                'Content-Type: application/octet-stream\r\n\r\n',
+            ),
+          );
+        },
+        pull(controller) {
+          if (offset >= total) {
+            controller.enqueue(encoder.encode(`\r\n--${boundary}--\r\n`));
+            controller.close();
+            return;
+          }
+          const chunk = chunkAt(index++, Math.min(CHUNK, total - offset));
+          offset += chunk.length;
+          sent.update(chunk);
+          controller.enqueue(chunk);
+        },
+      },
+      { highWaterMark: 2 },
+    );
+
+    const upload = await growthDuring(server, async () => {
+      const res = await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      const answer = (await res.json()) as { code: number; message: string; data: { slug: string; size: number } };
+      if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${answer.message}`);
+      return answer.data;
+    });
+    if (upload.result.size !== total) throw new Error(`stored ${upload.result.size} bytes, sent ${total}`);
+
+    const download = await growthDuring(server, async () => {
+      const res = await fetch(`${server.url}/api/file-download/${upload.result.slug}`, { headers: auth });
+      if (res.status !== 200 || !res.body) throw new Error(`download answered ${res.status}`);
+      const received = createHash('sha256');
+      let bytes = 0;
+      const reader = res.body.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        received.update(next.value);
+        bytes += next.value.length;
+      }
+      return { bytes, sha256: received.digest('hex') };
+    });
+    if (download.result.bytes !== total || download.result.sha256 !== sent.digest('hex')) {
+      throw new Error('the download differs from the upload');
+    }
+
+    console.log(`upload_rss_growth_mb: ${upload.growthMb}`);
+    console.log(`download_rss_growth_mb: ${download.growthMb}`);
+  } finally {
+    await server.stop();
+  }
+}
