@@ -59,7 +59,7 @@ export const messages = {
   storage_config_default_set: { en: 'Default storage configuration set', zh: '已设为默认存储配置' },
   storage_config_not_found: { en: 'Storage configuration not found', zh: '存储配置不存在' },
   storage_config_in_use: {
-    en: 'This storage configuration holds {count} files; delete them first',
+    en: 'Files are stored with this configuration ({count}); delete them first',
     zh: '此存储配置中还有 {count} 个文件，请先删除它们',
   },
   storage_config_mounted: {
@@ -135,6 +135,7 @@ export const messages = {
     zh: '存储中的文件为 {actual} 字节，而不是声明的 {declared} 字节',
   },
   upload_mismatch: { en: 'The {field} does not match this upload', zh: '{field} 与此上传不匹配' },
+  upload_already_committed: { en: 'This upload is already complete', zh: '此上传已完成' },
   upload_body_too_large: { en: 'The body is larger than the declared {size} bytes', zh: '请求体超过声明的 {size} 字节' },
   signed_url_invalid: { en: 'The signature of this URL is invalid', zh: '此 URL 的签名无效' },
   signed_url_expired: { en: 'This URL has expired', zh: '此 URL 已过期' },

@@ -44,6 +44,17 @@ describe('/api/local-storage signed URLs', () => {
     expect(existsSync(join(root(), ...presigned.storage_path.split('/')))).toBe(true);
   });
 
+  it('refuses to overwrite the bytes of a committed share through a URL that is still valid (409)', async () => {
+    const presigned = await presign(100);
+    const { path, query } = pathOf(presigned.upload_url);
+    expect((await put(`${path}?${query}`, patternBytes(100, 1))).status).toBe(200);
+    expect((await put(`${path}?${query}`, patternBytes(100, 2))).status).toBe(200);
+    await f.commit({ file_id: presigned.file_id }, { token });
+    const again = await expectError(await put(`${path}?${query}`, patternBytes(100, 3)), 409);
+    expect(again.message).toBe('This upload is already complete');
+    expect(await bytesOf(await f.download(presigned.slug, '', { token }))).toEqual(patternBytes(100, 2));
+  });
+
   it('answers a CORS preflight for PUT with the requested headers', async () => {
     const presigned = await presign(10);
     const { path } = pathOf(presigned.upload_url);

@@ -61,6 +61,15 @@ export function localStorageRoutes(deps: AppDeps) {
     const grant = grantOf(c, 'PUT');
     if (grant.method !== 'PUT') throw new ApiError(403, 'signed_url_invalid');
     const driver = await localDriverOf(grant.configId);
+    // Write once: a committed share's bytes cannot be swapped through a URL that is still valid.
+    const committed = await deps.db
+      .selectFrom('files')
+      .select('id')
+      .where('storage_config_id', '=', grant.configId)
+      .where('storage_path', '=', grant.key)
+      .where('status', '=', 'committed')
+      .executeTakeFirst();
+    if (committed) throw new ApiError(409, 'upload_already_committed');
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     const tooLarge = () => new ApiError(413, 'upload_body_too_large', { size: grant.size }, { size: grant.size });
     if (declared > grant.size) throw tooLarge();

@@ -184,7 +184,7 @@ describe('storage configs (/api/s3-configs)', () => {
     const withFiles = await create({ storage_type: 'LOCAL', name: 'busy', is_public: true });
     await f.uploadOk(patternBytes(10), { token }, { fields: { s3_config_id: withFiles.id } });
     const busy = await expectError(await t.request(`/api/s3-configs/${withFiles.id}`, { token, method: 'DELETE' }), 409);
-    expect(busy.message).toBe('This storage configuration holds 1 files; delete them first');
+    expect(busy.message).toBe('Files are stored with this configuration (1); delete them first');
     const listed = (await list({ token })).find((config) => config.id === withFiles.id);
     expect(listed).toMatchObject({ used_storage_bytes: 10, file_count: 1 });
     expect(listed?.last_used).toBe(t.clock.now().toISOString());
@@ -260,7 +260,7 @@ describe('storage configs (/api/s3-configs)', () => {
       expect(result.checks.read.message).toMatch(/^无法列出存储内容：.*InvalidAccessKeyId.*HTTP 403/);
       expect(result.checks.write.ok).toBe(false);
       expect(result.checks.presignedPut.ok).toBe(false);
-      expect(result.checks.presignedPut.message).toMatch(/HTTP 403/);
+      expect(result.checks.presignedPut.message).toMatch(/HTTP 403 InvalidAccessKeyId: The AWS Access Key Id/);
     });
 
     it('reports an unreachable endpoint instead of failing the request', async () => {

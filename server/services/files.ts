@@ -22,9 +22,9 @@ import { hashPassword, verifyPassword } from '../security/passwords';
 import { readSettings } from './settings';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
 import { findStorageConfig, reservedBytes, resolveUploadConfig, touchStorageConfig } from './storage-configs';
-import { reasonOf } from './storage-test';
 import { cleanContentType } from '../storage/http-headers';
 import { buildObjectKey, cleanFilename } from '../storage/keys';
+import { reasonOf } from '../storage/reason';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 
 export type FileRow = Selectable<FilesTable>;

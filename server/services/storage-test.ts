@@ -4,25 +4,13 @@ import type { StorageTestResult } from '../../contract/storage';
 import type { AppDeps } from '../context';
 import { translate, type Lang, type MessageKey, type MessageParams } from '../i18n/messages';
 import type { StorageDriver } from '../storage/driver';
+import { reasonOf } from '../storage/reason';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 
 type Check = StorageTestResult['checks']['read'];
 
 /** Each request of the test gives up after this long, so a dead endpoint cannot hang the admin's page. */
 const CHECK_TIMEOUT_MS = 15_000;
-
-/** A short, readable reason from whatever a client or fetch threw. */
-export function reasonOf(error: unknown): string {
-  if (error instanceof Error) {
-    const e = error as Error & { Code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
-    const status = e.$metadata?.httpStatusCode;
-    const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
-    const name = e.Code ?? (e.name !== 'Error' ? e.name : '');
-    const text = [name, e.message].filter((part) => part && part !== name + ': ').join(': ');
-    return `${text}${cause}${status ? ` [HTTP ${status}]` : ''}`.slice(0, 300);
-  }
-  return String(error).slice(0, 300);
-}
 
 const withTimeout = <T>(promise: Promise<T>, what: string): Promise<T> =>
   Promise.race([
@@ -138,7 +126,7 @@ async function s3PresignAndCorsCheck(driver: StorageDriver, key: string, origin:
       signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
     });
     const text = await res.text();
-    if (!res.ok) putError = `HTTP ${res.status} ${text.slice(0, 200)}`;
+    if (!res.ok) putError = `HTTP ${res.status} ${s3ErrorText(text)}`;
     else {
       const expected = createHash('md5').update(bytes).digest('hex');
       const etag = (res.headers.get('etag') ?? '').replace(/"/g, '');
@@ -156,4 +144,11 @@ async function s3PresignAndCorsCheck(driver: StorageDriver, key: string, origin:
     await driver.delete(key).catch(() => undefined);
   }
   return { putError, corsError, etagExposed };
+}
+
+/** `Code: Message` from an S3 XML error body, else the start of the body. */
+function s3ErrorText(body: string): string {
+  const code = /<Code>([^<]*)<\/Code>/.exec(body)?.[1];
+  const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1];
+  return code ? `${code}${message ? `: ${message}` : ''}` : body.slice(0, 200);
 }

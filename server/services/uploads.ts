@@ -8,6 +8,7 @@ import { ApiError, badInput } from '../errors';
 import { UnsafeKeyError } from '../storage/driver';
 import { cleanContentType } from '../storage/http-headers';
 import { buildObjectKey, cleanFilename } from '../storage/keys';
+import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
 import {
   assertFits,
@@ -19,7 +20,6 @@ import {
 } from './files';
 import { assertSlugFree } from './slugs';
 import { resolveUploadConfig } from './storage-configs';
-import { reasonOf } from './storage-test';
 
 /** Fields that choose where the bytes go: they must arrive before the file. */
 const PLACEMENT_FIELDS = ['s3_config_id', 'path'];
