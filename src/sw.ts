@@ -1,4 +1,3 @@
-/// <reference lib="webworker" />
 // The service worker (built by vite-plugin-pwa, strategy injectManifest). What it does, and what it leaves alone:
 // - precaches the app shell: index.html, the files it loads, the language catalogs, the icons and the manifest;
 // - answers navigations from the network, and with the precached index.html when the network fails (offline);
@@ -13,7 +12,16 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEn
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 
-declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<PrecacheEntry | string> };
+/**
+ * The parts of ServiceWorkerGlobalScope used here. (TypeScript's WebWorker library cannot join this program's DOM
+ * one: a `/// <reference lib="webworker" />` would change DOM types for every other file.)
+ */
+declare const self: {
+  /** Replaced at build time by the precache manifest. */
+  __WB_MANIFEST: Array<PrecacheEntry | string>;
+  skipWaiting(): Promise<void>;
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+};
 
 /** Runtime cache of hashed assets; bounded so that the chunks of old versions do not pile up forever. */
 const ASSET_CACHE = 'clipstash-assets';
@@ -47,7 +55,7 @@ registerRoute(
   }),
 );
 
-self.addEventListener('message', (event: ExtendableMessageEvent) => {
+self.addEventListener('message', (event) => {
   if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
 

@@ -1,4 +1,4 @@
-import Dexie, { type EntityTable } from 'dexie';
+import type { Dexie, EntityTable } from 'dexie';
 
 /** frontend-spec §4/§9: business answers are kept 7 days; the database is at version 2 with four stores. */
 export const OFFLINE_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -29,21 +29,12 @@ interface SettingEntry extends CachedAnswer {
 }
 
 /** The offline API cache. Owned here (architecture.md): nothing else opens this database. */
-class OfflineDatabase extends Dexie {
-  pastes!: EntityTable<PasteEntry, 'slug'>;
-  files!: EntityTable<FileEntry, 'slug'>;
-  directories!: EntityTable<DirectoryEntry, 'path'>;
-  settings!: EntityTable<SettingEntry, 'key'>;
-  constructor() {
-    super(DATABASE_NAME);
-    this.version(OFFLINE_DATABASE_VERSION).stores({
-      pastes: 'slug, cachedAt',
-      files: 'slug, cachedAt',
-      directories: 'path, cachedAt',
-      settings: 'key, cachedAt',
-    });
-  }
-}
+type OfflineDatabase = Dexie & {
+  pastes: EntityTable<PasteEntry, 'slug'>;
+  files: EntityTable<FileEntry, 'slug'>;
+  directories: EntityTable<DirectoryEntry, 'path'>;
+  settings: EntityTable<SettingEntry, 'key'>;
+};
 
 type StoreName = 'pastes' | 'files' | 'directories' | 'settings';
 interface Slot {
@@ -103,15 +94,36 @@ function fingerprint(text: string): string {
   return a.toString(36) + b.toString(36);
 }
 
-let database: OfflineDatabase | undefined;
-function db(): OfflineDatabase | undefined {
-  if (typeof indexedDB === 'undefined') return undefined;
-  if (!database) {
-    database = new OfflineDatabase();
-    void sweepExpired(database);
-  }
+/**
+ * Dexie loads on first use, not with the app: a visitor's first render does not wait for it, and it is only needed
+ * once there is something to store (by then the service worker keeps its code for offline use too).
+ */
+let database: Promise<OfflineDatabase | undefined> | undefined;
+function db(): Promise<OfflineDatabase | undefined> {
+  if (typeof indexedDB === 'undefined') return Promise.resolve(undefined);
+  database ??= import('dexie').then(
+    ({ Dexie }) => {
+      const store = new Dexie(DATABASE_NAME) as OfflineDatabase;
+      store.version(OFFLINE_DATABASE_VERSION).stores({
+        pastes: 'slug, cachedAt',
+        files: 'slug, cachedAt',
+        directories: 'path, cachedAt',
+        settings: 'key, cachedAt',
+      });
+      void sweepExpired(store);
+      return store;
+    },
+    () => {
+      database = undefined; // its code could not be loaded (offline before it was ever cached): try again later
+      return undefined;
+    },
+  );
   return database;
 }
+
+/** Storing waits for an idle moment: it must not compete with the render of the answer being stored. */
+const whenIdle = (task: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(task, { timeout: 2_000 }) : setTimeout(task, 0);
 
 const expired = (cachedAt: number, now: number) => now - cachedAt >= OFFLINE_CACHE_MAX_AGE_MS || cachedAt > now;
 
@@ -130,13 +142,15 @@ async function sweepExpired(store: OfflineDatabase) {
  * back as a 200 answer when the network fails. Every operation fails soft: no storage means no offline copy.
  */
 export const offlineCache = {
-  /** Keeps a successful JSON answer to a GET. */
+  /** Keeps a successful JSON answer to a GET (at the next idle moment; resolves once written or given up). */
   async store(request: string, owner: string, contentType: string | null, body: unknown): Promise<void> {
     const slot = offlineSlot(request);
-    const store = db();
-    if (!slot || !store || !contentType?.includes('application/json')) return;
+    if (!slot || !contentType?.includes('application/json')) return;
     const entry = { body, cachedAt: Date.now(), owner, request };
+    await new Promise((resolve) => whenIdle(() => resolve(undefined)));
     try {
+      const store = await db();
+      if (!store) return;
       if (slot.store === 'directories') await store.directories.put({ ...entry, path: slot.key });
       else if (slot.store === 'settings') await store.settings.put({ ...entry, key: slot.key });
       else await store[slot.store].put({ ...entry, slug: slot.key });
@@ -148,9 +162,10 @@ export const offlineCache = {
   /** The stored answer to this GET as a 200 response, or undefined (none, expired, someone else's). */
   async answer(request: string, owner: string): Promise<Response | undefined> {
     const slot = offlineSlot(request);
-    const store = db();
-    if (!slot || !store) return undefined;
+    if (!slot) return undefined;
     try {
+      const store = await db();
+      if (!store) return undefined;
       const entry: CachedAnswer | undefined = await store[slot.store].get(slot.key);
       if (!entry || entry.owner !== owner || entry.request !== request) return undefined;
       if (expired(entry.cachedAt, Date.now())) {
@@ -168,7 +183,7 @@ export const offlineCache = {
 
   /** Forgets every answer given to a signed-in user (at sign-out: they must not outlive the session). */
   async forgetSignedIn(): Promise<void> {
-    const store = db();
+    const store = await db();
     if (!store) return;
     await Promise.all(
       [store.pastes, store.files, store.directories, store.settings].map((table) =>
@@ -179,7 +194,7 @@ export const offlineCache = {
 
   /** Forgets everything (tests; a future "clear offline data" button). */
   async clear(): Promise<void> {
-    const store = db();
+    const store = await db();
     if (!store) return;
     await Promise.all([store.pastes.clear(), store.files.clear(), store.directories.clear(), store.settings.clear()]);
   },
