@@ -128,6 +128,9 @@ describe('file uploads: permissions and validation', () => {
       expiresAt: new Date(t.clock.now().getTime() + 2 * HOUR).toISOString(),
     });
     expect(share.storage_path).toMatch(/^[A-Za-z0-9]{10}-笔记 notes\.md$/);
+    const shown = await f.view(share.slug, '', { token });
+    expect(shown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(await shown.text()).toBe('# hi');
     const placed = await f.uploadOk(patternBytes(5), admin(), { filename: '../../x.txt', fields: { path: '/docs//2030/./q1/' } });
     expect(placed.filename).toBe('x.txt');
     expect(placed.storage_path).toMatch(/^docs\/2030\/q1\/[A-Za-z0-9]{10}-x\.txt$/);

@@ -143,7 +143,7 @@ describe('/api/local-storage signed URLs', () => {
     const res = await t.request(`${path}?${query}`, { headers: { range: 'bytes=10-19' } });
     expect(res.status).toBe(206);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="notes.txt"/);
-    expect(res.headers.get('content-type')).toBe('text/plain');
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(await bytesOf(res)).toEqual(bytes.subarray(10, 20));
 

@@ -27,7 +27,8 @@ export interface ObjectToServe {
  */
 export async function serveObject(c: Context<AppEnv>, object: ObjectToServe): Promise<Response> {
   const headers = new Headers({
-    'Content-Type': object.contentType,
+    // Text without a declared charset is read as UTF-8, not the browser's locale default.
+    'Content-Type': /^text\/[^;]+$/.test(object.contentType) ? `${object.contentType}; charset=utf-8` : object.contentType,
     'Content-Disposition': contentDisposition(object.disposition, object.filename),
     'Accept-Ranges': 'bytes',
     'X-Content-Type-Options': 'nosniff',
