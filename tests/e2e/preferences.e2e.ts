@@ -82,8 +82,9 @@ describe('navigation', () => {
     await page.waitForURL(`${server.url}/upload`);
     expect(await page.title()).toBe('File upload - Clipstash');
     await page.goto(`${server.url}/mount-explorer/local/docs`);
-    expect(await page.title()).toBe('Mount explorer - Clipstash');
     await page.getByRole('heading', { name: 'Mount explorer' }).waitFor();
+    // The title follows the render, which may come after the load event (sooner still with cached code).
+    await expect.poll(() => page.title()).toBe('Mount explorer - Clipstash');
     await context.close();
   });
 
