@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiKey } from '../../contract/api-keys';
 import { FILE_LINK_TTL_SECONDS, fileShareSchema, PRESIGN_TTL_SECONDS, publicFileSchema } from '../../contract/files';
 import { batchDeleteResultSchema } from '../../contract/lists';
@@ -15,6 +15,9 @@ import { bytesOf, fileClient, md5, patternBytes, sha256, type Auth } from '../..
 import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, HOUR, MINUTE, type TestApp } from '../../tests/fixtures/test-app';
 import { sweepStaleUploads } from '../services/files';
+
+// Real S3 traffic and several scrypt hashes per test: room for two shared cores under load.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 20_000 });
 
 interface StorageUnderTest {
   configId: string;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiKey } from '../../contract/api-keys';
 import {
   SECRET_MASK,
@@ -11,6 +11,9 @@ import { fileClient, patternBytes } from '../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
 import { ensureDefaultStorage } from '../services/storage-configs';
+
+// Real S3 traffic and several scrypt hashes per test: room for two shared cores under load.
+vi.setConfig({ testTimeout: 20_000, hookTimeout: 20_000 });
 
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 
