@@ -89,6 +89,17 @@ export interface FileShareUpload {
   options: ShareOptions;
 }
 
+/** Upload what a web address serves as a file share (download 0–49 %, upload 50–99 %). */
+export interface UrlShareUpload {
+  taskId: string;
+  api: ApiAccess;
+  url: string;
+  /** The name to give the file; the source's name when absent. */
+  filename?: string;
+  storageConfigId?: string;
+  options: ShareOptions;
+}
+
 export interface TransferProgress {
   /** Bytes done (for uploads: uploaded parts plus the current part's loaded bytes). */
   loaded: number;
@@ -133,7 +144,7 @@ export type JournalEvent =
       type: 'queued';
       taskId: string;
       at: number;
-      kind: 'multipart' | 'url';
+      kind: JournalKind;
       label: string;
       file?: FileIdentity;
       url?: string;
@@ -150,12 +161,15 @@ export type JournalEvent =
   | { type: 'failed'; taskId: string; at: number; error: TransferError }
   | { type: 'cancelled'; taskId: string; at: number };
 
+/** single: one presigned PUT; multipart: a local file in parts; url: bytes fetched from a web address. */
+export type JournalKind = 'single' | 'multipart' | 'url';
+
 export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** A task rebuilt from its journal. */
 export interface JournalTask {
   taskId: string;
-  kind: 'multipart' | 'url';
+  kind: JournalKind;
   label: string;
   file?: FileIdentity;
   url?: string;

@@ -69,8 +69,11 @@ export const taskMachine = setup({
     restart: assign({ progress: idle, stage: undefined, error: undefined, result: undefined, counts: undefined }),
   },
   guards: {
-    /** An upload rebuilt after a reload has no file until the user picks it again. */
-    fileMissing: ({ context }) => context.type === 'upload' && !(context.payload as { file?: File } | undefined)?.file,
+    /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
+    fileMissing: ({ context }) => {
+      const payload = context.payload as { file?: File; url?: string } | undefined;
+      return context.type === 'upload' && !payload?.file && !payload?.url;
+    },
     restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,
     someFailed: ({ context }) => (context.counts?.failed ?? 0) > 0,
   },

@@ -4,14 +4,12 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { createActor, fromCallback, fromPromise, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Permissions } from '../../contract/auth';
 import { authMachine, type StoredCredentials } from '../../machines/auth.machine';
-import { taskManagerMachine } from '../../machines/task-manager.machine';
-import { taskMachine } from '../../machines/task.machine';
 import { isThemeMode, themeMachine, type ThemeEvent } from '../../machines/theme.machine';
 import { login, logout, testApiKey, validateAdminToken } from '../lib/api/auth';
 import { configureApiClient } from '../lib/api/client';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
 import { createPwaActors } from './pwa-actors';
-import { runTaskInEngine } from './task-runner';
+import { createTaskManager } from './tasks';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -87,18 +85,9 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
     onApiKeyInvalid: () => auth.send({ type: 'auth.apiKeyInvalid' }),
   });
 
-  const tasks = createActor(
-    taskManagerMachine.provide({
-      actors: {
-        task: taskMachine.provide({ actors: { runTask: runTaskInEngine(() => auth.getSnapshot().context) } }),
-      },
-    }),
-    { inspect },
-  );
-
   theme.start();
   auth.start();
-  tasks.start();
+  const tasks = createTaskManager(() => auth.getSnapshot().context, inspect);
   return { theme, auth, tasks, ...createPwaActors(auth, inspect) };
 }
 

@@ -1,6 +1,6 @@
 import * as Comlink from 'comlink';
 import type { FileShare } from '../../contract/files';
-import type { ApiAccess, EngineEvent, FileShareUpload } from '../../contract/transfer';
+import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, UrlShareUpload } from '../../contract/transfer';
 import type { TransferEngine } from '../../workers/engine/engine';
 import { backendBaseUrl } from './backend-url';
 
@@ -26,5 +26,13 @@ export function apiAccess(credentials: { adminToken?: string; apiKey?: string },
 export const transferEngine = {
   uploadFile: (command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadFile(command, Comlink.proxy(onEvent)),
+  resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
+    remote().resumeFile(taskId, file, api, Comlink.proxy(onEvent)),
+  uploadUrl: (command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
+    remote().uploadUrl(command, Comlink.proxy(onEvent)),
+  resumeUrl: (taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
+    remote().resumeUrl(taskId, api, Comlink.proxy(onEvent)),
+  journalTasks: (): Promise<JournalTask[]> => remote().journalTasks(),
   cancel: (taskId: string) => remote().cancel(taskId),
+  forget: (taskId: string, api: ApiAccess) => remote().forget(taskId, api),
 };

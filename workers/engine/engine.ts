@@ -1,9 +1,10 @@
 import type { FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/multipart';
-import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, TransferError } from '../../contract/transfer';
+import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, TransferError, UrlShareUpload } from '../../contract/transfer';
 import { openJournal, type Journal } from '../journal/store';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
+import { urlUpload } from '../pipelines/url-upload';
 import { callApi } from '../transport/api';
 import { Scheduler } from './scheduler';
 
@@ -46,7 +47,7 @@ export class TransferEngine {
   /** A local file as a file share: one presigned PUT when small, multipart when over 5 MiB. */
   async uploadFile(command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
     return this.run(command.taskId, async (signal) => {
-      if (command.file.size <= MULTIPART_THRESHOLD) return presignedUpload(command, { signal, emit: onEvent });
+      if (command.file.size <= MULTIPART_THRESHOLD) return this.journaled(command, () => presignedUpload(command, { signal, emit: onEvent }), signal);
       // A retry of a failed task picks up its journal: same upload, only the missing parts.
       const previous = (await this.journal.tasks()).get(command.taskId);
       const resume = previous && previous.status !== 'completed' && previous.uploadId ? previous : undefined;
@@ -67,6 +68,90 @@ export class TransferEngine {
     });
   }
 
+  /** A small upload is one request, so its log is just queued and how it ended: enough to list it after a reload. */
+  private async journaled(command: FileShareUpload, work: () => Promise<FileShare>, signal: AbortSignal): Promise<FileShare> {
+    const { taskId, file } = command;
+    const at = () => Date.now();
+    await this.journal.append({
+      type: 'queued',
+      taskId,
+      at: at(),
+      kind: 'single',
+      label: file.name,
+      file: { name: file.name, size: file.size, lastModified: file.lastModified, type: file.type },
+      mimetype: command.mimetype,
+      ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
+      options: command.options,
+      partSize: file.size,
+      partCount: 1,
+      size: file.size,
+    });
+    try {
+      const share = await work();
+      await this.journal.append({ type: 'completed', taskId, at: at(), result: share });
+      return share;
+    } catch (error) {
+      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
+      else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+      throw error;
+    }
+  }
+
+  /** A file from a web address as a file share. */
+  async uploadUrl(command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
+    return this.run(command.taskId, (signal) => this.journaledUrl(command, undefined, signal, onEvent));
+  }
+
+  /** After a reload a URL upload resumes by itself: download again, send only the parts storage lacks. */
+  async resumeUrl(taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
+    const task = (await this.journal.tasks()).get(taskId);
+    if (!task?.url) throw { code: 'unknown' } satisfies TransferError;
+    const command: UrlShareUpload = {
+      taskId,
+      api,
+      url: task.url,
+      filename: task.label,
+      options: task.options,
+      ...(task.storageConfigId && { storageConfigId: task.storageConfigId }),
+    };
+    return this.run(taskId, (signal) => this.journaledUrl(command, task, signal, onEvent));
+  }
+
+  private async journaledUrl(
+    command: UrlShareUpload,
+    resume: JournalTask | undefined,
+    signal: AbortSignal,
+    onEvent: (event: EngineEvent) => void,
+  ): Promise<FileShare> {
+    const { taskId } = command;
+    const at = () => Date.now();
+    if (!resume) {
+      await this.journal.append({
+        type: 'queued',
+        taskId,
+        at: at(),
+        kind: 'url',
+        label: command.filename || command.url,
+        url: command.url,
+        mimetype: 'application/octet-stream',
+        ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
+        options: command.options,
+        partSize: 0,
+        partCount: 0,
+        size: 0,
+      });
+    }
+    try {
+      const share = await urlUpload(command, this.context(signal, onEvent), resume);
+      await this.journal.append({ type: 'completed', taskId, at: at(), result: share });
+      return share;
+    } catch (error) {
+      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
+      else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+      throw error;
+    }
+  }
+
   /** Tasks known to the journal, for the page to rebuild its list after a reload. */
   async journalTasks(): Promise<JournalTask[]> {
     return [...(await this.journal.tasks()).values()];
@@ -81,6 +166,9 @@ export class TransferEngine {
     if (!task?.file) throw { code: 'unknown' } satisfies TransferError;
     const same = task.file.name === file.name && task.file.size === file.size && task.file.lastModified === file.lastModified;
     if (!same) throw { code: 'file_mismatch' } satisfies TransferError;
+    if (task.kind === 'single') {
+      return this.uploadFile({ taskId, api, file, mimetype: task.mimetype, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) }, onEvent);
+    }
     return this.run(taskId, (signal) =>
       multipartUpload(
         {

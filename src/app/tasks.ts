@@ -1,0 +1,117 @@
+import { i18n } from '@lingui/core';
+import { createActor, fromCallback, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { isTransferError, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
+import type { StoredCredentials } from '../../machines/auth.machine';
+import { taskManagerMachine } from '../../machines/task-manager.machine';
+import { taskMachine, type RestoredStatus, type TaskEvent, type TaskInput } from '../../machines/task.machine';
+import { apiAccess, transferEngine } from '../lib/engine-client';
+
+/** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
+export interface UploadPayload {
+  file?: File;
+  url?: string;
+  /** For URL uploads: the name to give the file. */
+  filename?: string;
+  mimetype: string;
+  storageConfigId?: string;
+  options: ShareOptions;
+  /** Continue the journal's upload rather than start a new one. */
+  resume?: boolean;
+}
+
+/**
+ * The real runner of the task machine: hands the task to the transfer engine in the worker and relays its
+ * events. Stopping the runner (cancel, or leaving the running state) cancels the task in the engine.
+ */
+const runTaskInEngine = (credentials: () => StoredCredentials) =>
+  fromCallback<TaskEvent, Omit<TaskInput, 'restored'>>(({ input, sendBack }) => {
+    let finished = false;
+    const finish = (event: TaskEvent) => {
+      finished = true;
+      sendBack(event);
+    };
+    const payload = input.payload as UploadPayload;
+    const api = apiAccess(credentials(), i18n.locale);
+    const relay = (event: Parameters<Parameters<typeof transferEngine.uploadFile>[1]>[0]) =>
+      sendBack(event.type === 'engine.stage' ? { type: event.type, stage: event.stage } : { type: event.type, progress: event.progress });
+    const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
+    let run: Promise<unknown>;
+    if (input.type === 'upload' && payload.url) {
+      run = payload.resume
+        ? transferEngine.resumeUrl(input.id, api, relay)
+        : transferEngine.uploadUrl(
+            { taskId: input.id, api, url: payload.url, ...(payload.filename && { filename: payload.filename }), ...config, options: payload.options },
+            relay,
+          );
+    } else if (input.type === 'upload' && payload.file) {
+      run = payload.resume
+        ? transferEngine.resumeFile(input.id, payload.file, api, relay)
+        : transferEngine.uploadFile(
+            { taskId: input.id, api, file: payload.file, mimetype: payload.mimetype, ...config, options: payload.options },
+            relay,
+          );
+    } else {
+      finish({ type: 'engine.failed', error: { code: 'unknown' } });
+      return () => {};
+    }
+    run.then(
+      (result) => finish({ type: 'engine.done', result }),
+      (error: unknown) => {
+        const failure: TransferError = isTransferError(error) ? error : { code: 'unknown' };
+        finish({ type: 'engine.failed', error: failure });
+      },
+    );
+    return () => {
+      if (!finished) void transferEngine.cancel(input.id);
+    };
+  });
+
+/** A journal entry as a task of the list: finished ones as they ended, unfinished uploads waiting for their file. */
+export function taskFromJournal(task: JournalTask): TaskInput {
+  const loaded = Object.values(task.parts).reduce((sum, part) => sum + part.size, 0);
+  // URL uploads resume by themselves; local files need the user to pick the file again.
+  const status: RestoredStatus =
+    task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled'
+      ? task.status
+      : task.kind === 'url'
+        ? 'running'
+        : 'awaitingFile';
+  const payload: UploadPayload = {
+    ...(task.url && { url: task.url }),
+    mimetype: task.mimetype,
+    options: task.options,
+    ...(task.storageConfigId && { storageConfigId: task.storageConfigId }),
+    resume: true,
+  };
+  return {
+    id: task.taskId,
+    type: 'upload',
+    label: task.label,
+    payload,
+    restored: {
+      status,
+      progress: { loaded, total: task.size, percent: task.size ? Math.floor((loaded / task.size) * 100) : 0, speed: 0, secondsLeft: null },
+      ...(task.result !== undefined && { result: task.result }),
+      ...(task.error && { error: task.error }),
+    },
+  };
+}
+
+/** The app-wide task manager, wired to the engine, with the journal's tasks restored. */
+export function createTaskManager(credentials: () => StoredCredentials, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
+  const manager = createActor(
+    taskManagerMachine.provide({
+      actors: { task: taskMachine.provide({ actors: { runTask: runTaskInEngine(credentials) } }) },
+      actions: {
+        forgetTask: (_, { id }) => void transferEngine.forget(id, apiAccess(credentials(), i18n.locale)),
+      },
+    }),
+    { inspect },
+  );
+  manager.start();
+  void transferEngine.journalTasks().then(
+    (tasks) => manager.send({ type: 'tasks.restore', tasks: tasks.sort((a, b) => a.queuedAt - b.queuedAt).map(taskFromJournal) }),
+    () => undefined,
+  );
+  return manager;
+}

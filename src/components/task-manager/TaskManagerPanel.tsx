@@ -1,0 +1,62 @@
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useLingui } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import { ListChecks, X } from 'lucide-react';
+import type { ActorRefFrom } from 'xstate';
+import type { taskManagerMachine } from '../../../machines/task-manager.machine';
+import { isFinished } from '../../../machines/task.machine';
+import { Button } from '../Button';
+import { dialogStyles } from '../Dialog';
+import styles from './TaskManager.module.css';
+import { TaskRow } from './TaskRow';
+
+type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
+
+/**
+ * The live task manager: a side panel listing every transfer (it survives reloads through the engine's
+ * journal), with cancel, retry, remove and clear finished. It only sends events and renders machine state.
+ */
+export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
+  const { t } = useLingui();
+  const tasks = useSelector(manager, (state) => state.context.tasks);
+  const active = useSelector(manager, (state) =>
+    state.context.tasks.filter((task) => !isFinished(String(task.ref.getSnapshot().value))).length,
+  );
+  return (
+    <RadixDialog.Root>
+      <RadixDialog.Trigger asChild>
+        <Button aria-label={t`Task manager (${active} active)`}>
+          <ListChecks size={17} aria-hidden />
+          {t`Tasks`}
+          {active > 0 && <span className={styles.count}>{active}</span>}
+        </Button>
+      </RadixDialog.Trigger>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className={dialogStyles.overlay} />
+        <RadixDialog.Content className={styles.sheet}>
+          <div className={styles.sheetHead}>
+            <RadixDialog.Title className={styles.sheetTitle}>{t`Task manager`}</RadixDialog.Title>
+            <Button size="small" onClick={() => manager.send({ type: 'tasks.clearFinished' })}>
+              {t`Clear finished`}
+            </Button>
+            <RadixDialog.Close asChild>
+              <Button variant="ghost" size="icon" aria-label={t`Close`}>
+                <X size={18} aria-hidden />
+              </Button>
+            </RadixDialog.Close>
+          </div>
+          <RadixDialog.Description className="visually-hidden">{t`Every transfer of this browser and how far it got.`}</RadixDialog.Description>
+          {tasks.length === 0 ? (
+            <p className={styles.empty}>{t`No tasks yet. Uploads and copies appear here while they run.`}</p>
+          ) : (
+            <ul className={styles.list}>
+              {[...tasks].reverse().map((task) => (
+                <TaskRow key={task.id} task={task.ref} onRemove={() => manager.send({ type: 'task.remove', id: task.id })} />
+              ))}
+            </ul>
+          )}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}

@@ -1,0 +1,88 @@
+import { useLingui } from '@lingui/react/macro';
+import { FileUp, Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { uploadMimeType } from '../../../contract/files';
+import type { UploadPayload } from '../../app/tasks';
+import { Button } from '../../components/Button';
+import { getMaxUploadSizeMb } from '../../lib/api/system';
+import { formatBytes } from '../../lib/format';
+import { useResource } from '../../lib/use-resource';
+import { DropZone } from './DropZone';
+import { ShareOptionsFields } from './ShareOptionsFields';
+import { shareOptionsFor } from './upload-options';
+import styles from './Upload.module.css';
+import type { useUploadForm } from './useUploadForm';
+
+/** Local files: drop or pick many, then each becomes an upload task. */
+export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadForm> }) {
+  const { t } = useLingui();
+  const maxSize = useResource(getMaxUploadSizeMb);
+  const [files, setFiles] = useState<File[]>([]);
+  const [error, setError] = useState<string>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (files.length === 0) return setError(t`Choose at least one file`);
+    const limitMb = maxSize.data;
+    const tooBig = limitMb !== undefined ? files.find((file) => file.size > limitMb * 1024 * 1024) : undefined;
+    if (tooBig && limitMb !== undefined) {
+      return setError(t`${tooBig.name} is ${formatBytes(tooBig.size)}, over the ${formatBytes(limitMb * 1024 * 1024)} upload limit`);
+    }
+    const problem = form.optionsProblem(files.length);
+    if (problem) return setError(problem);
+    setError(undefined);
+    form.start(
+      files.map((file) => {
+        const payload: UploadPayload = {
+          file,
+          mimetype: uploadMimeType(file.name, file.type),
+          ...(form.selectedConfig && { storageConfigId: form.selectedConfig }),
+          options: shareOptionsFor(form.values, files.length),
+        };
+        return { id: crypto.randomUUID(), type: 'upload' as const, label: file.name, payload };
+      }),
+    );
+    setFiles([]);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className={styles.form}>
+      <DropZone onFiles={(chosen) => setFiles((previous) => [...previous, ...chosen])} />
+      {files.length > 0 && (
+        <ul className={styles.chosen} aria-label={t`Chosen files`}>
+          {files.map((file, index) => (
+            <li key={`${file.name}-${index}`}>
+              <span className={styles.taskName}>{file.name}</span>
+              <span className={styles.taskMeta}>{formatBytes(file.size)}</span>
+              <Button size="small" variant="ghost" aria-label={t`Remove ${file.name}`} onClick={() => setFiles(files.filter((_, i) => i !== index))}>
+                <Trash2 size={15} aria-hidden />
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <ShareOptionsFields
+        configs={form.configs.data}
+        configId={form.selectedConfig}
+        onConfig={form.setConfigId}
+        values={form.values}
+        onChange={form.setValue}
+        slugDisabled={files.length > 1}
+      />
+      <div className={styles.submitRow}>
+        <Button type="submit" variant="primary" disabled={files.length === 0}>
+          <FileUp size={17} aria-hidden />
+          {files.length > 1 ? t`Upload ${files.length} files` : t`Upload`}
+        </Button>
+        {maxSize.data !== undefined && (
+          <span className={styles.taskMeta}>{t`Up to ${formatBytes(maxSize.data * 1024 * 1024)} per file`}</span>
+        )}
+      </div>
+    </form>
+  );
+}

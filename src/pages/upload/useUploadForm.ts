@@ -1,0 +1,64 @@
+import { useLingui } from '@lingui/react/macro';
+import { useSelector } from '@xstate/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { FileShare } from '../../../contract/files';
+import { slugProblem } from '../../../contract/slugs';
+import type { TaskInput } from '../../../machines/task.machine';
+import { useAppActors } from '../../app/actors';
+import { listStorageConfigs } from '../../lib/api/storage-configs';
+import { recentUploads, type RecentUpload } from '../../lib/recent-uploads';
+import { useResource } from '../../lib/use-resource';
+import { emptyUploadForm, type UploadFormValues } from './upload-options';
+
+/**
+ * What both upload tabs share: storage choice, share options, the tasks this page started (sent to the
+ * app's task manager), and the recent-uploads list they feed.
+ */
+export function useUploadForm() {
+  const { t } = useLingui();
+  const { tasks } = useAppActors();
+  const configs = useResource(listStorageConfigs);
+  const [configId, setConfigId] = useState<string>();
+  const [values, setValues] = useState<UploadFormValues>(emptyUploadForm);
+  const [batch, setBatch] = useState<string[]>([]);
+  const [recent, setRecent] = useState<RecentUpload[]>(() => recentUploads.list());
+  const setValue = useCallback(
+    <K extends keyof UploadFormValues>(field: K, value: UploadFormValues[K]) => setValues((previous) => ({ ...previous, [field]: value })),
+    [],
+  );
+
+  const defaultConfig = configs.data?.find((config) => config.is_default) ?? configs.data?.[0];
+  const selectedConfig = configId ?? defaultConfig?.id;
+
+  const allTasks = useSelector(tasks, (state) => state.context.tasks);
+  const batchTasks = useMemo(() => allTasks.filter((task) => batch.includes(task.id)), [allTasks, batch]);
+
+  // Each finished upload of this page joins the recent ones, once.
+  const recorded = useRef(new Set<string>());
+  useEffect(() => {
+    const subscriptions = batchTasks.map((task) =>
+      task.ref.subscribe((state) => {
+        const share = state.context.result as FileShare | undefined;
+        if (state.value !== 'completed' || !share || recorded.current.has(share.id)) return;
+        recorded.current.add(share.id);
+        setRecent(recentUploads.add({ slug: share.slug, filename: share.filename, size: share.size, uploadedAt: share.created_at }));
+      }),
+    );
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [batchTasks]);
+
+  /** The first problem with the share options, in words. */
+  const optionsProblem = (fileCount: number): string | undefined => {
+    const slug = values.slug.trim();
+    if (fileCount === 1 && slug && slugProblem(slug)) return t`Only letters, digits, hyphen and underscore, at most 50 characters`;
+    if (values.maxViews.trim() && !/^\d+$/.test(values.maxViews.trim())) return t`Enter a whole number, 0 or more`;
+    return undefined;
+  };
+
+  const start = (inputs: TaskInput[]) => {
+    for (const task of inputs) tasks.send({ type: 'tasks.add', task });
+    setBatch(inputs.map((task) => task.id));
+  };
+
+  return { configs, selectedConfig, setConfigId, values, setValue, optionsProblem, start, batchTasks, recent };
+}
