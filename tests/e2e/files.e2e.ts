@@ -89,21 +89,18 @@ async function adminToken(page: Page) {
   return page.evaluate(() => localStorage.getItem('admin_token'));
 }
 
-/** Every object file under a folder (storage contents), ignoring hidden/temporary entries. */
+/** Every file under a folder, internal dot-folders (staging, metadata) included: storage must hold no leftovers. */
 function objectsUnder(folder: string): string[] {
-  let found: string[] = [];
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = readdirSync(folder);
   } catch {
     return [];
   }
-  for (const name of entries) {
+  return entries.flatMap((name) => {
     const path = join(folder, name);
-    if (statSync(path).isDirectory()) found = found.concat(objectsUnder(path));
-    else if (!name.startsWith('.')) found.push(path);
-  }
-  return found;
+    return statSync(path).isDirectory() ? objectsUnder(path) : [path];
+  });
 }
 
 async function shareSlugs(page: Page): Promise<Map<string, string>> {
