@@ -76,7 +76,15 @@ describe('system settings', () => {
 
 describe('accessibility (axe-core: no serious or critical violation)', () => {
   const publicRoutes = ['/', '/upload', '/admin', '/paste/abc', '/file/abc', '/mount-explorer', '/expense'];
-  const adminRoutes = ['/admin/dashboard', '/admin/key-management', '/admin/settings', '/admin/storage-config'];
+  const adminRoutes = [
+    '/admin/dashboard',
+    '/admin/text-management',
+    '/admin/file-management',
+    '/admin/storage-config',
+    '/admin/mount-management',
+    '/admin/key-management',
+    '/admin/settings',
+  ];
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`every route in the ${colorScheme} theme`, async () => {
@@ -88,15 +96,40 @@ describe('accessibility (axe-core: no serious or critical violation)', () => {
         report.push(...(await seriousA11yViolations(page)).map((v) => `${route} ${v}`));
       }
       await loginAsAdmin(page, server.url);
+      // Lists with rows in them, and share pages with content.
+      const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('admin_token'))}`;
+      const paste = await page.request.post(`${server.url}/api/paste`, {
+        data: { content: '# Shared\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1;\n```' },
+        headers: { Authorization: authorization },
+      });
+      const file = await page.request.post(`${server.url}/api/upload`, {
+        multipart: { file: { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') } },
+        headers: { Authorization: authorization },
+      });
+      const pasteSlug = ((await paste.json()) as { data: { slug: string } }).data.slug;
+      const fileSlug = ((await file.json()) as { data: { slug: string } }).data.slug;
       for (const route of adminRoutes) {
         await page.goto(`${server.url}${route}`);
         await page.getByRole('heading', { level: 2 }).first().waitFor();
+        await page.getByRole('status', { name: 'Loading' }).waitFor({ state: 'detached' });
         report.push(...(await seriousA11yViolations(page)).map((v) => `${route} ${v}`));
       }
-      await page.goto(`${server.url}/admin/key-management`);
-      await page.getByRole('button', { name: 'Create key' }).first().click();
-      await page.getByRole('dialog').waitFor();
-      report.push(...(await seriousA11yViolations(page)).map((v) => `create-key dialog ${v}`));
+      for (const route of ['/', '/upload', `/paste/${pasteSlug}`, `/file/${fileSlug}`]) {
+        await page.goto(`${server.url}${route}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        report.push(...(await seriousA11yViolations(page)).map((v) => `${route} (admin) ${v}`));
+      }
+      const dialogs: [string, string, string][] = [
+        ['/admin/key-management', 'Create key', 'create-key dialog'],
+        ['/admin/storage-config', 'Add storage', 'storage form'],
+        ['/upload', 'Tasks', 'task manager'],
+      ];
+      for (const [route, button, name] of dialogs) {
+        await page.goto(`${server.url}${route}`);
+        await page.getByRole('button', { name: button }).first().click();
+        await page.getByRole('dialog').waitFor();
+        report.push(...(await seriousA11yViolations(page)).map((v) => `${name} ${v}`));
+      }
       expect(report).toEqual([]);
       await context.close();
     });

@@ -25,7 +25,7 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   return (
     <RadixDialog.Root>
       <RadixDialog.Trigger asChild>
-        <Button aria-label={t`Task manager (${active} active)`}>
+        <Button aria-label={t`Tasks (${active} active)`}>
           <ListChecks size={17} aria-hidden />
           {t`Tasks`}
           {active > 0 && <span className={styles.count}>{active}</span>}
