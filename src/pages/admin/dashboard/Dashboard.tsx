@@ -57,11 +57,13 @@ export default function Dashboard({ title }: { title: string }) {
                     · {t`${bucket.fileCount} files`}
                   </span>
                 </div>
-                <ProgressBar
-                  value={bucket.usagePercent ?? 0}
-                  label={t`Storage used by ${bucket.name}`}
-                  tone={(bucket.usagePercent ?? 0) > 90 ? 'danger' : 'accent'}
-                />
+                {bucket.usagePercent !== null && (
+                  <ProgressBar
+                    value={bucket.usagePercent}
+                    label={t`Storage used by ${bucket.name}`}
+                    tone={bucket.usagePercent > 90 ? 'danger' : 'accent'}
+                  />
+                )}
               </li>
             ))}
           </ul>
