@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../errors';
 import { findStorageConfig } from '../services/storage-configs';
-import { ObjectNotFoundError, UnsafeKeyError } from '../storage/driver';
+import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError } from '../storage/driver';
+import type { LocalStorageDriver } from '../storage/local';
 import { LOCAL_STORAGE_PREFIX, verifyLocalUrl } from '../storage/local-urls';
 import { driverFor } from '../storage/registry';
 import { EXPOSED_HEADERS, serveObject } from './object-stream';
@@ -47,7 +48,7 @@ export function localStorageRoutes(deps: AppDeps) {
   async function localDriverOf(configId: string) {
     const config = await findStorageConfig(deps.db, configId);
     if (!config || config.storage_type !== 'LOCAL') throw new ApiError(404, 'storage_config_not_found');
-    return driverFor(deps, config);
+    return driverFor(deps, config) as LocalStorageDriver;
   }
 
   function grantOf(c: Context<AppEnv>, method: 'PUT' | 'GET') {
@@ -61,14 +62,17 @@ export function localStorageRoutes(deps: AppDeps) {
     const grant = grantOf(c, 'PUT');
     if (grant.method !== 'PUT') throw new ApiError(403, 'signed_url_invalid');
     const driver = await localDriverOf(grant.configId);
-    // Write once: a committed share's bytes cannot be swapped through a URL that is still valid.
-    const committed = await deps.db
-      .selectFrom('files')
-      .select('id')
-      .where('storage_config_id', '=', grant.configId)
-      .where('storage_path', '=', grant.key)
-      .where('status', '=', 'committed')
-      .executeTakeFirst();
+    // Write once: a committed share's bytes cannot be swapped through a URL that is still valid. (A part URL
+    // cannot touch the object: its upload ends when the share is committed.)
+    const committed = grant.part
+      ? undefined
+      : await deps.db
+          .selectFrom('files')
+          .select('id')
+          .where('storage_config_id', '=', grant.configId)
+          .where('storage_path', '=', grant.key)
+          .where('status', '=', 'committed')
+          .executeTakeFirst();
     if (committed) throw new ApiError(409, 'upload_already_committed');
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     const tooLarge = () => new ApiError(413, 'upload_body_too_large', { size: grant.size }, { size: grant.size });
@@ -86,12 +90,16 @@ export function localStorageRoutes(deps: AppDeps) {
     const source = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>) : Readable.from([]);
     source.on('error', (error) => limit.destroy(error));
     try {
-      const head = await driver.put(grant.key, source.pipe(limit), { contentType: c.req.header('content-type') ?? 'application/octet-stream' });
+      const body = source.pipe(limit);
+      const head = grant.part
+        ? await driver.putPart(grant.key, grant.part.uploadId, grant.part.partNumber, body)
+        : await driver.put(grant.key, body, { contentType: c.req.header('content-type') ?? 'application/octet-stream' });
       return c.body(null, 200, { ETag: `"${head.etag}"` });
     } catch (error) {
       source.destroy();
       if (error instanceof TooManyBytes) throw tooLarge();
-      if (error instanceof UnsafeKeyError) throw new ApiError(403, 'signed_url_invalid');
+      if (error instanceof UnsafeKeyError || error instanceof InvalidPartError) throw new ApiError(403, 'signed_url_invalid');
+      if (error instanceof MultipartUploadNotFoundError) throw new ApiError(404, 'multipart_upload_not_found');
       throw error;
     }
   });

@@ -29,6 +29,27 @@ export interface PresignGetOptions {
   contentType: string;
 }
 
+export interface PresignPartOptions {
+  /** Most bytes this part may have (LOCAL refuses a larger body; S3 enforces its own limits). */
+  size: number;
+  expiresInSeconds: number;
+  baseUrl: string;
+}
+
+/** A part the storage holds for a multipart upload. */
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  /** Without quotes. */
+  etag: string;
+}
+
+/** A part named by the client when completing: its number and the ETag its PUT answered. */
+export interface CompletedPart {
+  partNumber: number;
+  etag: string;
+}
+
 /**
  * One interface over every kind of storage. Keys are built by the server only (see keys.ts) and every driver
  * refuses keys that could leave its root (`..`, absolute paths, backslashes, control characters).
@@ -53,6 +74,71 @@ export interface StorageDriver {
   objectUrl(key: string): string | null;
   /** Throws when the storage cannot be listed or read at all (wrong credentials, missing bucket or folder). */
   checkAccess(): Promise<void>;
+
+  // Multipart uploads: the client PUTs numbered parts (1..10,000) straight to storage, then they are joined.
+  /** Starts a multipart upload of `key`; answers its upload id. */
+  initMultipart(key: string, options: { contentType: string }): Promise<string>;
+  /** A URL the client PUTs part `partNumber` to; its answer carries the part's ETag (readable by pages). */
+  presignPart(key: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<string>;
+  /** The parts stored so far, by part number. Throws MultipartUploadNotFoundError for an unknown upload. */
+  listParts(key: string, uploadId: string): Promise<StoredPart[]>;
+  /**
+   * Joins the given parts (ascending part numbers, each with the ETag its PUT answered) into the object and ends
+   * the upload; answers the object's ETag. Throws InvalidPartError when a part is missing, has another ETag,
+   * or (but the last) is under 5 MiB; MultipartUploadNotFoundError when the upload is gone.
+   */
+  completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<string>;
+  /** Drops the upload and every stored part; an unknown upload is not an error. */
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+}
+
+/** S3's smallest part for every part but the last (5 MiB). */
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+/** S3's largest part (5 GiB). */
+export const MAX_PART_BYTES = 5 * 1024 * 1024 * 1024;
+export const MAX_PART_NUMBER = 10_000;
+
+export class MultipartUploadNotFoundError extends Error {
+  constructor(readonly uploadId: string) {
+    super(`No multipart upload ${uploadId}`);
+    this.name = 'MultipartUploadNotFoundError';
+  }
+}
+
+/**
+ * A part list the storage cannot join: `missing` (no such part stored), `etag_mismatch` (stored with another
+ * ETag), `too_small` (under 5 MiB and not the last), `order` (part numbers not strictly ascending).
+ */
+export class InvalidPartError extends Error {
+  constructor(
+    readonly partNumber: number,
+    readonly problem: 'missing' | 'etag_mismatch' | 'too_small' | 'order',
+  ) {
+    super(`Part ${partNumber}: ${problem}`);
+    this.name = 'InvalidPartError';
+  }
+}
+
+/**
+ * Checks a part list against what storage holds, as S3 does on complete: part numbers strictly ascending,
+ * each stored with the given ETag, each but the last at least 5 MiB. Answers the stored parts in order.
+ */
+export function matchParts(given: CompletedPart[], stored: StoredPart[]): StoredPart[] {
+  const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
+  const matched: StoredPart[] = [];
+  let previous = 0;
+  given.forEach((part, index) => {
+    if (!Number.isInteger(part.partNumber) || part.partNumber <= previous || part.partNumber > MAX_PART_NUMBER) {
+      throw new InvalidPartError(part.partNumber, 'order');
+    }
+    previous = part.partNumber;
+    const found = byNumber.get(part.partNumber);
+    if (!found) throw new InvalidPartError(part.partNumber, 'missing');
+    if (bareEtag(part.etag).toLowerCase() !== found.etag.toLowerCase()) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
+    if (index < given.length - 1 && found.size < MIN_PART_BYTES) throw new InvalidPartError(part.partNumber, 'too_small');
+    matched.push(found);
+  });
+  return matched;
 }
 
 export class ObjectNotFoundError extends Error {
@@ -90,4 +176,4 @@ export function assertSafeKey(key: string): void {
 }
 
 /** `"abc"` / `W/"abc"` / `abc` → `abc`. */
-export const bareEtag = (etag: string | undefined): string => (etag ?? '').replace(/^W\//, '').replace(/^"|"$/g, '');
+export const bareEtag = (etag: string | undefined): string => (etag ?? '').trim().replace(/^W\//, '').replace(/^"|"$/g, '');

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3rver } from '../../tests/fixtures/s3rver';
 import { createSecretBox } from '../security/secret-box';
-import { ObjectNotFoundError, UnsafeKeyError, type StorageDriver } from './driver';
+import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError, type StorageDriver } from './driver';
 import { createLocalDriver } from './local';
 import { verifyLocalUrl } from './local-urls';
 import { createS3Driver, S3_PART_SIZE } from './s3';
@@ -35,6 +35,10 @@ interface Subject {
   driver: StorageDriver;
   /** Whatever the storage holds, as files on disk (LOCAL's folder, s3rver's folder). */
   storedFiles(): string[];
+  /** Sends one part as a client would (S3: a PUT to the presigned URL; LOCAL: what its signed URL's route does); its ETag. */
+  sendPart(key: string, uploadId: string, partNumber: number, bytes: Buffer): Promise<string>;
+  /** Files of multipart uploads in progress (LOCAL's staging, s3rver's upload folders). */
+  stagedFiles(): string[];
   stop(): Promise<void>;
 }
 
@@ -53,18 +57,37 @@ function listFiles(dir: string): string[] {
 
 async function localSubject(): Promise<Subject> {
   const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+  const driver = createLocalDriver({ root, configId: 'cfg-1', secrets, now });
   return {
     name: 'LOCAL',
-    driver: createLocalDriver({ root, configId: 'cfg-1', secrets, now }),
+    driver,
     storedFiles: () => listFiles(root),
+    sendPart: async (key, uploadId, partNumber, bytes) => (await driver.putPart(key, uploadId, partNumber, Readable.from([bytes]))).etag,
+    stagedFiles: () => listFiles(join(root, '.staging')),
     stop: async () => rmSync(root, { recursive: true, force: true }),
   };
 }
 
 async function s3Subject(): Promise<Subject> {
   const s3 = await startS3rver();
+  const driver = createS3Driver({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    accessKeyId: s3.accessKeyId,
+    secretAccessKey: s3.secretAccessKey,
+    pathStyle: true,
+    folder: '',
+  });
   return {
     name: 'S3',
+    sendPart: async (key, uploadId, partNumber, bytes) => {
+      const url = await driver.presignPart(key, uploadId, partNumber, { size: bytes.length, expiresInSeconds: 600, baseUrl: '' });
+      const res = await fetch(url, { method: 'PUT', body: bytes });
+      if (res.status !== 200) throw new Error(`part PUT answered ${res.status}: ${await res.text()}`);
+      return (res.headers.get('etag') ?? '').replace(/"/g, '');
+    },
+    stagedFiles: () => listFiles(join(s3.directory, s3.bucket, '._S3rver_uploads')),
     driver: createS3Driver({
       endpoint: s3.endpoint,
       region: s3.region,
@@ -200,6 +223,114 @@ describe.each([
     }
   });
 
+  describe('multipart', () => {
+    const MiB = 1024 * 1024;
+    const bytes = randomBytes(10 * MiB + 12_345);
+    const parts = [bytes.subarray(0, 5 * MiB), bytes.subarray(5 * MiB, 10 * MiB), bytes.subarray(10 * MiB)];
+
+    it('takes parts in any order, lists them, joins them byte-identical and leaves no staging behind', async () => {
+      const key = 'multi/part ü.bin';
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      expect(uploadId).toMatch(/\S{8,}/);
+      expect(await driver.listParts(key, uploadId)).toEqual([]);
+      const etags: string[] = [];
+      for (const index of [2, 0, 1]) etags[index] = await subject.sendPart(key, uploadId, index + 1, parts[index] as Buffer);
+      expect(etags).toEqual(parts.map((part) => md5(part)));
+      expect(await driver.listParts(key, uploadId)).toEqual(
+        parts.map((part, index) => ({ partNumber: index + 1, size: part.length, etag: md5(part) })),
+      );
+      // A part sent again replaces the earlier one.
+      const wrong = randomBytes(5 * MiB);
+      await subject.sendPart(key, uploadId, 2, wrong);
+      expect((await driver.listParts(key, uploadId))[1]).toEqual({ partNumber: 2, size: wrong.length, etag: md5(wrong) });
+      await subject.sendPart(key, uploadId, 2, parts[1] as Buffer);
+
+      const etag = await driver.completeMultipart(
+        key,
+        uploadId,
+        etags.map((value, index) => ({ partNumber: index + 1, etag: `"${value}"` })),
+      );
+      expect(etag).toMatch(/^[0-9a-f]{32}(-3)?$/);
+      expect((await driver.head(key))?.size).toBe(bytes.length);
+      expect(sha256(await readAll(await driver.get(key)))).toBe(sha256(bytes));
+      expect(subject.stagedFiles()).toEqual([]);
+      await expect(driver.listParts(key, uploadId)).rejects.toBeInstanceOf(MultipartUploadNotFoundError);
+      await driver.delete(key);
+    });
+
+    it('refuses a part list with a wrong ETag, a missing part or a part out of order, and keeps the upload', async () => {
+      const key = 'multi/checked.bin';
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      const [first, second, third] = await Promise.all(parts.map((part, index) => subject.sendPart(key, uploadId, index + 1, part)));
+      const list = [
+        { partNumber: 1, etag: first ?? '' },
+        { partNumber: 2, etag: second ?? '' },
+        { partNumber: 3, etag: third ?? '' },
+      ];
+      await expect(driver.completeMultipart(key, uploadId, [list[0]!, { partNumber: 2, etag: md5(Buffer.from('other')) }, list[2]!])).rejects.toMatchObject({
+        name: 'InvalidPartError',
+        problem: 'etag_mismatch',
+      });
+      await expect(driver.completeMultipart(key, uploadId, [list[0]!, list[2]!, { partNumber: 4, etag: first ?? '' }])).rejects.toBeInstanceOf(
+        InvalidPartError,
+      );
+      await expect(driver.completeMultipart(key, uploadId, [list[1]!, list[0]!, list[2]!])).rejects.toMatchObject({ problem: 'order' });
+      expect(await driver.head(key)).toBeUndefined();
+      expect(await driver.listParts(key, uploadId)).toHaveLength(3);
+      await driver.completeMultipart(key, uploadId, list);
+      expect(sha256(await readAll(await driver.get(key)))).toBe(sha256(bytes));
+      await driver.delete(key);
+    });
+
+    it('refuses a part under 5 MiB that is not the last', async () => {
+      const key = 'multi/small.bin';
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      const small = randomBytes(1024);
+      const last = randomBytes(2048);
+      const etags = [await subject.sendPart(key, uploadId, 1, small), await subject.sendPart(key, uploadId, 2, last)];
+      await expect(
+        driver.completeMultipart(key, uploadId, etags.map((etag, index) => ({ partNumber: index + 1, etag }))),
+      ).rejects.toMatchObject({ name: 'InvalidPartError', problem: 'too_small' });
+      // One small part alone is the last part: fine.
+      const single = await driver.initMultipart('multi/single.bin', { contentType: 'text/plain' });
+      const etag = await subject.sendPart('multi/single.bin', single, 1, small);
+      await driver.completeMultipart('multi/single.bin', single, [{ partNumber: 1, etag }]);
+      expect(await readAll(await driver.get('multi/single.bin'))).toEqual(small);
+      await driver.abortMultipart(key, uploadId);
+      await driver.delete('multi/single.bin');
+    });
+
+    it('aborts: every stored part is gone, the upload is unknown, nothing is left in storage', async () => {
+      const before = subject.storedFiles().length;
+      const key = 'multi/aborted.bin';
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      await subject.sendPart(key, uploadId, 1, parts[0] as Buffer);
+      await subject.sendPart(key, uploadId, 3, parts[2] as Buffer);
+      expect(subject.stagedFiles().length).toBeGreaterThan(0);
+      await driver.abortMultipart(key, uploadId);
+      expect(subject.stagedFiles()).toEqual([]);
+      expect(subject.storedFiles().length).toBe(before);
+      expect(await driver.head(key)).toBeUndefined();
+      await expect(driver.listParts(key, uploadId)).rejects.toBeInstanceOf(MultipartUploadNotFoundError);
+      // A part arriving after the abort does not bring the upload back.
+      await expect(subject.sendPart(key, uploadId, 2, Buffer.from('late'))).rejects.toThrow();
+      expect(subject.stagedFiles()).toEqual([]);
+      // Aborting again, or an upload that never was, is fine.
+      await expect(driver.abortMultipart(key, uploadId)).resolves.toBeUndefined();
+      await expect(driver.completeMultipart(key, uploadId, [{ partNumber: 1, etag: md5(parts[0] as Buffer) }])).rejects.toBeInstanceOf(
+        MultipartUploadNotFoundError,
+      );
+    });
+
+    it('knows an upload only under its own key', async () => {
+      const uploadId = await driver.initMultipart('multi/mine.bin', { contentType: 'application/octet-stream' });
+      await expect(driver.listParts('multi/other.bin', uploadId)).rejects.toBeInstanceOf(MultipartUploadNotFoundError);
+      await driver.abortMultipart('multi/other.bin', uploadId);
+      expect(await driver.listParts('multi/mine.bin', uploadId)).toEqual([]);
+      await driver.abortMultipart('multi/mine.bin', uploadId);
+    });
+  });
+
   it('gives S3 objects their address and LOCAL ones none', () => {
     const url = driver.objectUrl('a b/c.txt');
     if (subject.name === 'S3') expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/clipstash-test\/a%20b\/c\.txt$/);
@@ -208,6 +339,51 @@ describe.each([
 });
 
 describe('LOCAL driver specifics', () => {
+  it('signs part URLs that verify as part grants only, limited to the given size', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      const uploadId = await driver.initMultipart('a/b.bin', { contentType: 'application/octet-stream' });
+      const url = new URL(await driver.presignPart('a/b.bin', uploadId, 7, { size: 1234, expiresInSeconds: 60, baseUrl: 'http://app.test' }));
+      expect(url.pathname).toBe('/api/local-storage/c/a/b.bin');
+      expect(verifyLocalUrl(secrets, now(), 'PUT', 'c', 'a/b.bin', url.searchParams)).toEqual({
+        ok: true,
+        grant: { method: 'PUT', configId: 'c', key: 'a/b.bin', expires: expect.any(Number), size: 1234, part: { uploadId, partNumber: 7 } },
+      });
+      // Without its upload parameters (or with others) the signature no longer fits: a part URL never writes the object.
+      const bare = new URLSearchParams(url.searchParams);
+      bare.delete('uploadId');
+      bare.delete('partNumber');
+      expect(verifyLocalUrl(secrets, now(), 'PUT', 'c', 'a/b.bin', bare)).toEqual({ ok: false, problem: 'invalid' });
+      const moved = new URLSearchParams(url.searchParams);
+      moved.set('partNumber', '8');
+      expect(verifyLocalUrl(secrets, now(), 'PUT', 'c', 'a/b.bin', moved)).toEqual({ ok: false, problem: 'invalid' });
+      await expect(driver.presignPart('a/b.bin', '../../etc', 1, { size: 1, expiresInSeconds: 60, baseUrl: '' })).rejects.toBeInstanceOf(
+        MultipartUploadNotFoundError,
+      );
+      await expect(driver.listParts('a/b.bin', '../../../x')).rejects.toBeInstanceOf(MultipartUploadNotFoundError);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps one copy of a part sent twice at once', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      const uploadId = await driver.initMultipart('x.bin', { contentType: 'application/octet-stream' });
+      const one = randomBytes(300_000);
+      const two = randomBytes(300_000);
+      await Promise.all([driver.putPart('x.bin', uploadId, 1, Readable.from([one])), driver.putPart('x.bin', uploadId, 1, Readable.from([two]))]);
+      const listed = await driver.listParts('x.bin', uploadId);
+      expect(listed).toHaveLength(1);
+      expect([md5(one), md5(two)]).toContain(listed[0]?.etag);
+      expect(listFiles(join(root, '.staging', 'multipart', uploadId)).filter((file) => file.endsWith('.part'))).toHaveLength(1);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('hashes a file that arrived without metadata (put there by hand) once, then remembers', async () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));

@@ -14,7 +14,10 @@ export interface LocalPutGrant {
   configId: string;
   key: string;
   expires: number;
+  /** Most bytes the body may have. */
   size: number;
+  /** A part of a multipart upload rather than the whole object. */
+  part?: { uploadId: string; partNumber: number };
 }
 
 export interface LocalGetGrant {
@@ -31,17 +34,27 @@ export type LocalGrant = LocalPutGrant | LocalGetGrant;
 
 /** One unambiguous text per grant: JSON of the fields in a fixed order. */
 function canonical(grant: LocalGrant): string {
-  return grant.method === 'PUT'
-    ? JSON.stringify(['PUT', grant.configId, grant.key, grant.expires, grant.size])
-    : JSON.stringify(['GET', grant.configId, grant.key, grant.expires, grant.disposition, grant.filename, grant.contentType]);
+  if (grant.method === 'GET') {
+    return JSON.stringify(['GET', grant.configId, grant.key, grant.expires, grant.disposition, grant.filename, grant.contentType]);
+  }
+  // A part URL signs another text than an object URL: neither can be turned into the other.
+  if (grant.part) {
+    return JSON.stringify(['PUT-PART', grant.configId, grant.key, grant.expires, grant.size, grant.part.uploadId, grant.part.partNumber]);
+  }
+  return JSON.stringify(['PUT', grant.configId, grant.key, grant.expires, grant.size]);
 }
 
 export const encodeKeyPath = (key: string) => key.split('/').map(encodeURIComponent).join('/');
 
 export function signLocalUrl(secrets: SecretBox, baseUrl: string, grant: LocalGrant): string {
   const query = new URLSearchParams({ expires: String(grant.expires) });
-  if (grant.method === 'PUT') query.set('size', String(grant.size));
-  else {
+  if (grant.method === 'PUT') {
+    query.set('size', String(grant.size));
+    if (grant.part) {
+      query.set('uploadId', grant.part.uploadId);
+      query.set('partNumber', String(grant.part.partNumber));
+    }
+  } else {
     query.set('disposition', grant.disposition);
     query.set('filename', grant.filename);
     query.set('type', grant.contentType);
@@ -69,6 +82,12 @@ export function verifyLocalUrl(
     const size = Number(query.get('size'));
     if (!Number.isSafeInteger(size) || size < 0) return { ok: false, problem: 'invalid' };
     grant = { method, configId, key, expires, size };
+    const uploadId = query.get('uploadId');
+    if (uploadId !== null) {
+      const partNumber = Number(query.get('partNumber'));
+      if (!Number.isSafeInteger(partNumber) || partNumber < 1) return { ok: false, problem: 'invalid' };
+      grant.part = { uploadId, partNumber };
+    }
   } else {
     const disposition = query.get('disposition');
     if (disposition !== 'inline' && disposition !== 'attachment') return { ok: false, problem: 'invalid' };

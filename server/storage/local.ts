@@ -1,17 +1,22 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SecretBox } from '../security/secret-box';
 import {
   assertSafeKey,
+  InvalidPartError,
+  matchParts,
+  MAX_PART_NUMBER,
+  MultipartUploadNotFoundError,
   ObjectNotFoundError,
   UnsafeKeyError,
   type ByteRange,
   type ObjectHead,
   type StorageDriver,
+  type StoredPart,
 } from './driver';
 import { expiryFrom, signLocalUrl } from './local-urls';
 
@@ -26,6 +31,39 @@ export interface LocalDriverOptions {
 /** Staging for writes in progress and per-object metadata: dot-folders, which no key can name. */
 const STAGING = '.staging';
 const META = '.meta';
+/** Multipart uploads: `.staging/multipart/<upload id>/` holds `upload.json` and the parts. */
+const MULTIPART = 'multipart';
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** A stored part: `<number>.<md5 hex>.part`, so that its number and ETag arrive together with one rename. */
+const PART_FILE = /^(\d{1,5})\.([0-9a-f]{32})\.part$/;
+/** Read size when joining parts. */
+const JOIN_CHUNK = 1024 * 1024;
+
+/** The LOCAL driver, plus what its signed part URLs need: storing one part. */
+export interface LocalStorageDriver extends StorageDriver {
+  readonly type: 'LOCAL';
+  /** Stores part `partNumber` of an upload from `body` (replacing an earlier one); answers its size and ETag. */
+  putPart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<StoredPart>;
+}
+
+/**
+ * One thing at a time per upload within this process: storing a finished part (rename and drop the part it
+ * replaces), joining, aborting. Bytes stream outside the lock; only the short file-system steps queue.
+ */
+const uploadLocks = new Map<string, Promise<unknown>>();
+async function locked<T>(id: string, work: () => Promise<T>): Promise<T> {
+  const run = (uploadLocks.get(id) ?? Promise.resolve()).then(work, work);
+  const tail = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  uploadLocks.set(id, tail);
+  try {
+    return await run;
+  } finally {
+    if (uploadLocks.get(id) === tail) uploadLocks.delete(id);
+  }
+}
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 
@@ -45,7 +83,7 @@ class Md5Counter extends Transform {
  * reader never sees a partial object. The ETag is the MD5 hex of the bytes, kept beside the object so that
  * HEAD does not read the whole file.
  */
-export function createLocalDriver(options: LocalDriverOptions): StorageDriver {
+export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriver {
   const root = resolve(options.root);
 
   /** The absolute path of a key: refused unless it is strictly inside root. */
@@ -74,6 +112,44 @@ export function createLocalDriver(options: LocalDriverOptions): StorageDriver {
       dir = dirname(dir);
     }
   }
+
+  /** The folder of an upload of `key`; MultipartUploadNotFoundError unless it exists and belongs to that key. */
+  async function uploadDir(key: string, uploadId: string): Promise<string> {
+    pathOf(key);
+    if (!UPLOAD_ID.test(uploadId)) throw new MultipartUploadNotFoundError(uploadId);
+    const dir = join(root, STAGING, MULTIPART, uploadId);
+    try {
+      const upload = JSON.parse(await readFile(join(dir, 'upload.json'), 'utf8')) as { key?: unknown };
+      if (upload.key === key) return dir;
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    throw new MultipartUploadNotFoundError(uploadId);
+  }
+
+  async function storedParts(dir: string): Promise<(StoredPart & { file: string })[]> {
+    const newest = new Map<number, StoredPart & { file: string; mtime: number }>();
+    for (const name of await readdir(dir)) {
+      const match = PART_FILE.exec(name);
+      if (!match) continue;
+      const file = join(dir, name);
+      let info;
+      try {
+        info = await stat(file);
+      } catch (error) {
+        if (isMissing(error)) continue;
+        throw error;
+      }
+      const partNumber = Number(match[1]);
+      const seen = newest.get(partNumber);
+      if (!seen || info.mtimeMs > seen.mtime) {
+        newest.set(partNumber, { partNumber, size: info.size, etag: match[2] ?? '', file, mtime: info.mtimeMs });
+      }
+    }
+    return [...newest.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ mtime: _mtime, ...part }) => part);
+  }
+
+  const lockId = (uploadId: string) => `${root}:${uploadId}`;
 
   async function hashFile(file: string): Promise<ObjectHead> {
     const counter = new Md5Counter();
@@ -197,6 +273,107 @@ export function createLocalDriver(options: LocalDriverOptions): StorageDriver {
       const probe = join(root, STAGING);
       await mkdir(probe, { recursive: true });
       await stat(probe);
+    },
+
+    async initMultipart(key, { contentType }) {
+      pathOf(key);
+      const uploadId = randomBytes(16).toString('hex');
+      const dir = join(root, STAGING, MULTIPART, uploadId);
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'upload.json'), JSON.stringify({ key, contentType }), { flag: 'wx' });
+      return uploadId;
+    },
+
+    async presignPart(key, uploadId, partNumber, presign) {
+      pathOf(key);
+      if (!UPLOAD_ID.test(uploadId)) throw new MultipartUploadNotFoundError(uploadId);
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new InvalidPartError(partNumber, 'order');
+      return signLocalUrl(options.secrets, presign.baseUrl, {
+        method: 'PUT',
+        configId: options.configId,
+        key,
+        expires: expiryFrom(options.now(), presign.expiresInSeconds),
+        size: presign.size,
+        part: { uploadId, partNumber },
+      });
+    },
+
+    async putPart(key, uploadId, partNumber, body) {
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new InvalidPartError(partNumber, 'order');
+      const dir = await uploadDir(key, uploadId);
+      // Written beside the parts: an abort meanwhile removes the folder, and the rename below then fails.
+      const temp = join(dir, `${partNumber}.${randomUUID()}.tmp`);
+      const counter = new Md5Counter();
+      try {
+        await pipeline(body, counter, createWriteStream(temp, { flags: 'wx' }));
+        const part = { partNumber, size: counter.bytes, etag: counter.hash.digest('hex') };
+        const name = `${partNumber}.${part.etag}.part`;
+        await locked(lockId(uploadId), async () => {
+          await rename(temp, join(dir, name));
+          for (const other of await readdir(dir)) {
+            if (other !== name && PART_FILE.exec(other)?.[1] === String(partNumber)) await rm(join(dir, other), { force: true });
+          }
+        });
+        return part;
+      } catch (error) {
+        await rm(temp, { force: true });
+        if (isMissing(error)) throw new MultipartUploadNotFoundError(uploadId);
+        throw error;
+      }
+    },
+
+    async listParts(key, uploadId) {
+      const dir = await uploadDir(key, uploadId);
+      return (await storedParts(dir)).map(({ file: _file, ...part }) => part);
+    },
+
+    async completeMultipart(key, uploadId, parts) {
+      const target = pathOf(key);
+      return locked(lockId(uploadId), async () => {
+        const dir = await uploadDir(key, uploadId);
+        const stored = new Map((await storedParts(dir)).map((part) => [part.partNumber, part]));
+        const matched = matchParts(parts, [...stored.values()]);
+        const staging = join(root, STAGING, randomUUID());
+        const whole = new Md5Counter();
+        // Part after part through one hash into one file; each part's bytes are checked against its ETag.
+        const joined = async function* () {
+          for (const part of matched) {
+            const file = stored.get(part.partNumber)?.file ?? '';
+            const partHash = createHash('md5');
+            for await (const chunk of createReadStream(file, { highWaterMark: JOIN_CHUNK }) as AsyncIterable<Buffer>) {
+              partHash.update(chunk);
+              yield chunk;
+            }
+            if (partHash.digest('hex') !== part.etag) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
+          }
+        };
+        try {
+          await pipeline(joined, whole, createWriteStream(staging, { flags: 'wx' }));
+          const head = { size: whole.bytes, etag: whole.hash.digest('hex') };
+          await mkdir(dirname(target), { recursive: true });
+          await writeMeta(key, head);
+          await rename(staging, target);
+          await rm(dir, { recursive: true, force: true });
+          return head.etag;
+        } catch (error) {
+          await rm(staging, { force: true });
+          throw error;
+        }
+      });
+    },
+
+    async abortMultipart(key, uploadId) {
+      pathOf(key);
+      await locked(lockId(uploadId), async () => {
+        let dir: string;
+        try {
+          dir = await uploadDir(key, uploadId);
+        } catch (error) {
+          if (error instanceof MultipartUploadNotFoundError) return;
+          throw error;
+        }
+        await rm(dir, { recursive: true, force: true });
+      });
     },
   };
 }

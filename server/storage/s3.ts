@@ -7,13 +7,23 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
-import { assertSafeKey, bareEtag, ObjectNotFoundError, type ObjectHead, type StorageDriver } from './driver';
+import {
+  assertSafeKey,
+  bareEtag,
+  InvalidPartError,
+  MultipartUploadNotFoundError,
+  ObjectNotFoundError,
+  type ObjectHead,
+  type StorageDriver,
+  type StoredPart,
+} from './driver';
 import { contentDisposition } from './http-headers';
 import { encodeKeyPath } from './local-urls';
 
@@ -36,6 +46,18 @@ const isNotFound = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | undefined;
   return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
 };
+
+const errorCode = (error: unknown) => (error as { name?: string; Code?: string } | undefined)?.Code ?? (error as { name?: string } | undefined)?.name;
+
+/** S3's refusals of a part list, as the driver interface names them. */
+function partListError(error: unknown, parts: { partNumber: number }[]): Error | undefined {
+  const code = errorCode(error);
+  const first = parts[0]?.partNumber ?? 0;
+  if (code === 'InvalidPart') return new InvalidPartError(first, 'etag_mismatch');
+  if (code === 'InvalidPartOrder') return new InvalidPartError(first, 'order');
+  if (code === 'EntityTooSmall') return new InvalidPartError(first, 'too_small');
+  return undefined;
+}
 
 /** Splits a stream into buffers of exactly `size` bytes (the last may be shorter, or empty for an empty stream). */
 async function* partsOf(body: Readable, size: number): AsyncGenerator<Buffer> {
@@ -193,6 +215,64 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     async checkAccess() {
       const probe = `${options.folder ? `${options.folder}/` : ''}clipstash-probe/`;
       await client.send(new ListObjectsV2Command({ Bucket, Prefix: probe, MaxKeys: 1 }));
+    },
+
+    async initMultipart(key, { contentType }) {
+      const answer = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: checked(key), ContentType: contentType }));
+      if (!answer.UploadId) throw new Error('The storage answered no upload id');
+      return answer.UploadId;
+    },
+
+    presignPart: async (key, uploadId, partNumber, presign) =>
+      getSignedUrl(client, new UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber }), {
+        expiresIn: presign.expiresInSeconds,
+      }),
+
+    async listParts(key, uploadId) {
+      const parts: StoredPart[] = [];
+      let marker: string | undefined;
+      try {
+        for (;;) {
+          const page = await client.send(
+            new ListPartsCommand({ Bucket, Key: checked(key), UploadId: uploadId, MaxParts: 1000, PartNumberMarker: marker }),
+          );
+          for (const part of page.Parts ?? []) {
+            parts.push({ partNumber: part.PartNumber ?? 0, size: part.Size ?? 0, etag: bareEtag(part.ETag) });
+          }
+          if (!page.IsTruncated || !page.NextPartNumberMarker || page.NextPartNumberMarker === marker) break;
+          marker = page.NextPartNumberMarker;
+        }
+      } catch (error) {
+        if (errorCode(error) === 'NoSuchUpload' || isNotFound(error)) throw new MultipartUploadNotFoundError(uploadId);
+        throw error;
+      }
+      return parts.sort((a, b) => a.partNumber - b.partNumber);
+    },
+
+    async completeMultipart(key, uploadId, parts) {
+      try {
+        const answer = await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket,
+            Key: checked(key),
+            UploadId: uploadId,
+            MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: `"${bareEtag(part.etag)}"` })) },
+          }),
+        );
+        return bareEtag(answer.ETag);
+      } catch (error) {
+        if (errorCode(error) === 'NoSuchUpload') throw new MultipartUploadNotFoundError(uploadId);
+        throw partListError(error, parts) ?? error;
+      }
+    },
+
+    async abortMultipart(key, uploadId) {
+      try {
+        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: uploadId }));
+      } catch (error) {
+        if (errorCode(error) === 'NoSuchUpload' || isNotFound(error)) return;
+        throw error;
+      }
     },
   };
 }
