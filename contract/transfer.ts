@@ -135,39 +135,13 @@ export interface JournalPart {
   etag: string;
 }
 
-/**
- * The append-only log of one task, as the worker writes it. A task's state is rebuilt from these after a
- * reload; finished parts are never sent twice.
- */
-export type JournalEvent =
-  | {
-      type: 'queued';
-      taskId: string;
-      at: number;
-      kind: JournalKind;
-      label: string;
-      file?: FileIdentity;
-      url?: string;
-      mimetype: string;
-      storageConfigId?: string;
-      options: ShareOptions;
-      partSize: number;
-      partCount: number;
-      size: number;
-    }
-  | { type: 'started'; taskId: string; at: number; fileId: string; uploadId: string }
-  | { type: 'partDone'; taskId: string; at: number; part: JournalPart }
-  | { type: 'completed'; taskId: string; at: number; result: unknown }
-  | { type: 'failed'; taskId: string; at: number; error: TransferError }
-  | { type: 'cancelled'; taskId: string; at: number };
-
 /** single: one presigned PUT; multipart: a local file in parts; url: bytes fetched from a web address. */
 export type JournalKind = 'single' | 'multipart' | 'url';
 
 export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
-/** A task rebuilt from its journal. */
-export interface JournalTask {
+/** What a task is about, fixed when it is queued. */
+export interface JournalTaskSpec {
   taskId: string;
   kind: JournalKind;
   label: string;
@@ -179,6 +153,22 @@ export interface JournalTask {
   partSize: number;
   partCount: number;
   size: number;
+}
+
+/**
+ * The append-only log of one task, as the worker writes it. A task's state is rebuilt from these after a
+ * reload; finished parts are never sent twice.
+ */
+export type JournalEvent =
+  | ({ type: 'queued'; at: number } & JournalTaskSpec)
+  | { type: 'started'; taskId: string; at: number; fileId: string; uploadId: string }
+  | { type: 'partDone'; taskId: string; at: number; part: JournalPart }
+  | { type: 'completed'; taskId: string; at: number; result: unknown }
+  | { type: 'failed'; taskId: string; at: number; error: TransferError }
+  | { type: 'cancelled'; taskId: string; at: number };
+
+/** A task rebuilt from its journal. */
+export interface JournalTask extends JournalTaskSpec {
   fileId?: string;
   uploadId?: string;
   /** Finished parts by number. */

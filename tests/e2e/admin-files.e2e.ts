@@ -1,23 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3rver, type RunningS3rver } from '../fixtures/s3rver';
-import { launchBrowser, loginAsAdmin, newPerson, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginAsAdmin, newPerson } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-let s3: RunningS3rver;
-
-beforeAll(async () => {
-  [server, browser, s3] = await Promise.all([startServer(), launchBrowser(), startS3rver()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await s3?.stop();
-});
+const suite = useSuite({}, { s3: true });
 
 async function uploadByApi(page: Page, name: string, text: string) {
-  const response = await page.request.post(`${server.url}/api/upload`, {
+  const response = await page.request.post(`${suite.server.url}/api/upload`, {
     multipart: { file: { name, mimeType: 'text/plain', buffer: Buffer.from(text) } },
     headers: { Authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('admin_token'))}` },
   });
@@ -26,8 +15,8 @@ async function uploadByApi(page: Page, name: string, text: string) {
 
 describe('storage configuration', () => {
   it('an admin adds an S3-compatible storage, tests it, and makes it the default for uploads', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
     await page.getByRole('link', { name: 'Storage config' }).click();
     await page.getByRole('button', { name: 'Add storage' }).click();
     const form = page.getByRole('dialog', { name: 'Add storage' });
@@ -35,10 +24,10 @@ describe('storage configuration', () => {
     await form.getByText('Please enter a name').waitFor();
     await form.getByLabel('Name', { exact: true }).fill('Test bucket');
     await form.getByLabel('Provider').selectOption('MinIO');
-    await form.getByLabel('Endpoint URL').fill(s3.endpoint);
-    await form.getByLabel('Bucket').fill(s3.bucket);
-    await form.getByLabel('Access key ID').fill(s3.accessKeyId);
-    await form.getByLabel('Secret access key').fill(s3.secretAccessKey);
+    await form.getByLabel('Endpoint URL').fill(suite.s3.endpoint);
+    await form.getByLabel('Bucket').fill(suite.s3.bucket);
+    await form.getByLabel('Access key ID').fill(suite.s3.accessKeyId);
+    await form.getByLabel('Secret access key').fill(suite.s3.secretAccessKey);
     await form.getByLabel('API keys may upload here').check();
     await form.getByRole('button', { name: 'Add storage' }).click();
     await page.getByText('Storage saved').first().waitFor();
@@ -58,14 +47,14 @@ describe('storage configuration', () => {
       return (await fetch('/api/s3-configs', { headers: { Authorization: `Bearer ${token}` } })).text();
     });
     expect(listed).toContain('"secret_access_key":"********"');
-    expect(listed).not.toContain(`"secret_access_key":"${s3.secretAccessKey}"`);
+    expect(listed).not.toContain(`"secret_access_key":"${suite.s3.secretAccessKey}"`);
 
-    await page.goto(`${server.url}/upload`);
+    await page.goto(`${suite.server.url}/upload`);
     await expect(page.getByLabel('Storage').locator('option:checked').textContent()).resolves.toBe('Test bucket (default)');
 
     // A storage in use cannot be deleted: the admin is told why.
     await uploadByApi(page, 'kept.txt', 'in the bucket');
-    await page.goto(`${server.url}/admin/storage-config`);
+    await page.goto(`${suite.server.url}/admin/storage-config`);
     await page.locator('li[data-config-name="Test bucket"]').getByRole('button', { name: 'Delete Test bucket' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await page.locator('[data-tone="error"]').first().waitFor();
@@ -76,16 +65,16 @@ describe('storage configuration', () => {
 
 describe('file management', () => {
   it('lists files, edits one, deletes one, then the rest in a batch; the dashboard counts follow', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
     for (const name of ['alpha.txt', 'beta.txt', 'gamma.txt']) await uploadByApi(page, name, `contents of ${name}`);
 
-    await page.goto(`${server.url}/admin/dashboard`);
+    await page.goto(`${suite.server.url}/admin/dashboard`);
     const uploads = page.locator('li', { hasText: 'File uploads' });
     const before = Number(await uploads.locator('span').first().textContent());
     expect(before).toBeGreaterThanOrEqual(3);
 
-    await page.goto(`${server.url}/admin/file-management`);
+    await page.goto(`${suite.server.url}/admin/file-management`);
     const row = (name: string) => page.locator('tr', { hasText: name });
     await row('alpha.txt').waitFor();
     expect(await row('alpha.txt').textContent()).toContain('text/plain');
@@ -112,7 +101,7 @@ describe('file management', () => {
     await page.getByText('2 deleted').first().waitFor();
     await row('beta.txt').waitFor({ state: 'detached' });
 
-    await page.goto(`${server.url}/admin/dashboard`);
+    await page.goto(`${suite.server.url}/admin/dashboard`);
     await expect.poll(async () => Number(await uploads.locator('span').first().textContent())).toBe(before - 3);
     await context.close();
   });

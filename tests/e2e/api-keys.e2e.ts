@@ -1,22 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, loginAsAdmin, newPerson, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { loginAsAdmin, newPerson } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 describe('API keys', () => {
   it('an admin creates a text key; its holder logs in to the user panel; deleting it elsewhere ends that session', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
     await admin.page.getByRole('link', { name: 'Key management' }).click();
     await admin.page.getByText('No API keys yet').waitFor();
 
@@ -46,15 +37,15 @@ describe('API keys', () => {
     expect(await row.textContent()).toContain('Text');
 
     // The holder logs in with the key and sees the user panel with only what the key allows.
-    const holder = await newPerson(browser);
-    await holder.page.goto(`${server.url}/admin`);
+    const holder = await newPerson(suite.browser);
+    await holder.page.goto(`${suite.server.url}/admin`);
     await holder.page.getByRole('tab', { name: 'API key' }).click();
     await holder.page.getByRole('textbox', { name: 'API key' }).fill(key);
     await holder.page.getByRole('button', { name: 'Log in' }).click();
     await holder.page.getByRole('heading', { name: 'User panel' }).waitFor();
     const menu = holder.page.getByRole('navigation', { name: 'User panel' });
     expect(await menu.getByRole('link').allTextContents()).toEqual(['Text management']);
-    await holder.page.goto(`${server.url}/admin/key-management`);
+    await holder.page.goto(`${suite.server.url}/admin/key-management`);
     await holder.page.getByText("You don't have permission to access this feature. Please contact the administrator.").waitFor();
     expect(await holder.page.evaluate(() => JSON.parse(localStorage.getItem('api_key_permissions') ?? 'null'))).toEqual({
       text: true,
@@ -80,9 +71,9 @@ describe('API keys', () => {
   });
 
   it('edits a key: new name, permissions and base path', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
-    await page.goto(`${server.url}/admin/key-management`);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/admin/key-management`);
     await page.getByRole('button', { name: 'Create key' }).first().click();
     const form = page.getByRole('dialog', { name: 'Create API key' });
     await form.getByLabel('Name').fill('uploader');

@@ -1,22 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAsAdmin, newPerson, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, loginAsAdmin, newPerson } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 describe('admin login', () => {
   it('checks the fields, refuses a wrong password, and lets the right one in', async () => {
-    const { page, context, errors } = await newPerson(browser);
-    await page.goto(`${server.url}/admin`);
+    const { page, context, errors } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/admin`);
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Please enter username and password');
 
@@ -46,8 +37,8 @@ describe('admin login', () => {
   });
 
   it('asks for the API key in key mode', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/admin`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/admin`);
     await page.getByRole('tab', { name: 'API key' }).click();
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Please enter API key').waitFor();
@@ -58,10 +49,10 @@ describe('admin login', () => {
   });
 
   it('opens the login prompt when a stored admin session has expired', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await page.evaluate(() => localStorage.setItem('admin_token', 'a-token-the-server-never-issued'));
-    await page.goto(`${server.url}/admin/settings`);
+    await page.goto(`${suite.server.url}/admin/settings`);
     const dialog = page.getByRole('dialog', { name: 'Please log in again' });
     await dialog.waitFor();
     await dialog.getByText('Admin session expired, please log in again').waitFor();
@@ -75,8 +66,8 @@ describe('admin login', () => {
   });
 
   it('a logged-in admin reaches every module from the menu', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
     const menu = page.getByRole('navigation', { name: 'Admin panel' });
     const names = await menu.getByRole('link').allTextContents();
     expect(names).toEqual([

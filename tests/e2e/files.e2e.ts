@@ -1,23 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3rver, type RunningS3rver } from '../fixtures/s3rver';
-import { launchBrowser, loginAsAdmin, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-let s3: RunningS3rver;
-
-beforeAll(async () => {
-  [server, browser, s3] = await Promise.all([startServer(), launchBrowser(), startS3rver()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await s3?.stop();
-});
+const suite = useSuite({}, { s3: true });
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -115,11 +104,11 @@ async function shareSlugs(page: Page): Promise<Map<string, string>> {
 
 describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) => {
   it('an admin drops files, a visitor previews and downloads them byte-identical', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
     if (storage === 'S3') {
-      const response = await admin.page.request.post(`${server.url}/api/s3-configs`, {
-        data: s3.configRequest({ name: 's3rver', is_default: true, is_public: true }),
+      const response = await admin.page.request.post(`${suite.server.url}/api/s3-configs`, {
+        data: suite.s3.configRequest({ name: 's3rver', is_default: true, is_public: true }),
         headers: { Authorization: `Bearer ${await adminToken(admin.page)}` },
       });
       expect(response.status()).toBe(201);
@@ -133,7 +122,7 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) =
       { name: `notes-${storage}.txt`, mimeType: 'text/plain', buffer: text },
     ];
 
-    await admin.page.goto(`${server.url}/upload`);
+    await admin.page.goto(`${suite.server.url}/upload`);
     if (storage === 'S3') await expect(admin.page.getByLabel('Storage').locator('option:checked').textContent()).resolves.toContain('s3rver');
     await dropFiles(admin.page, files);
     await expect(admin.page.getByRole('list', { name: 'Chosen files' }).getByRole('listitem').count()).resolves.toBe(4);
@@ -146,9 +135,9 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) =
     await admin.page.locator('[data-recent-slug]').first().getByRole('button').click();
     await admin.page.locator('[data-recent-slug] [role="img"][data-ready="true"]').waitFor();
 
-    const visitor = await newPerson(browser);
+    const visitor = await newPerson(suite.browser);
     const open = async (name: string) => {
-      await visitor.page.goto(`${server.url}/file/${slugs.get(name)}`);
+      await visitor.page.goto(`${suite.server.url}/file/${slugs.get(name)}`);
       await visitor.page.getByRole('heading', { name }).waitFor();
     };
 
@@ -175,22 +164,22 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) =
     expect(sha256(readFileSync((await download.path()) ?? ''))).toBe(sha256(text));
 
     // A range request gets exactly those bytes.
-    const ranged = await visitor.page.request.get(`${server.url}/api/file-download/${slugs.get(files[3]!.name)}`, { headers: { Range: 'bytes=6-9' } });
+    const ranged = await visitor.page.request.get(`${suite.server.url}/api/file-download/${slugs.get(files[3]!.name)}`, { headers: { Range: 'bytes=6-9' } });
     expect(ranged.status()).toBe(206);
     expect((await ranged.body()).toString()).toBe(text.subarray(6, 10).toString());
     await Promise.all([admin.context.close(), visitor.context.close()]);
   });
 
   it('a password-protected upload asks the visitor for the password', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
-    await admin.page.goto(`${server.url}/upload`);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
+    await admin.page.goto(`${suite.server.url}/upload`);
     await dropFiles(admin.page, [{ name: `secret-${storage}.txt`, mimeType: 'text/plain', buffer: Buffer.from('top secret') }]);
     await admin.page.getByLabel('Password').fill('letmein');
     await admin.page.getByRole('button', { name: 'Upload', exact: true }).click();
     const link = await admin.page.locator('li[data-task-status="completed"]').getByRole('textbox', { name: 'Share link' }).inputValue();
 
-    const visitor = await newPerson(browser);
+    const visitor = await newPerson(suite.browser);
     await visitor.page.goto(link);
     await visitor.page.getByRole('heading', { name: 'This file is protected' }).waitFor();
     await visitor.page.getByLabel('Password').fill('nope');
@@ -205,18 +194,18 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) =
 
 describe('cancelling an upload', () => {
   it('leaves no record and no object behind', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
     const token = await adminToken(admin.page);
-    const before = (await (await admin.page.request.get(`${server.url}/api/admin/files`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+    const before = (await (await admin.page.request.get(`${suite.server.url}/api/admin/files`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
       data: { pagination: { total: number } };
     };
-    const stored = () => objectsUnder(join(server.dataDir, 'storage')).length + objectsUnder(s3.directory).length;
+    const stored = () => objectsUnder(join(suite.server.dataDir, 'storage')).length + objectsUnder(suite.s3.directory).length;
     const storageBefore = stored();
 
     // A slow line, so that there is time to press cancel mid-way.
     const cdp = await admin.context.newCDPSession(admin.page);
-    await admin.page.goto(`${server.url}/upload`);
+    await admin.page.goto(`${suite.server.url}/upload`);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
     await dropFiles(admin.page, [{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4 * 1024 * 1024, 7) }]);
     await admin.page.getByRole('button', { name: 'Upload', exact: true }).click();
@@ -228,7 +217,7 @@ describe('cancelling an upload', () => {
 
     await expect
       .poll(async () => {
-        const after = (await (await admin.page.request.get(`${server.url}/api/admin/files`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        const after = (await (await admin.page.request.get(`${suite.server.url}/api/admin/files`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
           data: { pagination: { total: number } };
         };
         return after.data.pagination.total;

@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, loginAsAdmin, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 async function typeInEditor(page: Page, text: string) {
   await page.locator('.cm-content').click();
@@ -22,15 +14,15 @@ async function typeInEditor(page: Page, text: string) {
 /** Creates a paste through the API as the logged-in admin of this page. */
 async function apiPaste(page: Page, body: Record<string, unknown>) {
   const token = await page.evaluate(() => localStorage.getItem('admin_token'));
-  const response = await page.request.post(`${server.url}/api/paste`, { data: body, headers: { Authorization: `Bearer ${token}` } });
+  const response = await page.request.post(`${suite.server.url}/api/paste`, { data: body, headers: { Authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { data: { slug: string; id: string } }).data;
 }
 
 describe('sharing a paste', () => {
   it('admin shares Markdown with a password and 2 views; a visitor unlocks it, reads the raw link, then finds it used up', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
     await admin.page.getByRole('link', { name: 'Home' }).click();
     await typeInEditor(admin.page, '# Release notes\n\n- [x] fast\n- [ ] safe\n\n| a | b |\n|---|---|\n| 1 | 2 |\n');
     await admin.page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Release notes' }).waitFor();
@@ -43,12 +35,12 @@ describe('sharing a paste', () => {
     const link = admin.page.getByRole('textbox', { name: 'Share link' });
     await link.waitFor();
     const url = await link.inputValue();
-    expect(url).toBe(`${server.url}/paste/notes-e2e`);
+    expect(url).toBe(`${suite.server.url}/paste/notes-e2e`);
     await admin.page.getByRole('button', { name: 'QR code' }).click();
     await admin.page.locator('[role="img"][data-ready="true"]').waitFor();
     await admin.page.getByText(/Link will be hidden in \d+ seconds/).waitFor();
 
-    const visitor = await newPerson(browser);
+    const visitor = await newPerson(suite.browser);
     const dialogs: string[] = [];
     visitor.page.on('dialog', (dialog) => void dialog.dismiss().then(() => dialogs.push(dialog.message())));
     await visitor.page.goto(url);
@@ -76,7 +68,7 @@ describe('sharing a paste', () => {
     expect(await seriousA11yViolations(visitor.page)).toEqual([]);
 
     // The admin still sees it, marked used up.
-    await admin.page.goto(`${server.url}/admin/text-management`);
+    await admin.page.goto(`${suite.server.url}/admin/text-management`);
     const row = admin.page.locator('tr[data-slug="notes-e2e"]');
     await row.getByText('Used up').waitFor();
     expect(await row.getByText('Encrypted').count()).toBe(1);
@@ -85,17 +77,17 @@ describe('sharing a paste', () => {
   });
 
   it('a visitor cannot share, and is told how to log in', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await page.getByRole('heading', { name: 'Log in to share' }).waitFor();
     await page.getByRole('link', { name: 'Log in' }).click();
-    await page.waitForURL(`${server.url}/admin`);
+    await page.waitForURL(`${suite.server.url}/admin`);
     await context.close();
   });
 
   it('opening a link that does not exist says so', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/paste/nothing-here`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/paste/nothing-here`);
     await page.getByRole('heading', { name: 'Share not found' }).waitFor();
     await context.close();
   });
@@ -103,9 +95,9 @@ describe('sharing a paste', () => {
 
 describe('the editor', () => {
   it('autosaves a draft after 30 seconds and offers it back after a reload', async () => {
-    const { page, context } = await newPerson(browser);
+    const { page, context } = await newPerson(suite.browser);
     await page.clock.install();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server.url}/`);
     await typeInEditor(page, 'Draft worth keeping');
     await page.clock.fastForward(31_000);
     await page.getByText(/Draft saved at/).waitFor();
@@ -116,8 +108,8 @@ describe('the editor', () => {
   });
 
   it('exports Word and PNG files of the right type', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await typeInEditor(page, '# Export me\n\nSome **bold** text and `code`.\n\n1. one\n2. two\n');
     await page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Export me' }).waitFor();
 
@@ -136,8 +128,8 @@ describe('the editor', () => {
   });
 
   it('imports a Markdown file and clears after confirming', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/`);
     await page.getByTestId('import-file').setInputFiles({ name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from('## Imported heading') });
     await page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Imported heading' }).waitFor();
     await page.getByRole('button', { name: 'Clear', exact: true }).click();
@@ -151,8 +143,8 @@ describe('the editor', () => {
 
 describe('safety of rendered shares', () => {
   it('runs nothing from an XSS corpus', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
     const corpus = [
       '# Hostile',
       '<script>window.__xss = "script"</script>',
@@ -168,12 +160,12 @@ describe('safety of rendered shares', () => {
     ].join('\n\n');
     const { slug } = await apiPaste(admin.page, { content: corpus });
 
-    const visitor = await newPerson(browser);
+    const visitor = await newPerson(suite.browser);
     const dialogs: string[] = [];
     visitor.page.on('dialog', (dialog) => void dialog.dismiss().then(() => dialogs.push(dialog.message())));
     const pasteReads: string[] = [];
     visitor.page.on('request', (request) => request.url().includes('/api/paste/') && pasteReads.push(request.url()));
-    await visitor.page.goto(`${server.url}/paste/${slug}`);
+    await visitor.page.goto(`${suite.server.url}/paste/${slug}`);
     const body = visitor.page.getByRole('region', { name: 'Shared content' });
     await body.getByRole('heading', { name: 'Hostile' }).waitFor();
     // Opening the page asked once and counted exactly one view.
@@ -196,18 +188,18 @@ describe('safety of rendered shares', () => {
 
 describe('an API key with text permission', () => {
   it('shares from the home page, edits its paste from the view, and lists only its own pastes', async () => {
-    const admin = await newPerson(browser);
-    await loginAsAdmin(admin.page, server.url);
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
     await apiPaste(admin.page, { content: 'the admin paste', slug: 'admins-own' });
     const token = await admin.page.evaluate(() => localStorage.getItem('admin_token'));
-    const created = await admin.page.request.post(`${server.url}/api/admin/api-keys`, {
+    const created = await admin.page.request.post(`${suite.server.url}/api/admin/api-keys`, {
       data: { name: 'writer', text_permission: true, custom_key: 'writer-key-123' },
       headers: { Authorization: `Bearer ${token}` },
     });
     expect(created.status()).toBe(201);
 
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/admin`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/admin`);
     await page.getByRole('tab', { name: 'API key' }).click();
     await page.getByRole('textbox', { name: 'API key' }).fill('writer-key-123');
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -219,20 +211,20 @@ describe('an API key with text permission', () => {
     await page.getByRole('button', { name: 'Create share' }).click();
     await page.getByRole('textbox', { name: 'Share link' }).waitFor();
 
-    await page.goto(`${server.url}/paste/key-paste`);
+    await page.goto(`${suite.server.url}/paste/key-paste`);
     await page.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit share' });
     await edit.getByLabel('Content').fill('Edited by its key');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Edited by its key').waitFor();
 
-    await page.goto(`${server.url}/admin/text-management`);
+    await page.goto(`${suite.server.url}/admin/text-management`);
     await page.locator('tr[data-slug="key-paste"]').waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Clear expired' }).count()).toBe(0);
 
     // Someone else's paste offers no editing to this key.
-    await page.goto(`${server.url}/paste/admins-own`);
+    await page.goto(`${suite.server.url}/paste/admins-own`);
     await page.getByText('the admin paste').waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).count()).toBe(0);
     await Promise.all([admin.context.close(), context.close()]);
@@ -241,14 +233,14 @@ describe('an API key with text permission', () => {
 
 describe('text management', () => {
   it('lists pastes with pagination, deletes a selection with counts, and clears expired ones', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
     const created = [];
     for (let i = 0; i < 12; i++) created.push(await apiPaste(page, { content: `paste number ${i}`, slug: `tm-${i}` }));
     await apiPaste(page, { content: 'short lived', slug: 'tm-used', maxViews: 1 });
-    await page.request.get(`${server.url}/api/paste/tm-used`);
+    await page.request.get(`${suite.server.url}/api/paste/tm-used`);
 
-    await page.goto(`${server.url}/admin/text-management`);
+    await page.goto(`${suite.server.url}/admin/text-management`);
     await page.locator('tr[data-slug="tm-used"]').getByText('Used up').waitFor();
     expect(await page.locator('tbody tr').count()).toBe(10);
     await page.getByRole('button', { name: 'Next page' }).click();

@@ -1,22 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPerson, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { newPerson } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 describe('language', () => {
   it('follows the browser, switches, and survives a reload', async () => {
-    const { page, context } = await newPerson(browser, { locale: 'zh-CN' });
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
+    await page.goto(`${suite.server.url}/`);
     await page.getByRole('link', { name: '上传' }).waitFor();
     expect(await page.title()).toBe('在线剪贴板 - Clipstash');
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
@@ -33,8 +24,8 @@ describe('language', () => {
   });
 
   it('sends the language to the server, whose messages come back translated', async () => {
-    const { page, context } = await newPerson(browser, { locale: 'zh-CN' });
-    await page.goto(`${server.url}/admin`);
+    const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
+    await page.goto(`${suite.server.url}/admin`);
     await page.getByLabel('用户名').fill('admin');
     await page.getByLabel('密码').fill('wrong-password');
     await page.getByRole('button', { name: '登录' }).click();
@@ -45,8 +36,8 @@ describe('language', () => {
 
 describe('theme', () => {
   it('cycles auto → light → dark → auto, follows the system in auto, and survives a reload', async () => {
-    const { page, context } = await newPerson(browser, { colorScheme: 'dark' });
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser, { colorScheme: 'dark' });
+    await page.goto(`${suite.server.url}/`);
     const toggle = page.getByRole('button', { name: /^Theme:/ });
     const theme = () => page.getAttribute('html', 'data-theme');
     await expect(toggle.getAttribute('data-theme-mode')).resolves.toBe('auto');
@@ -75,13 +66,13 @@ describe('theme', () => {
 
 describe('navigation', () => {
   it('redirects unknown paths home and titles each route', async () => {
-    const { page, context } = await newPerson(browser);
-    await page.goto(`${server.url}/no/such/page`);
-    await page.waitForURL(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/no/such/page`);
+    await page.waitForURL(`${suite.server.url}/`);
     await page.getByRole('link', { name: 'Upload' }).click();
-    await page.waitForURL(`${server.url}/upload`);
+    await page.waitForURL(`${suite.server.url}/upload`);
     expect(await page.title()).toBe('File upload - Clipstash');
-    await page.goto(`${server.url}/mount-explorer/local/docs`);
+    await page.goto(`${suite.server.url}/mount-explorer/local/docs`);
     await page.getByRole('heading', { name: 'Mount explorer' }).waitFor();
     // The title follows the render, which may come after the load event (sooner still with cached code).
     await expect.poll(() => page.title()).toBe('Mount explorer - Clipstash');
@@ -89,13 +80,13 @@ describe('navigation', () => {
   });
 
   it('has a working mobile menu', async () => {
-    const { page, context } = await newPerson(browser, { viewport: { width: 375, height: 740 } });
-    await page.goto(`${server.url}/`);
+    const { page, context } = await newPerson(suite.browser, { viewport: { width: 375, height: 740 } });
+    await page.goto(`${suite.server.url}/`);
     const menuButton = page.getByRole('button', { name: 'Open menu' });
     await expect(page.getByRole('link', { name: 'Upload' }).isVisible()).resolves.toBe(false);
     await menuButton.click();
     await page.getByRole('link', { name: 'Upload' }).click();
-    await page.waitForURL(`${server.url}/upload`);
+    await page.waitForURL(`${suite.server.url}/upload`);
     await expect(page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded')).resolves.toBe('false');
     await context.close();
   });

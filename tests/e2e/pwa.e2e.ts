@@ -1,28 +1,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  launchBrowser,
-  newPerson,
-  seriousA11yViolations,
-  startServer,
-  type RunningServer,
-} from './harness';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -93,23 +77,23 @@ describe('installable app', () => {
   it('has a manifest with names, colours and icons, and Chromium reports it installable', async () => {
     const { context, page, close } = await launchProfile();
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await controlledByServiceWorker(page);
       const cdp = await context.newCDPSession(page);
       const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
       expect(installabilityErrors).toEqual([]);
 
-      const manifestResponse = await fetch(`${server.url}/manifest.webmanifest`);
+      const manifestResponse = await fetch(`${suite.server.url}/manifest.webmanifest`);
       expect(manifestResponse.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
       const manifest = (await manifestResponse.json()) as Record<string, unknown>;
-      expect((await fetch(`${server.url}/sw.js`)).headers.get('cache-control')).toBe('no-cache');
+      expect((await fetch(`${suite.server.url}/sw.js`)).headers.get('cache-control')).toBe('no-cache');
       expect(manifest).toMatchObject({ name: 'Clipstash', short_name: 'Clipstash', start_url: '/', display: 'standalone' });
       expect(manifest.theme_color).toMatch(/^#/);
       expect(manifest.background_color).toMatch(/^#/);
       const icons = manifest.icons as Array<{ sizes: string; purpose: string; src: string }>;
       expect(icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
       for (const icon of icons) {
-        const response = await fetch(`${server.url}${icon.src}`);
+        const response = await fetch(`${suite.server.url}${icon.src}`);
         expect(response.headers.get('content-type')).toBe('image/png');
       }
       const themeColors = await page.locator('meta[name="theme-color"]').evaluateAll((metas) =>
@@ -125,7 +109,7 @@ describe('installable app', () => {
     const { page, close } = await launchProfile();
     try {
       await page.clock.install({ time: new Date('2026-03-02T09:00:00Z') });
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       const prompt = page.getByRole('region', { name: 'Install Clipstash' });
       await prompt.waitFor({ timeout: 20_000 });
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -161,13 +145,13 @@ describe('installable app', () => {
 
 describe('offline', () => {
   it('shows the badge, serves a paste opened before from the cache, and a page never loaded falls back', async () => {
-    const slug = await createPaste(server.url, {
+    const slug = await createPaste(suite.server.url, {
       content: '# Offline notes\n\nStill here without a network.',
       remark: 'Offline notes',
       slug: 'offline-e2e',
     });
-    const { page, context, errors } = await newPerson(browser);
-    const pasteUrl = `${server.url}/paste/${slug}`;
+    const { page, context, errors } = await newPerson(suite.browser);
+    const pasteUrl = `${suite.server.url}/paste/${slug}`;
     await page.goto(pasteUrl);
     await page.getByText('Still here without a network.').waitFor();
     await controlledByServiceWorker(page);
@@ -220,7 +204,7 @@ describe('offline', () => {
     await context.setOffline(true);
     await page.reload();
     await page.getByRole('region', { name: 'Shared content' }).getByText('Still here without a network.').waitFor();
-    await page.goto(`${server.url}/upload`);
+    await page.goto(`${suite.server.url}/upload`);
     await page.getByRole('heading', { name: 'This page is temporarily unavailable' }).waitFor();
 
     await context.setOffline(false);
@@ -247,7 +231,7 @@ describe('new version', () => {
     const first = await startServer();
     const port = new URL(first.url).port;
     let second: RunningServer | undefined;
-    const { page, context, errors } = await newPerson(browser);
+    const { page, context, errors } = await newPerson(suite.browser);
     try {
       await page.goto(`${first.url}/`);
       await controlledByServiceWorker(page);

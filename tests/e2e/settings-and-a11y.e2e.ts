@@ -1,22 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, launchBrowser, loginAsAdmin, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { useSuite } from './suite';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = useSuite();
 
 describe('system settings', () => {
   it('saves the max upload size in KB and the WebDAV mode, and refuses 0', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
     await page.getByRole('link', { name: 'System settings' }).click();
     const size = page.getByRole('spinbutton', { name: 'Max upload size' });
     await expect(size.inputValue()).resolves.toBe('100');
@@ -41,9 +32,9 @@ describe('system settings', () => {
   });
 
   it('changes the admin password with the spec rules, then asks to log in again', async () => {
-    const { page, context } = await newPerson(browser);
-    await loginAsAdmin(page, server.url);
-    await page.goto(`${server.url}/admin/settings`);
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/admin/settings`);
     const change = page.getByRole('button', { name: 'Change login details' });
     await change.click();
     await page.getByText('Please enter the current password').waitFor();
@@ -62,10 +53,10 @@ describe('system settings', () => {
     await page.getByLabel('Current password').fill(ADMIN_PASSWORD);
     await change.click();
     await page.getByRole('heading', { name: 'Log in to Clipstash' }).waitFor();
-    await loginAsAdmin(page, server.url, 'a-brand-new-password');
+    await loginAsAdmin(page, suite.server.url, 'a-brand-new-password');
 
     // Put it back for the other tests of this file.
-    await page.goto(`${server.url}/admin/settings`);
+    await page.goto(`${suite.server.url}/admin/settings`);
     await page.getByLabel('Current password').fill('a-brand-new-password');
     await page.getByLabel('New password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Change login details' }).click();
@@ -88,34 +79,34 @@ describe('accessibility (axe-core: no serious or critical violation)', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`every route in the ${colorScheme} theme`, async () => {
-      const { page, context } = await newPerson(browser, { colorScheme });
+      const { page, context } = await newPerson(suite.browser, { colorScheme });
       const report: string[] = [];
       for (const route of publicRoutes) {
-        await page.goto(`${server.url}${route}`);
+        await page.goto(`${suite.server.url}${route}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         report.push(...(await seriousA11yViolations(page)).map((v) => `${route} ${v}`));
       }
-      await loginAsAdmin(page, server.url);
+      await loginAsAdmin(page, suite.server.url);
       // Lists with rows in them, and share pages with content.
       const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('admin_token'))}`;
-      const paste = await page.request.post(`${server.url}/api/paste`, {
+      const paste = await page.request.post(`${suite.server.url}/api/paste`, {
         data: { content: '# Shared\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1;\n```' },
         headers: { Authorization: authorization },
       });
-      const file = await page.request.post(`${server.url}/api/upload`, {
+      const file = await page.request.post(`${suite.server.url}/api/upload`, {
         multipart: { file: { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') } },
         headers: { Authorization: authorization },
       });
       const pasteSlug = ((await paste.json()) as { data: { slug: string } }).data.slug;
       const fileSlug = ((await file.json()) as { data: { slug: string } }).data.slug;
       for (const route of adminRoutes) {
-        await page.goto(`${server.url}${route}`);
+        await page.goto(`${suite.server.url}${route}`);
         await page.getByRole('heading', { level: 2 }).first().waitFor();
         await page.getByRole('status', { name: 'Loading' }).waitFor({ state: 'detached' });
         report.push(...(await seriousA11yViolations(page)).map((v) => `${route} ${v}`));
       }
       for (const route of ['/', '/upload', `/paste/${pasteSlug}`, `/file/${fileSlug}`]) {
-        await page.goto(`${server.url}${route}`);
+        await page.goto(`${suite.server.url}${route}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor();
         report.push(...(await seriousA11yViolations(page)).map((v) => `${route} (admin) ${v}`));
       }
@@ -125,7 +116,7 @@ describe('accessibility (axe-core: no serious or critical violation)', () => {
         ['/upload', 'Tasks', 'task manager'],
       ];
       for (const [route, button, name] of dialogs) {
-        await page.goto(`${server.url}${route}`);
+        await page.goto(`${suite.server.url}${route}`);
         await page.getByRole('button', { name: button }).first().click();
         await page.getByRole('dialog').waitFor();
         report.push(...(await seriousA11yViolations(page)).map((v) => `${name} ${v}`));

@@ -1,8 +1,8 @@
 import type { FileShare, PresignResponse } from '../../contract/files';
-import { PART_TIMEOUT_MS, type EngineEvent, type FileShareUpload, type TransferError, type UploadStage } from '../../contract/transfer';
+import type { EngineEvent, FileShareUpload, UploadStage } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { callApi, filesScope } from '../transport/api';
-import { isSuccess, send, stripQuotes } from '../transport/http';
+import { putObject } from '../transport/put-object';
 
 export interface PipelineContext {
   signal: AbortSignal;
@@ -37,18 +37,7 @@ export async function presignedUpload(command: FileShareUpload, context: Pipelin
   meter.update(0);
   let etag: string | undefined;
   try {
-    const response = await send({
-      method: 'PUT',
-      url: presign.upload_url,
-      headers: { 'Content-Type': presign.contentType },
-      body: file,
-      timeoutMs: PART_TIMEOUT_MS,
-      signal: context.signal,
-      onUploadProgress: (loaded) => meter.update(Math.min(loaded, file.size)),
-    });
-    if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
-    etag = stripQuotes(response.header('ETag'));
-    meter.update(file.size);
+    etag = await putObject(presign.upload_url, file, presign.contentType, meter, context.signal);
   } catch (error) {
     // The record exists but its bytes never arrived: remove it rather than leave an orphan behind.
     await callApi(api, `/${filesScope(api)}/files/${encodeURIComponent(presign.file_id)}`, {

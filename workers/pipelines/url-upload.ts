@@ -1,11 +1,10 @@
 import type { FileShare, PresignResponse } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/multipart';
 import type { EngineEvent, JournalTask, TransferError, UrlShareUpload } from '../../contract/transfer';
-import { PART_TIMEOUT_MS } from '../../contract/transfer';
 import type { UrlInfo } from '../../contract/url-upload';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
-import { isSuccess, send, stripQuotes } from '../transport/http';
+import { putObject } from '../transport/put-object';
 import { multipartUpload, type MultipartContext } from './multipart-upload';
 
 /** Share of the progress bar for the download: 0–49 %; the upload takes 50–99 %. */
@@ -122,17 +121,7 @@ async function singleUpload(command: UrlShareUpload, file: File, info: UrlInfo, 
   );
   let etag: string | undefined;
   try {
-    const response = await send({
-      method: 'PUT',
-      url: presign.upload_url,
-      headers: { 'Content-Type': presign.contentType },
-      body: file,
-      timeoutMs: PART_TIMEOUT_MS,
-      signal: context.signal,
-      onUploadProgress: (loaded) => meter.update(Math.min(loaded, file.size)),
-    });
-    if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
-    etag = stripQuotes(response.header('ETag'));
+    etag = await putObject(presign.upload_url, file, presign.contentType, meter, context.signal);
   } catch (error) {
     await callApi(api, '/url/cancel', { method: 'POST', body: { file_id: presign.file_id }, failure: 'unknown' }).catch(() => undefined);
     throw error;
