@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { shareOptionsSchema } from './files';
 import { customSlugSchema } from './slugs';
+import { sourceUrlSchema } from './url-upload';
 
 /** Smallest part S3 accepts for every part but the last (5 MiB). */
 export const MULTIPART_MIN_PART_SIZE = 5 * 1024 * 1024;
@@ -23,8 +24,8 @@ export const multipartInitRequestSchema = v.object({
   size: v.pipe(v.number(), v.integer(), v.minValue(1, 'must_be_positive')),
   part_size: v.pipe(v.number(), v.integer(), v.minValue(MULTIPART_MIN_PART_SIZE, 'too_small')),
   slug: v.optional(customSlugSchema),
-  /** URL uploads: where the bytes come from (kept for the record). */
-  source_url: v.optional(v.string()),
+  /** URL uploads: where the bytes come from (kept for the record): an http(s) URL of at most 4096 characters. */
+  source_url: v.optional(sourceUrlSchema),
 });
 export type MultipartInitRequest = v.InferInput<typeof multipartInitRequestSchema>;
 
@@ -52,9 +53,11 @@ export const multipartSignResponseSchema = v.object({
 export type MultipartSignResponse = v.InferOutput<typeof multipartSignResponseSchema>;
 
 /** `GET /api/s3/multipart/parts?file_id&upload_id`: the parts storage already holds (for resuming). */
+export const multipartPartsQuerySchema = v.object(uploadRefSchema);
 export const multipartPartsResponseSchema = v.object({
   parts: v.array(v.object({ partNumber: v.number(), size: v.number(), etag: v.string() })),
 });
+export type MultipartPartsResponse = v.InferOutput<typeof multipartPartsResponseSchema>;
 
 /** `POST /api/s3/multipart/complete`: assemble the parts, then finish the share like a commit. */
 export const multipartCompleteRequestSchema = v.object({

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { presignRequestSchema } from './files';
 
 /** The URL to upload from must be a valid http(s) URL (frontend-spec §5). */
 export const sourceUrlSchema = v.pipe(
@@ -23,6 +24,16 @@ export const urlInfoResponseSchema = v.object({
   corsAllowed: v.boolean(),
 });
 export type UrlInfo = v.InferOutput<typeof urlInfoResponseSchema>;
+
+/** `GET /api/url/proxy?url=`: the source's bytes streamed through the server, for sources without CORS. */
+export const urlProxyQuerySchema = v.object({ url: sourceUrlSchema });
+
+/**
+ * `POST /api/url/presign`: like `/api/s3/presign` (answers presignResponseSchema), plus the address the bytes
+ * come from (kept with the record). `/api/url/commit` takes commitRequestSchema.
+ */
+export const urlPresignRequestSchema = v.object({ ...presignRequestSchema.entries, url: sourceUrlSchema });
+export type UrlPresignRequest = v.InferInput<typeof urlPresignRequestSchema>;
 
 /** `POST /api/url/cancel`: drop the pending record (and any object) of a cancelled URL upload. */
 export const urlCancelRequestSchema = v.object({ file_id: v.string() });

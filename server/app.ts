@@ -16,9 +16,11 @@ import { authRoutes } from './routes/auth';
 import { fileShareRoutes } from './routes/file-shares';
 import { fileRoutes } from './routes/files';
 import { localStorageRoutes } from './routes/local-storage';
+import { multipartRoutes } from './routes/multipart';
 import { pasteRoutes } from './routes/pastes';
 import { storageConfigRoutes } from './routes/storage-configs';
 import { systemRoutes } from './routes/system';
+import { urlUploadRoutes } from './routes/url-upload';
 
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
 export function createApp(deps: AppDeps) {
@@ -39,6 +41,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', pasteRoutes(deps));
   api.route('/s3-configs', storageConfigRoutes(deps));
   api.route('/', fileRoutes(deps));
+  api.route('/s3/multipart', multipartRoutes(deps, 's3'));
+  api.route('/url', urlUploadRoutes(deps));
   api.route('/', fileShareRoutes(deps));
   api.route('/local-storage', localStorageRoutes(deps));
   app.route('/api', api);

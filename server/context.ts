@@ -2,6 +2,7 @@ import type { Permissions } from '../contract/auth';
 import type { ServerConfig } from './config';
 import type { DB } from './db/database';
 import type { Lang } from './i18n/messages';
+import type { FetchPolicy } from './net/safe-fetch';
 import type { SecretBox } from './security/secret-box';
 
 export type Principal =
@@ -18,6 +19,11 @@ export interface AppDeps {
   config: ServerConfig;
   secrets: SecretBox;
   now: () => Date;
+  /**
+   * How URL uploads reach the network: the resolver, time-outs, and (tests only) where a checked address is
+   * really connected. Absent: the system resolver and the defaults of safe-fetch.ts. The SSRF checks always run.
+   */
+  urlFetch?: Omit<FetchPolicy, 'allowPrivate'>;
 }
 
 export interface AppEnv {

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import { initialSchema } from './migrations/001-initial';
 import { fileSharesIndexes } from './migrations/002-file-shares';
+import { multipartUploads } from './migrations/003-multipart-uploads';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -12,6 +13,7 @@ export type DB = Kysely<Database>;
 const migrations: Record<string, Migration> = {
   '001-initial': initialSchema,
   '002-file-shares': fileSharesIndexes,
+  '003-multipart-uploads': multipartUploads,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,6 +88,12 @@ export interface FilesTable {
   views: Generated<number>;
   /** `pending` until the object is committed to storage; pending rows are cleaned after the presign lifetime. */
   status: 'pending' | 'committed';
+  /** The storage's multipart upload while the record is pending (null for single PUTs and form uploads). */
+  upload_id: string | null;
+  /** Bytes per part of that upload (every part but the last), as the client planned it at init. */
+  part_size: number | null;
+  /** URL uploads: the address the bytes came from. */
+  source_url: string | null;
   created_by: string;
   created_at: string;
   updated_at: string;

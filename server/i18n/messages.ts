@@ -140,6 +140,71 @@ export const messages = {
   signed_url_invalid: { en: 'The signature of this URL is invalid', zh: '此 URL 的签名无效' },
   signed_url_expired: { en: 'This URL has expired', zh: '此 URL 已过期' },
   body_too_large: { en: 'The request body is larger than {limit}', zh: '请求体超过 {limit}' },
+  upload_is_multipart: {
+    en: 'This is a multipart upload: finish it with multipart/complete',
+    zh: '这是分片上传，请通过 multipart/complete 完成',
+  },
+  upload_cancelled: { en: 'Upload cancelled', zh: '上传已取消' },
+  multipart_started: { en: 'Multipart upload started', zh: '分片上传已开始' },
+  multipart_parts_signed: { en: 'Part upload URLs created', zh: '分片上传地址已创建' },
+  multipart_aborted: { en: 'Multipart upload aborted', zh: '分片上传已中止' },
+  multipart_upload_not_found: {
+    en: 'This multipart upload does not exist: it was completed, aborted or has expired',
+    zh: '此分片上传不存在：已完成、已中止或已过期',
+  },
+  multipart_too_many_parts: {
+    en: 'A part size of {partSize} bytes would need {partCount} parts; at most 10000 are allowed',
+    zh: '分片大小为 {partSize} 字节时需要 {partCount} 个分片，最多允许 10000 个',
+  },
+  multipart_part_too_large: {
+    en: 'A part may be at most 5 GiB ({max} bytes)',
+    zh: '单个分片最大为 5 GiB（{max} 字节）',
+  },
+  multipart_part_out_of_range: {
+    en: 'Part {partNumber} is not part of this upload (parts 1 to {partCount})',
+    zh: '分片 {partNumber} 不属于此上传（分片 1 到 {partCount}）',
+  },
+  multipart_part_missing: { en: 'Part {partNumber} has not been uploaded', zh: '分片 {partNumber} 尚未上传' },
+  multipart_part_etag_mismatch: {
+    en: 'Part {partNumber} does not match its ETag: the storage holds other bytes for it',
+    zh: '分片 {partNumber} 与其 ETag 不符：存储中的该分片内容不同',
+  },
+  multipart_part_too_small: {
+    en: 'Part {partNumber} is {size} bytes; every part but the last must be at least 5 MiB (5242880 bytes)',
+    zh: '分片 {partNumber} 为 {size} 字节；除最后一个分片外，每个分片至少需要 5 MiB（5242880 字节）',
+  },
+  multipart_part_order: {
+    en: 'Part numbers must be listed in ascending order, each once (at part {partNumber})',
+    zh: '分片编号必须按升序排列且不重复（位于分片 {partNumber}）',
+  },
+  url_scheme_not_allowed: { en: 'Only http and https URLs can be fetched', zh: '只能获取 http 或 https 地址' },
+  url_credentials_not_allowed: {
+    en: 'URLs with a user name or password are not allowed',
+    zh: '不允许包含用户名或密码的地址',
+  },
+  url_host_invalid: { en: 'The URL has no valid host', zh: '该地址没有有效的主机名' },
+  url_host_unresolvable: { en: 'The host {host} could not be resolved', zh: '无法解析主机 {host}' },
+  url_private_address: {
+    en: 'Private or loopback addresses are not allowed ({host} is {address})',
+    zh: '不允许访问私有或回环地址（{host} 为 {address}）',
+  },
+  url_link_local_address: {
+    en: 'Link-local addresses are not allowed ({host} is {address})',
+    zh: '不允许访问链路本地地址（{host} 为 {address}）',
+  },
+  url_metadata_address: {
+    en: 'The cloud metadata address is never allowed ({host} is {address})',
+    zh: '始终不允许访问云元数据地址（{host} 为 {address}）',
+  },
+  url_special_address: {
+    en: 'Multicast, unspecified or reserved addresses are not allowed ({host} is {address})',
+    zh: '不允许访问组播、未指定或保留地址（{host} 为 {address}）',
+  },
+  url_too_many_redirects: { en: 'The URL redirected more than {max} times', zh: '该地址重定向超过 {max} 次' },
+  url_bad_redirect: { en: 'The URL redirected to an invalid address', zh: '该地址重定向到了无效地址' },
+  url_timeout: { en: 'The source did not answer in time', zh: '源地址响应超时' },
+  url_fetch_failed: { en: 'The source could not be fetched: {reason}', zh: '无法获取源地址：{reason}' },
+  url_source_status: { en: 'The source answered HTTP {status}', zh: '源地址返回 HTTP {status}' },
   internal: { en: 'Internal server error', zh: '服务器内部错误' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 

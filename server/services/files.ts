@@ -207,6 +207,9 @@ export async function recordStoredFile(
         ...columns,
         views: 0,
         status: 'committed',
+        upload_id: null,
+        part_size: null,
+        source_url: null,
         created_by: creatorOf(principal),
         created_at: stamp,
         updated_at: stamp,
@@ -228,7 +231,13 @@ export async function recordStoredFile(
  * `POST /api/s3/presign`: checks the limits on the declared size, records a pending upload (which holds the
  * slug and counts against the quota until committed or swept) and hands out a PUT URL.
  */
-export async function presignUpload(deps: AppDeps, principal: Principal, input: PresignInput, baseUrl: string): Promise<PresignResponse> {
+export async function presignUpload(
+  deps: AppDeps,
+  principal: Principal,
+  input: PresignInput,
+  baseUrl: string,
+  sourceUrl: string | null = null,
+): Promise<PresignResponse> {
   const config = await resolveUploadConfig(deps, principal, input.s3_config_id || undefined);
   assertFits(input.size, await uploadLimits(deps, config));
   const driver = driverFor(deps, config);
@@ -252,6 +261,9 @@ export async function presignUpload(deps: AppDeps, principal: Principal, input: 
       max_views: 0,
       views: 0,
       status: 'pending',
+      upload_id: null,
+      part_size: null,
+      source_url: sourceUrl,
       created_by: creatorOf(principal),
       created_at: stamp,
       updated_at: stamp,
@@ -278,23 +290,34 @@ export async function presignUpload(deps: AppDeps, principal: Principal, input: 
   };
 }
 
-const isStale = (row: Pick<FileRow, 'created_at'>, now: Date) =>
-  new Date(row.created_at).getTime() + PRESIGN_TTL_SECONDS * 1000 <= now.getTime();
+/**
+ * When a pending upload is abandoned: a single PUT one presign lifetime after it was created; a multipart upload
+ * one presign lifetime after its last sign or list of parts (a large upload may take longer than an hour).
+ */
+export const isStale = (row: Pick<FileRow, 'created_at' | 'updated_at' | 'upload_id'>, now: Date) =>
+  new Date(row.upload_id === null ? row.created_at : row.updated_at).getTime() + PRESIGN_TTL_SECONDS * 1000 <= now.getTime();
+
+/** The caller's own upload record (admin: its own, a key: its own); 404 for anyone else's. */
+export async function ownUpload(deps: AppDeps, principal: Principal, fileId: string): Promise<FileRow> {
+  const row = await deps.db
+    .selectFrom('files')
+    .selectAll()
+    .where('id', '=', fileId)
+    .where('created_by', '=', creatorOf(principal))
+    .executeTakeFirst();
+  if (!row) throw fileNotFound();
+  return row;
+}
 
 /**
  * `POST /api/s3/commit`: the object must be in storage with the declared size; then the share options apply
  * and the record is committed. Committing twice answers the committed record again.
  */
 export async function commitUpload(deps: AppDeps, principal: Principal, input: CommitInput): Promise<{ share: FileShare; created: boolean }> {
-  const row = await deps.db
-    .selectFrom('files')
-    .selectAll()
-    .where('id', '=', input.file_id)
-    .where('created_by', '=', creatorOf(principal))
-    .executeTakeFirst();
-  if (!row) throw fileNotFound();
+  const row = await ownUpload(deps, principal, input.file_id);
   const now = deps.now();
   if (row.status === 'committed') return { share: toFileShare(row, now), created: false };
+  if (row.upload_id !== null) throw new ApiError(400, 'upload_is_multipart', {}, { field: 'file_id', issue: 'multipart' });
 
   const config = await findStorageConfig(deps.db, row.storage_config_id);
   if (!config) throw fileNotFound();
@@ -324,35 +347,57 @@ export async function commitUpload(deps: AppDeps, principal: Principal, input: C
     throw new ApiError(400, 'upload_size_mismatch', { actual: head.size, declared: row.size }, { field: 'size', issue: 'mismatch' });
   }
   if (input.slug !== undefined && input.slug !== row.slug) await assertSlugFree(deps.db, 'files', input.slug, row.id);
+  const share = await markCommitted(deps, row, head.etag, input);
+  return { share, created: true };
+}
 
+/** The last step of every direct upload: share options applied, ETag recorded, the record committed. */
+export async function markCommitted(
+  deps: AppDeps,
+  row: FileRow,
+  etag: string,
+  input: ShareOptions & { filename?: string; mimetype?: string },
+): Promise<FileShare> {
+  const now = deps.now();
   const changes: Updateable<FilesTable> = {
     ...(await shareColumns(input, now)),
-    etag: head.etag,
+    etag,
     status: 'committed',
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
   if (input.slug !== undefined) changes.slug = input.slug;
   if (input.filename !== undefined) changes.filename = cleanFilename(input.filename);
-  if (input.mimetype !== undefined) changes.mimetype = cleanContentType(input.mimetype);
+  if (input.mimetype !== undefined && input.mimetype !== '') changes.mimetype = cleanContentType(input.mimetype);
   try {
     await deps.db.updateTable('files').set(changes).where('id', '=', row.id).where('status', '=', 'pending').execute();
   } catch (error) {
     if (isSlugConflict(error, 'files')) throw slugTaken();
     throw error;
   }
-  await touchStorageConfig(deps.db, config.id, now);
+  await touchStorageConfig(deps.db, row.storage_config_id, now);
   const committed = await deps.db.selectFrom('files').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
-  return { share: toFileShare(committed, now), created: true };
+  return toFileShare(committed, now);
 }
 
 /**
- * Removes pending uploads older than the presign lifetime with whatever reached storage. An object that
- * cannot be deleted keeps its record for the next sweep.
+ * Removes abandoned pending uploads (see isStale) with whatever reached storage: the object of a single PUT, the
+ * upload and all its parts of a multipart one. A storage that cannot be cleaned keeps the record for the next
+ * sweep.
  */
 export async function sweepStaleUploads(deps: AppDeps): Promise<{ removed: number; failed: number }> {
   const cutoff = new Date(deps.now().getTime() - PRESIGN_TTL_SECONDS * 1000).toISOString();
-  const stale = await deps.db.selectFrom('files').selectAll().where('status', '=', 'pending').where('created_at', '<=', cutoff).execute();
+  const stale = await deps.db
+    .selectFrom('files')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('upload_id', 'is', null), eb('created_at', '<=', cutoff)]),
+        eb.and([eb('upload_id', 'is not', null), eb('updated_at', '<=', cutoff)]),
+      ]),
+    )
+    .execute();
   let removed = 0;
   let failed = 0;
   for (const row of stale) {
@@ -377,12 +422,17 @@ export function startUploadSweeper(deps: AppDeps, everyMs = 5 * 60_000): () => v
 
 // ---------------------------------------------------------------------------------------------- delete
 
-/** The storage object first, then the record; a storage failure (other than "not there") keeps the record. */
+/**
+ * The storage object first (and the parts of an unfinished multipart upload), then the record; a storage failure
+ * (other than "not there") keeps the record.
+ */
 export async function removeFile(deps: AppDeps, row: FileRow): Promise<void> {
   const config = await findStorageConfig(deps.db, row.storage_config_id);
   if (config) {
+    const driver = driverFor(deps, config);
     try {
-      await driverFor(deps, config).delete(row.storage_path);
+      if (row.status === 'pending' && row.upload_id !== null) await driver.abortMultipart(row.storage_path, row.upload_id);
+      await driver.delete(row.storage_path);
     } catch (error) {
       throw new ApiError(502, 'storage_delete_failed', { reason: reasonOf(error) });
     }

@@ -124,19 +124,22 @@ export class InvalidPartError extends Error {
  * each stored with the given ETag, each but the last at least 5 MiB. Answers the stored parts in order.
  */
 export function matchParts(given: CompletedPart[], stored: StoredPart[]): StoredPart[] {
-  const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
-  const matched: StoredPart[] = [];
   let previous = 0;
-  given.forEach((part, index) => {
+  for (const part of given) {
     if (!Number.isInteger(part.partNumber) || part.partNumber <= previous || part.partNumber > MAX_PART_NUMBER) {
       throw new InvalidPartError(part.partNumber, 'order');
     }
     previous = part.partNumber;
+  }
+  const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
+  const matched = given.map((part) => {
     const found = byNumber.get(part.partNumber);
     if (!found) throw new InvalidPartError(part.partNumber, 'missing');
     if (bareEtag(part.etag).toLowerCase() !== found.etag.toLowerCase()) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
-    if (index < given.length - 1 && found.size < MIN_PART_BYTES) throw new InvalidPartError(part.partNumber, 'too_small');
-    matched.push(found);
+    return found;
+  });
+  matched.forEach((part, index) => {
+    if (index < matched.length - 1 && part.size < MIN_PART_BYTES) throw new InvalidPartError(part.partNumber, 'too_small');
   });
   return matched;
 }

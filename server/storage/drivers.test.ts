@@ -83,7 +83,7 @@ async function s3Subject(): Promise<Subject> {
     name: 'S3',
     sendPart: async (key, uploadId, partNumber, bytes) => {
       const url = await driver.presignPart(key, uploadId, partNumber, { size: bytes.length, expiresInSeconds: 600, baseUrl: '' });
-      const res = await fetch(url, { method: 'PUT', body: bytes });
+      const res = await fetch(url, { method: 'PUT', body: new Uint8Array(bytes) });
       if (res.status !== 200) throw new Error(`part PUT answered ${res.status}: ${await res.text()}`);
       return (res.headers.get('etag') ?? '').replace(/"/g, '');
     },
