@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -401,6 +402,31 @@ describe('LOCAL driver specifics', () => {
       expect(listFiles(root)).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the s3rver fixture', () => {
+  it('lists multipart uploads in progress, as S3 does (s3rver alone does not)', async () => {
+    const s3 = await startS3rver();
+    try {
+      const client = new S3Client({
+        endpoint: s3.endpoint,
+        region: s3.region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+      });
+      const driver = createS3Driver({ ...s3, pathStyle: true, folder: '' });
+      const uploads = async () =>
+        ((await client.send(new ListMultipartUploadsCommand({ Bucket: s3.bucket }))).Uploads ?? []).map((upload) => [upload.Key, upload.UploadId]);
+      expect(await uploads()).toEqual([]);
+      const uploadId = await driver.initMultipart('a/b c.bin', { contentType: 'application/octet-stream' });
+      expect(await uploads()).toEqual([['a/b c.bin', uploadId]]);
+      expect(await s3.pendingUploads()).toEqual([uploadId]);
+      await driver.abortMultipart('a/b c.bin', uploadId);
+      expect(await uploads()).toEqual([]);
+    } finally {
+      await s3.stop();
     }
   });
 });
