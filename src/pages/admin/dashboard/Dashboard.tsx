@@ -1,9 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { FileText, FolderOpen, HardDrive, KeyRound } from 'lucide-react';
-import { Button } from '../../../components/Button';
 import { ModuleHeader } from '../../../components/ModuleHeader';
-import { Notice } from '../../../components/Notice';
-import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ResourceStatus } from '../../../components/ResourceStatus';
 import { ProgressBar } from '../../../components/ProgressBar';
 import { getDashboardStats } from '../../../lib/api/files';
 import { formatBytes } from '../../../lib/format';
@@ -14,14 +12,7 @@ import { WeekChart } from './WeekChart';
 export default function Dashboard({ title }: { title: string }) {
   const { t } = useLingui();
   const stats = useResource(getDashboardStats);
-  if (stats.status === 'error') {
-    return (
-      <Notice level={2} role="alert" title={t`The figures could not be loaded`} actions={<Button onClick={stats.reload}>{t`Retry`}</Button>}>
-        {stats.error.message}
-      </Notice>
-    );
-  }
-  if (!stats.data) return <PageSkeleton />;
+  if (!stats.data) return <ResourceStatus resource={stats} errorTitle={t`The figures could not be loaded`} />;
   const data = stats.data;
   const cards = [
     { label: t`Text shares`, value: data.totalPastes, icon: FileText },

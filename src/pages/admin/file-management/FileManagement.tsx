@@ -10,7 +10,7 @@ import tableStyles from '../../../components/DataTable.module.css';
 import { FileEditDialog } from '../../../components/file-edit/FileEditDialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { Notice } from '../../../components/Notice';
-import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ResourceStatus } from '../../../components/ResourceStatus';
 import { Pagination } from '../../../components/Pagination';
 import { QrDialog } from '../../../components/share-link/QrDialog';
 import { batchDeleteFiles, deleteFile, fileShareUrl, listFiles } from '../../../lib/api/files';
@@ -77,12 +77,7 @@ export default function FileManagement({ title }: { title: string }) {
           </Button>
         }
       />
-      {list.status === 'error' && (
-        <Notice level={2} role="alert" title={t`The files could not be loaded`} actions={<Button onClick={list.reload}>{t`Retry`}</Button>}>
-          {list.error.message}
-        </Notice>
-      )}
-      {list.status === 'loading' && !list.data && <PageSkeleton />}
+      <ResourceStatus resource={list} errorTitle={t`The files could not be loaded`} />
       {list.data && items.length === 0 && (
         <Notice level={2} icon={<FolderOpen size={32} />} title={t`No files yet`}>
           {t`Upload files on the upload page; they will be listed here.`}

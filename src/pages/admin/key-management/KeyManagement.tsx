@@ -8,7 +8,7 @@ import tableStyles from '../../../components/DataTable.module.css';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { Notice } from '../../../components/Notice';
-import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ResourceStatus } from '../../../components/ResourceStatus';
 import { deleteApiKey, listApiKeys } from '../../../lib/api/api-keys';
 import { copyText } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/format';
@@ -63,17 +63,7 @@ export default function KeyManagement({ title }: { title: string }) {
         }
       />
 
-      {keys.status === 'error' && (
-        <Notice
-          level={2}
-          role="alert"
-          title={t`The keys could not be loaded`}
-          actions={<Button onClick={keys.reload}>{t`Retry`}</Button>}
-        >
-          {keys.error.message}
-        </Notice>
-      )}
-      {keys.status === 'loading' && !keys.data && <PageSkeleton />}
+      <ResourceStatus resource={keys} errorTitle={t`The keys could not be loaded`} />
       {keys.data && keys.data.length === 0 && (
         <Notice
           level={2}

@@ -1,8 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { ModuleHeader } from '../../../components/ModuleHeader';
-import { Notice } from '../../../components/Notice';
-import { PageSkeleton } from '../../../components/PageSkeleton';
-import { Button } from '../../../components/Button';
+import { ResourceStatus } from '../../../components/ResourceStatus';
 import { getSystemSettings } from '../../../lib/api/system';
 import { useResource } from '../../../lib/use-resource';
 import { AccountForm } from './AccountForm';
@@ -18,12 +16,7 @@ export default function SettingsModule({ title }: { title: string }) {
       <div className={styles.grid}>
         <div className={styles.card}>
           <h3>{t`Uploads`}</h3>
-          {settings.status === 'error' && (
-            <Notice level={2} role="alert" title={t`Settings could not be loaded`} actions={<Button onClick={settings.reload}>{t`Retry`}</Button>}>
-              {settings.error.message}
-            </Notice>
-          )}
-          {settings.status === 'loading' && !settings.data && <PageSkeleton lines={3} />}
+          <ResourceStatus resource={settings} errorTitle={t`Settings could not be loaded`} lines={3} />
           {settings.data && <SystemSettingsForm initial={settings.data} />}
         </div>
         <div className={styles.card}>

@@ -7,8 +7,7 @@ import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Dialog } from '../../../components/Dialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
-import { Notice } from '../../../components/Notice';
-import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ResourceStatus } from '../../../components/ResourceStatus';
 import { ProgressBar } from '../../../components/ProgressBar';
 import { deleteStorageConfig, listStorageConfigs, setDefaultStorageConfig, testStorageConfig } from '../../../lib/api/storage-configs';
 import { formatBytes } from '../../../lib/format';
@@ -67,12 +66,7 @@ export default function StorageConfigModule({ title }: { title: string }) {
           </Button>
         }
       />
-      {configs.status === 'error' && (
-        <Notice level={2} role="alert" title={t`The storage list could not be loaded`} actions={<Button onClick={configs.reload}>{t`Retry`}</Button>}>
-          {configs.error.message}
-        </Notice>
-      )}
-      {configs.status === 'loading' && !configs.data && <PageSkeleton />}
+      <ResourceStatus resource={configs} errorTitle={t`The storage list could not be loaded`} />
       <ul className={styles.grid}>
         {configs.data?.map((config) => {
           const percent = config.total_storage_bytes ? (config.used_storage_bytes / config.total_storage_bytes) * 100 : null;

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { Notice } from '../../../components/Notice';
-import { PageSkeleton } from '../../../components/PageSkeleton';
+import { ResourceStatus } from '../../../components/ResourceStatus';
 import { Pagination } from '../../../components/Pagination';
 import { PasteEditDialog } from '../../../components/paste-edit/PasteEditDialog';
 import { QrDialog } from '../../../components/share-link/QrDialog';
@@ -87,12 +87,7 @@ export default function TextManagement({ title }: { title: string }) {
         }
       />
 
-      {list.status === 'error' && (
-        <Notice level={2} role="alert" title={t`The shares could not be loaded`} actions={<Button onClick={list.reload}>{t`Retry`}</Button>}>
-          {list.error.message}
-        </Notice>
-      )}
-      {list.status === 'loading' && !list.data && <PageSkeleton />}
+      <ResourceStatus resource={list} errorTitle={t`The shares could not be loaded`} />
       {list.data && items.length === 0 && (
         <Notice level={2} icon={<FileText size={32} />} title={t`No text shares yet`}>
           {t`Write something on the home page and share it; it will be listed here.`}
