@@ -3,7 +3,7 @@ import type {
   MultipartInitResponse,
   MultipartSignResponse,
 } from '../../contract/multipart';
-import type { ApiAccess, EngineEvent, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
+import type { ApiAccess, EngineEvent, JournalPart, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
 import { PART_TIMEOUT_MS } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { classifyFailure, type AttemptOutcome } from '../engine/retry';
@@ -13,6 +13,9 @@ import { missingParts } from '../journal/replay';
 import { planUpload, partRange } from '../planner/plan';
 import { callApi } from '../transport/api';
 import { isSuccess, send, stripQuotes } from '../transport/http';
+
+/** Part URLs signed per call, ahead of use (at most MAX_PARTS_SIGNED_AT_ONCE). */
+const SIGN_AHEAD = 6;
 
 export interface MultipartJob {
   taskId: string;
@@ -106,8 +109,15 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
       `/${family}/multipart/parts?file_id=${encodeURIComponent(fileId)}&upload_id=${encodeURIComponent(uploadId)}`,
       { method: 'GET', signal: context.signal, failure: 'init_failed' },
     );
-    const parts = Object.fromEntries(onStorage.parts.map((part) => [part.partNumber, part]));
-    task = { ...task, parts };
+    // A part only counts when the storage holds all of it: a request cut off by the reload can leave a
+    // partial part behind (some S3-compatible stores list those), which must be sent again.
+    const whole = onStorage.parts.filter(
+      (part) =>
+        part.etag !== '' &&
+        part.partNumber <= plan.partCount &&
+        part.size === partRange(source.size, plan, part.partNumber).end - partRange(source.size, plan, part.partNumber).start,
+    );
+    task = { ...task, parts: Object.fromEntries(whole.map((part) => [part.partNumber, part])) };
   }
   const ref = { file_id: fileId, upload_id: uploadId };
 
@@ -130,17 +140,56 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   };
   report();
 
-  const sendPart = async (partNumber: number) => {
+  // Part URLs are signed a few at a time in the background, just ahead of use, so that a part starts as soon as a
+  // slot frees instead of first waiting for its own signing round trip. A retry, a URL past half its lifetime or
+  // one whose batch failed: the part signs itself alone (and that failure counts).
+  const queue = missingParts({ ...task, parts: Object.fromEntries(done) });
+  const position = new Map(queue.map((partNumber, index) => [partNumber, index]));
+  const started = new Set<number>();
+  const presigned = new Map<number, Promise<{ url: string; until: number } | undefined>>();
+  const sign = (partNumbers: number[]) =>
+    callApi<MultipartSignResponse>(api, `/${family}/multipart/sign`, {
+      method: 'POST',
+      body: { ...ref, partNumbers },
+      signal: context.signal,
+      failure: 'part_failed',
+    }).then((signed) => ({ urls: signed.urls, until: Date.now() + (signed.expires_in * 1000) / 2 }));
+  const signAhead = (after: number) => {
+    const batch: number[] = [];
+    for (let index = (position.get(after) ?? queue.length) + 1; index < queue.length && batch.length < SIGN_AHEAD; index++) {
+      const next = queue[index] as number;
+      if (!started.has(next) && !presigned.has(next)) batch.push(next);
+    }
+    if (batch.length === 0) return;
+    const call = sign(batch);
+    for (const partNumber of batch) {
+      presigned.set(
+        partNumber,
+        call.then(
+          ({ urls, until }) => {
+            const url = urls.find((entry) => entry.partNumber === partNumber)?.url;
+            return url ? { url, until } : undefined;
+          },
+          () => undefined,
+        ),
+      );
+    }
+  };
+  const signedUrl = async (partNumber: number): Promise<string | undefined> => {
+    const kept = presigned.get(partNumber);
+    presigned.delete(partNumber);
+    if (presigned.size < SIGN_AHEAD / 2) signAhead(partNumber);
+    const ready = kept && (await kept);
+    if (ready && ready.until > Date.now()) return ready.url;
+    return (await sign([partNumber])).urls[0]?.url;
+  };
+
+  const sendPart = async (partNumber: number): Promise<JournalPart> => {
     const range = partRange(source.size, plan, partNumber);
+    started.add(partNumber);
     let retries = 0;
     for (;;) {
-      const signed = await callApi<MultipartSignResponse>(api, `/${family}/multipart/sign`, {
-        method: 'POST',
-        body: { ...ref, partNumbers: [partNumber] },
-        signal: context.signal,
-        failure: 'part_failed',
-      });
-      const url = signed.urls[0]?.url;
+      const url = await signedUrl(partNumber);
       if (!url) throw { code: 'part_failed', part: partNumber } satisfies TransferError;
       let outcome: AttemptOutcome;
       try {
@@ -161,9 +210,8 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
           const part = { partNumber, size: range.end - range.start, etag };
           inFlight.delete(partNumber);
           done.set(partNumber, part);
-          await context.journal.append({ type: 'partDone', taskId, at: at(), part });
           report();
-          return;
+          return part;
         }
         outcome = { status: response.status, body: response.text };
       } catch (error) {
@@ -192,13 +240,16 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
 
   try {
     await Promise.all(
-      missingParts({ ...task, parts: Object.fromEntries(done) }).map(async (partNumber) => {
+      queue.map(async (partNumber) => {
         const release = await context.scheduler.acquire(taskId, context.signal);
+        let part: JournalPart;
         try {
-          await sendPart(partNumber);
+          part = await sendPart(partNumber);
         } finally {
           release();
         }
+        // Recorded once the slot is free: the next part need not wait for the journal's write.
+        await context.journal.append({ type: 'partDone', taskId, at: at(), part });
       }),
     );
   } catch (error) {
