@@ -87,7 +87,7 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
 
   theme.start();
   auth.start();
-  const tasks = createTaskManager(() => auth.getSnapshot().context, inspect);
+  const tasks = createTaskManager(auth, inspect);
   return { theme, auth, tasks, ...createPwaActors(auth, inspect) };
 }
 

@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core';
-import { createActor, fromCallback, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { createActor, fromCallback, type ActorOptions, type ActorRefFrom, type AnyActorLogic } from 'xstate';
 import { isTransferError, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
-import type { StoredCredentials } from '../../machines/auth.machine';
+import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { taskMachine, type RestoredStatus, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { apiAccess, transferEngine } from '../lib/engine-client';
@@ -97,8 +97,12 @@ export function taskFromJournal(task: JournalTask): TaskInput {
   };
 }
 
-/** The app-wide task manager, wired to the engine, with the journal's tasks restored. */
-export function createTaskManager(credentials: () => StoredCredentials, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
+/**
+ * The app-wide task manager, wired to the engine. The journal's tasks are restored once someone signs in: a
+ * visitor opening a share never starts the transfer worker.
+ */
+export function createTaskManager(auth: ActorRefFrom<typeof authMachine>, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
+  const credentials = () => auth.getSnapshot().context;
   const manager = createActor(
     taskManagerMachine.provide({
       actors: { task: taskMachine.provide({ actors: { runTask: runTaskInEngine(credentials) } }) },
@@ -109,9 +113,15 @@ export function createTaskManager(credentials: () => StoredCredentials, inspect?
     { inspect },
   );
   manager.start();
-  void transferEngine.journalTasks().then(
-    (tasks) => manager.send({ type: 'tasks.restore', tasks: tasks.sort((a, b) => a.queuedAt - b.queuedAt).map(taskFromJournal) }),
-    () => undefined,
-  );
+  const restore = () =>
+    transferEngine.journalTasks().then(
+      (tasks) => manager.send({ type: 'tasks.restore', tasks: tasks.sort((a, b) => a.queuedAt - b.queuedAt).map(taskFromJournal) }),
+      () => undefined,
+    );
+  const watch = auth.subscribe((snapshot) => {
+    if (!snapshot.hasTag('signedIn')) return;
+    watch.unsubscribe();
+    void restore();
+  });
   return manager;
 }

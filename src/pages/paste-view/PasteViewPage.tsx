@@ -1,7 +1,7 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { Clock, Copy, Eye, FileCode, FileX, Pencil } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useParams } from 'wouter';
 import type { PublicPaste } from '../../../contract/pastes';
 import { Button } from '../../components/Button';
@@ -10,13 +10,15 @@ import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { PasswordGate } from '../../components/PasswordGate';
-import { PasteEditDialog } from '../../components/paste-edit/PasteEditDialog';
 import { getPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
 import styles from './PasteView.module.css';
+
+/** Only owners edit: visitors never load the dialog's code. */
+const PasteEditDialog = lazy(() => import('../../components/paste-edit/PasteEditDialog').then((m) => ({ default: m.PasteEditDialog })));
 
 export default function PasteViewPage() {
   const { t } = useLingui();
@@ -109,16 +111,18 @@ export default function PasteViewPage() {
       </header>
       <MarkdownView markdown={paste.content} className={styles.body} label={t`Shared content`} />
       {editing && paste.id && (
-        <PasteEditDialog
-          id={paste.id}
-          onClose={() => setEditing(false)}
-          onSaved={(saved) => {
-            setEditing(false);
-            toasts.success(t`Share updated`);
-            if (saved.slug !== slug) window.history.replaceState(null, '', `/paste/${encodeURIComponent(saved.slug)}`);
-            result.reload();
-          }}
-        />
+        <Suspense fallback={null}>
+          <PasteEditDialog
+            id={paste.id}
+            onClose={() => setEditing(false)}
+            onSaved={(saved) => {
+              setEditing(false);
+              toasts.success(t`Share updated`);
+              if (saved.slug !== slug) window.history.replaceState(null, '', `/paste/${encodeURIComponent(saved.slug)}`);
+              result.reload();
+            }}
+          />
+        </Suspense>
       )}
     </article>
   );
