@@ -75,7 +75,7 @@ class WorkerProbe {
 async function browserUpload(serverUrl: string, s3: RunningS3rver, size: number) {
   const browser = await launchBrowser();
   try {
-    const { context, page, errors } = await newPerson(browser);
+    const { context, page, errors } = await newPerson(browser, process.env.BENCH_REDUCED_MOTION ? { reducedMotion: 'reduce' } : {});
     await context.addInitScript(() => {
       const tasks: { start: number; duration: number }[] = [];
       (window as unknown as { __longTasks: typeof tasks }).__longTasks = tasks;
@@ -133,6 +133,12 @@ async function browserUpload(serverUrl: string, s3: RunningS3rver, size: number)
         .catch(() => undefined);
     }, 250);
 
+    // What the page's main thread did meanwhile (CDP Performance metrics): task time, layouts, style recalcs.
+    const metricsSession = await context.newCDPSession(page);
+    await metricsSession.send('Performance.enable');
+    const metrics = async () =>
+      Object.fromEntries((await metricsSession.send('Performance.getMetrics')).metrics.map((metric) => [metric.name, metric.value]));
+    const metricsBefore = await metrics();
     const pageStart = await page.evaluate(() => performance.now());
     const started = performance.now();
     await upload.click();
@@ -140,6 +146,12 @@ async function browserUpload(serverUrl: string, s3: RunningS3rver, size: number)
     const seconds = (performance.now() - started) / 1000;
     const pageEnd = await page.evaluate(() => performance.now());
     clearInterval(sampler);
+    const metricsAfter = await metrics();
+    const delta = (name: string) => (metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0);
+    note(
+      `page main thread during the upload: ${Math.round(delta('TaskDuration') * 1000)} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
+        `${delta('LayoutCount')} layouts, ${delta('RecalcStyleCount')} style recalculations in ${round(seconds, 1)} s`,
+    );
 
     const longTasks = await page.evaluate(
       ([from, to]) =>
@@ -230,6 +242,9 @@ function sdkUpload(s3: RunningS3rver, size: number): Promise<number> {
  * uploading BENCH_SIZE_MB (default 1024) MiB to the same s3rver in 5 MiB parts, 3 at a time. Throughputs in MiB/s.
  * `main_thread_long_tasks`: long tasks (> 50 ms) on the page's main thread while the upload ran.
  * `worker_heap_growth_mb`: the transfer worker's JS heap after the upload minus before (each after a GC), via CDP.
+ * Details on stderr: long tasks with their time, the page main thread's task time, layouts and style recalculations,
+ * the worker's heap before/after/peak. `BENCH_REDUCED_MOTION=1` runs the page with prefers-reduced-motion (no CSS
+ * transitions), to tell rendering cost from transfer cost.
  */
 export async function transfer() {
   const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
