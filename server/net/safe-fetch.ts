@@ -92,8 +92,9 @@ export async function checkUrl(url: URL, policy: FetchPolicy): Promise<{ address
     if (kind !== 'public' && !isAddressAllowed(kind, policy.allowPrivate)) throw new UrlRefusedError(kind, host, address);
   }
   const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-  const first = addresses[0]?.address ?? host;
-  return { address: first, port };
+  // IPv4 first: a server without an IPv6 route would fail on an AAAA answer listed first (no happy eyeballs here).
+  const chosen = addresses.find(({ address }) => isIP(address) === 4) ?? addresses[0];
+  return { address: chosen?.address ?? host, port };
 }
 
 /** One request to the address that was checked (no second DNS lookup: no rebinding between check and connect). */
