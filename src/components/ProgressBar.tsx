@@ -5,7 +5,7 @@ export function ProgressBar({ value, label, tone = 'accent' }: { value: number; 
   const clamped = Math.max(0, Math.min(100, value));
   return (
     <div className={styles.track} role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={clamped}>
-      <div className={`${styles.fill} ${styles[tone]}`} style={{ width: `${clamped}%` }} />
+      <div className={`${styles.fill} ${styles[tone]}`} style={{ transform: `scaleX(${clamped / 100})` }} />
     </div>
   );
 }

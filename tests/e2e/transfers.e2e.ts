@@ -160,7 +160,7 @@ describe('resilience', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 5, downloadThroughput: -1, uploadThroughput: 3 * MIB });
     await chooseFile(page, bigFile);
-    await expect.poll(() => finished.length, { timeout: 60_000, intervals: [50] }).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => finished.length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(3);
     await page.reload();
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     const doneBeforeReload = new Set(finished);
