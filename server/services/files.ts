@@ -227,6 +227,55 @@ export async function recordStoredFile(
 
 // ---------------------------------------------------------------------------------------------- presign + commit
 
+/** What a pending upload record is made of; the rest starts empty until commit. */
+export interface PendingFile {
+  slug: string | undefined;
+  filename: string;
+  mimetype: string;
+  size: number;
+  configId: string;
+  key: string;
+  s3Url: string | null;
+  sourceUrl: string | null;
+  uploadId?: string;
+  partSize?: number;
+}
+
+/**
+ * Records an upload whose bytes have not arrived: it holds its slug (random when none is asked for) and counts
+ * against the quota until it is committed or swept.
+ */
+export async function insertPendingFile(deps: AppDeps, principal: Principal, pending: PendingFile): Promise<FileRow> {
+  const stamp = deps.now().toISOString();
+  return writeWithSlug(deps.db, 'files', pending.slug, async (slug) => {
+    const values: FileRow = {
+      id: randomUUID(),
+      slug,
+      filename: pending.filename,
+      mimetype: pending.mimetype,
+      size: pending.size,
+      storage_config_id: pending.configId,
+      storage_path: pending.key,
+      s3_url: pending.s3Url,
+      etag: null,
+      remark: null,
+      password_hash: null,
+      expires_at: null,
+      max_views: 0,
+      views: 0,
+      status: 'pending',
+      upload_id: pending.uploadId ?? null,
+      part_size: pending.partSize ?? null,
+      source_url: pending.sourceUrl,
+      created_by: creatorOf(principal),
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await deps.db.insertInto('files').values(values).execute();
+    return values;
+  });
+}
+
 /**
  * `POST /api/s3/presign`: checks the limits on the declared size, records a pending upload (which holds the
  * slug and counts against the quota until committed or swept) and hands out a PUT URL.
@@ -243,33 +292,15 @@ export async function presignUpload(
   const driver = driverFor(deps, config);
   const key = buildObjectKey(config.default_folder, input.path, input.filename);
   const contentType = cleanContentType(input.mimetype);
-  const stamp = deps.now().toISOString();
-  const row = await writeWithSlug(deps.db, 'files', input.slug, async (slug) => {
-    const values: FileRow = {
-      id: randomUUID(),
-      slug,
-      filename: cleanFilename(input.filename),
-      mimetype: contentType,
-      size: input.size,
-      storage_config_id: config.id,
-      storage_path: key,
-      s3_url: driver.objectUrl(key),
-      etag: null,
-      remark: null,
-      password_hash: null,
-      expires_at: null,
-      max_views: 0,
-      views: 0,
-      status: 'pending',
-      upload_id: null,
-      part_size: null,
-      source_url: sourceUrl,
-      created_by: creatorOf(principal),
-      created_at: stamp,
-      updated_at: stamp,
-    };
-    await deps.db.insertInto('files').values(values).execute();
-    return values;
+  const row = await insertPendingFile(deps, principal, {
+    slug: input.slug,
+    filename: cleanFilename(input.filename),
+    mimetype: contentType,
+    size: input.size,
+    configId: config.id,
+    key,
+    s3Url: driver.objectUrl(key),
+    sourceUrl,
   });
   let uploadUrl: string;
   try {

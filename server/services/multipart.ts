@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 import type { FileShare } from '../../contract/files';
 import { PRESIGN_TTL_SECONDS } from '../../contract/files';
@@ -9,7 +8,7 @@ import type {
   MultipartPartsResponse,
   MultipartSignResponse,
 } from '../../contract/multipart';
-import { creatorOf, type AppDeps, type Principal } from '../context';
+import type { AppDeps, Principal } from '../context';
 import { ApiError } from '../errors';
 import {
   InvalidPartError,
@@ -24,8 +23,8 @@ import { cleanContentType } from '../storage/http-headers';
 import { buildObjectKey, cleanFilename } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
-import { assertFits, isStale, markCommitted, ownUpload, removeFile, toFileShare, uploadLimits, type FileRow } from './files';
-import { assertSlugFree, writeWithSlug } from './slugs';
+import { assertFits, insertPendingFile, isStale, markCommitted, ownUpload, removeFile, toFileShare, uploadLimits, type FileRow } from './files';
+import { assertSlugFree } from './slugs';
 import { findStorageConfig, resolveUploadConfig } from './storage-configs';
 
 export type MultipartInitInput = v.InferOutput<typeof multipartInitRequestSchema>;
@@ -103,33 +102,17 @@ export async function initMultipartUpload(
     throw storageFailure(error);
   }
   try {
-    const stamp = deps.now().toISOString();
-    const row = await writeWithSlug(deps.db, 'files', input.slug, async (slug) => {
-      const values: FileRow = {
-        id: randomUUID(),
-        slug,
-        filename,
-        mimetype: contentType,
-        size: input.size,
-        storage_config_id: config.id,
-        storage_path: key,
-        s3_url: driver.objectUrl(key),
-        etag: null,
-        remark: null,
-        password_hash: null,
-        expires_at: null,
-        max_views: 0,
-        views: 0,
-        status: 'pending',
-        upload_id: uploadId,
-        part_size: input.part_size,
-        source_url: family === 'url' ? (input.source_url ?? null) : null,
-        created_by: creatorOf(principal),
-        created_at: stamp,
-        updated_at: stamp,
-      };
-      await deps.db.insertInto('files').values(values).execute();
-      return values;
+    const row = await insertPendingFile(deps, principal, {
+      slug: input.slug,
+      filename,
+      mimetype: contentType,
+      size: input.size,
+      configId: config.id,
+      key,
+      s3Url: driver.objectUrl(key),
+      sourceUrl: family === 'url' ? (input.source_url ?? null) : null,
+      uploadId,
+      partSize: input.part_size,
     });
     return { file_id: row.id, upload_id: uploadId, storage_path: key, part_size: input.part_size, part_count: partCount };
   } catch (error) {
