@@ -287,14 +287,17 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     await abort('s3', another, admin());
   });
 
-  it.runIf(kind === 'LOCAL')('LOCAL refuses a part body larger than its planned size (413)', async () => {
-    const ref = await initOk('s3', { size: MULTIPART_MIN_PART_SIZE + 10 }, admin());
-    const res = await sendPart('s3', ref, 2, new Uint8Array(11), admin());
-    expect(res.status).toBe(413);
-    const ok = await sendPart('s3', ref, 2, new Uint8Array(10), admin());
-    expect(ok.status).toBe(200);
-    await abort('s3', ref, admin());
-  });
+  // Our own part URLs check the body against the plan; real S3 enforces its own rules on complete.
+  if (kind === 'LOCAL') {
+    it('LOCAL refuses a part body larger than its planned size (413)', async () => {
+      const ref = await initOk('s3', { size: MULTIPART_MIN_PART_SIZE + 10 }, admin());
+      const res = await sendPart('s3', ref, 2, new Uint8Array(11), admin());
+      expect(res.status).toBe(413);
+      const ok = await sendPart('s3', ref, 2, new Uint8Array(10), admin());
+      expect(ok.status).toBe(200);
+      await abort('s3', ref, admin());
+    });
+  }
 
   it('checks the plan and the limits at init', async () => {
     const tooSmall = await expectError(await init('s3', { size: 100, part_size: 1024 }, admin()), 400);
