@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { ExternalLink, FolderOpen, Pencil, QrCode as QrIcon, Trash2 } from 'lucide-react';
+import { FolderOpen, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
 import { ADMIN_FILE_PAGE_SIZE, type FileShare } from '../../../../contract/files';
@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
 import { FileEditDialog } from '../../../components/file-edit/FileEditDialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
+import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { Pagination } from '../../../components/Pagination';
@@ -120,20 +121,13 @@ export default function FileManagement({ title }: { title: string }) {
                   <td data-label={t`Remaining views`}>{remainingViews(file)}</td>
                   <td data-label={t`Created`}>{formatDateTime(file.created_at, i18n.locale)}</td>
                   <td data-label={t`Actions`}>
-                    <div className={tableStyles.actions}>
-                      <a className={tableStyles.iconLink} href={`/file/${encodeURIComponent(file.slug)}`} target="_blank" rel="noreferrer" aria-label={t`Open ${file.filename}`}>
-                        <ExternalLink size={15} aria-hidden />
-                      </a>
-                      <Button size="small" aria-label={t`QR code of ${file.filename}`} onClick={() => setQrFor(file)}>
-                        <QrIcon size={15} aria-hidden />
-                      </Button>
-                      <Button size="small" aria-label={t`Edit ${file.filename}`} onClick={() => setEditing(file)}>
-                        <Pencil size={15} aria-hidden />
-                      </Button>
-                      <Button size="small" variant="ghost" aria-label={t`Delete ${file.filename}`} onClick={() => setPending({ kind: 'one', file })}>
-                        <Trash2 size={15} aria-hidden />
-                      </Button>
-                    </div>
+                    <RowActions
+                      name={file.filename}
+                      openHref={`/file/${encodeURIComponent(file.slug)}`}
+                      onQr={() => setQrFor(file)}
+                      onEdit={() => setEditing(file)}
+                      onDelete={() => setPending({ kind: 'one', file })}
+                    />
                   </td>
                 </tr>
               ))}

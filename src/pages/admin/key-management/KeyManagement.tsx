@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { Copy, KeyRound, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Copy, KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
 import type { ApiKey } from '../../../../contract/api-keys';
 import { Button } from '../../../components/Button';
@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
+import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { deleteApiKey, listApiKeys } from '../../../lib/api/api-keys';
@@ -132,14 +133,13 @@ export default function KeyManagement({ title }: { title: string }) {
                   </td>
                   <td data-label={t`Created`}>{formatDateTime(key.created_at, i18n.locale)}</td>
                   <td data-label={t`Actions`}>
-                    <div className={tableStyles.actions}>
-                      <Button size="small" aria-label={t`Edit key ${key.name}`} onClick={() => setEditing({ mode: 'edit', key })}>
-                        <Pencil size={15} aria-hidden />
-                      </Button>
-                      <Button size="small" variant="ghost" aria-label={t`Delete key ${key.name}`} onClick={() => setDeleting(key)}>
-                        <Trash2 size={15} aria-hidden />
-                      </Button>
-                    </div>
+                    <RowActions
+                      name={key.name}
+                      editLabel={t`Edit key ${key.name}`}
+                      deleteLabel={t`Delete key ${key.name}`}
+                      onEdit={() => setEditing({ mode: 'edit', key })}
+                      onDelete={() => setDeleting(key)}
+                    />
                   </td>
                 </tr>
               ))}

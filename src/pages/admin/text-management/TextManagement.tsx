@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { ExternalLink, FileText, Pencil, QrCode as QrIcon, Trash2 } from 'lucide-react';
+import { FileText, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
 import { ADMIN_PASTE_PAGE_SIZE, type PasteState, type PasteSummary } from '../../../../contract/pastes';
@@ -8,6 +8,7 @@ import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
 import { ModuleHeader } from '../../../components/ModuleHeader';
+import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { Pagination } from '../../../components/Pagination';
@@ -136,20 +137,13 @@ export default function TextManagement({ title }: { title: string }) {
                   <td data-label={t`Expires`}>{paste.expiresAt ? formatDateTime(paste.expiresAt, i18n.locale) : t`Never`}</td>
                   <td data-label={t`Created`}>{formatDateTime(paste.createdAt, i18n.locale)}</td>
                   <td data-label={t`Actions`}>
-                    <div className={tableStyles.actions}>
-                      <a className={tableStyles.iconLink} href={`/paste/${encodeURIComponent(paste.slug)}`} target="_blank" rel="noreferrer" aria-label={t`Open ${paste.slug}`}>
-                        <ExternalLink size={15} aria-hidden />
-                      </a>
-                      <Button size="small" aria-label={t`QR code of ${paste.slug}`} onClick={() => setQrFor(paste)}>
-                        <QrIcon size={15} aria-hidden />
-                      </Button>
-                      <Button size="small" aria-label={t`Edit ${paste.slug}`} onClick={() => setEditing(paste.id)}>
-                        <Pencil size={15} aria-hidden />
-                      </Button>
-                      <Button size="small" variant="ghost" aria-label={t`Delete ${paste.slug}`} onClick={() => setPending({ kind: 'one', paste })}>
-                        <Trash2 size={15} aria-hidden />
-                      </Button>
-                    </div>
+                    <RowActions
+                      name={paste.slug}
+                      openHref={`/paste/${encodeURIComponent(paste.slug)}`}
+                      onQr={() => setQrFor(paste)}
+                      onEdit={() => setEditing(paste.id)}
+                      onDelete={() => setPending({ kind: 'one', paste })}
+                    />
                   </td>
                 </tr>
               ))}
