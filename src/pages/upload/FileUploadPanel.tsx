@@ -10,6 +10,7 @@ import { useResource } from '../../lib/use-resource';
 import { DropZone } from './DropZone';
 import { ShareOptionsFields } from './ShareOptionsFields';
 import { shareOptionsFor } from './upload-options';
+import taskStyles from '../../components/task-manager/TaskManager.module.css';
 import styles from './Upload.module.css';
 import type { useUploadForm } from './useUploadForm';
 
@@ -52,8 +53,8 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
         <ul className={styles.chosen} aria-label={t`Chosen files`}>
           {files.map((file, index) => (
             <li key={`${file.name}-${index}`}>
-              <span className={styles.taskName}>{file.name}</span>
-              <span className={styles.taskMeta}>{formatBytes(file.size)}</span>
+              <span className={taskStyles.name}>{file.name}</span>
+              <span className={taskStyles.meta}>{formatBytes(file.size)}</span>
               <Button size="small" variant="ghost" aria-label={t`Remove ${file.name}`} onClick={() => setFiles(files.filter((_, i) => i !== index))}>
                 <Trash2 size={15} aria-hidden />
               </Button>
@@ -80,7 +81,7 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
           {files.length > 1 ? t`Upload ${files.length} files` : t`Upload`}
         </Button>
         {maxSize.data !== undefined && (
-          <span className={styles.taskMeta}>{t`Up to ${formatBytes(maxSize.data * 1024 * 1024)} per file`}</span>
+          <span className={taskStyles.meta}>{t`Up to ${formatBytes(maxSize.data * 1024 * 1024)} per file`}</span>
         )}
       </div>
     </form>

@@ -6,6 +6,7 @@ import { QrCode } from '../../components/share-link/QrCode';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import type { RecentUpload } from '../../lib/recent-uploads';
+import taskStyles from '../../components/task-manager/TaskManager.module.css';
 import styles from './Upload.module.css';
 
 /** The last three uploads of this browser, each with its link and a QR code on demand. */
@@ -21,7 +22,7 @@ export function RecentUploads({ items }: { items: RecentUpload[] }) {
           <li key={item.slug} className={styles.recentItem} data-recent-slug={item.slug}>
             <div className={styles.recentText}>
               <a href={fileShareUrl(item.slug)}>{item.filename}</a>
-              <span className={styles.taskMeta}>
+              <span className={taskStyles.meta}>
                 {formatBytes(item.size)} · {formatDateTime(item.uploadedAt, i18n.locale)}
               </span>
             </div>
