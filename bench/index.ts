@@ -4,7 +4,7 @@
  */
 import { pageWeight } from './page-weight';
 import { streamingMemory } from './streaming-memory';
-import { transfer } from './transfer';
+import { transfer } from './transfer/index';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   'page-weight': pageWeight,

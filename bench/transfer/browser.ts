@@ -1,0 +1,154 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, loginAsAdmin, newPerson } from '../../tests/e2e/harness';
+import { s3rverConfigRequest } from '../../tests/fixtures/s3rver';
+import { describePhases, type TimedRequest } from './phases';
+import type { S3rverProcess } from './s3rver-process';
+import { WorkerProbe } from './worker-probe';
+
+export interface BrowserRound {
+  seconds: number;
+  /** Long tasks (> 50 ms) of the page's main thread during the upload, as `duration at +offset`. */
+  longTasks: string[];
+  /** Where the time went (the requests of the page and its worker). */
+  phases: string;
+  /** What the page's main thread did meanwhile (CDP Performance metrics). */
+  mainThread: string;
+}
+
+declare global {
+  interface Window {
+    __longTasks?: { start: number; duration: number }[];
+  }
+}
+
+/**
+ * The browser side: the real app and its worker engine in Chromium, signed in as the admin on /upload with
+ * s3rver as the default storage. Each upload picks the file from disk (as a person does: a disk-backed File) and
+ * is timed in the page from the click on Upload to its task row turning completed.
+ */
+export class BrowserUploader {
+  private readonly requests: TimedRequest[] = [];
+  private peakHeap = 0;
+
+  private constructor(
+    private readonly browser: Browser,
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly probe: WorkerProbe,
+    private readonly token: string,
+    private readonly serverUrl: string,
+  ) {
+    page.on('request', (request) => {
+      const entry: TimedRequest = { method: request.method(), url: request.url(), start: performance.now() };
+      this.requests.push(entry);
+      request.response().then(
+        () => (entry.end = performance.now()),
+        () => undefined,
+      );
+    });
+  }
+
+  static async open(serverUrl: string, s3: S3rverProcess): Promise<BrowserUploader> {
+    const browser = await launchBrowser();
+    const { context, page } = await newPerson(browser, process.env.BENCH_REDUCED_MOTION ? { reducedMotion: 'reduce' } : {});
+    // Installed before the app's code runs, so that every long task of the page is seen.
+    await context.addInitScript(() => {
+      const tasks: { start: number; duration: number }[] = [];
+      window.__longTasks = tasks;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await loginAsAdmin(page, serverUrl);
+    const token = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
+    const created = await page.request.post(`${serverUrl}/api/s3-configs`, {
+      data: s3rverConfigRequest(s3.endpoint, s3.bucket, { is_default: true, is_public: true }),
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (created.status() !== 201) throw new Error(`storage config answered ${created.status()}`);
+    await page.goto(`${serverUrl}/upload`);
+    await page.getByTestId('drop-zone').waitFor();
+    const probe = await WorkerProbe.attach(context, page);
+    // The engine's worker starts with the page (it rebuilds the task list from its journal).
+    for (let waited = 0; !probe.attached && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    return new BrowserUploader(browser, context, page, probe, token, serverUrl);
+  }
+
+  /** The transfer worker's JS heap after a full GC; undefined when the worker cannot be reached. */
+  async workerHeap(): Promise<number | undefined> {
+    try {
+      return await this.probe.heapAfterGc();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The highest worker heap sampled during the uploads so far. */
+  get workerHeapPeak(): number {
+    return this.peakHeap;
+  }
+
+  async upload(path: string, size: number): Promise<BrowserRound> {
+    const { page } = this;
+    await page.getByTestId('file-input').setInputFiles(path);
+    const button = await page.getByRole('button', { name: 'Upload', exact: true }).elementHandle();
+    if (!button) throw new Error('no Upload button');
+
+    const sampler = setInterval(() => {
+      this.probe
+        .call<{ usedSize: number }>('Runtime.getHeapUsage')
+        .then((usage) => (this.peakHeap = Math.max(this.peakHeap, usage.usedSize)))
+        .catch(() => undefined);
+    }, 250);
+    const metrics = await this.context.newCDPSession(page);
+    await metrics.send('Performance.enable');
+    const readMetrics = async () => Object.fromEntries((await metrics.send('Performance.getMetrics')).metrics.map((metric) => [metric.name, metric.value]));
+    const before = await readMetrics();
+    this.requests.length = 0;
+    const started = performance.now();
+    // Timed in the page: a MutationObserver sees the new completed row at once, where Playwright's own waiting
+    // polls up to every 500 ms.
+    const { pageStart, pageEnd } = await button.evaluate(
+      (element: HTMLElement) =>
+        new Promise<{ pageStart: number; pageEnd: number }>((resolve) => {
+          // The rows there before (an earlier upload's) are marked, so that only this upload's row counts.
+          // (No named inner functions: tsx would wrap them in a helper the page does not have.)
+          for (const row of document.querySelectorAll('li[data-task-status]')) row.setAttribute('data-bench-earlier', '');
+          const observer = new MutationObserver(() => {
+            if (!document.querySelector('li[data-task-status="completed"]:not([data-bench-earlier])')) return;
+            observer.disconnect();
+            resolve({ pageStart, pageEnd: performance.now() });
+          });
+          observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-task-status'] });
+          const pageStart = performance.now();
+          element.click();
+        }),
+    );
+    clearInterval(sampler);
+    const after = await readMetrics();
+    await metrics.detach();
+    const seconds = (pageEnd - pageStart) / 1000;
+    const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    const longTasks = (await page.evaluate(() => window.__longTasks ?? []))
+      .filter((task) => task.start >= pageStart && task.start <= pageEnd)
+      .map((task) => `${Math.round(task.duration)} ms at +${Math.round(task.start - pageStart)} ms`);
+
+    const files = (await (await page.request.get(`${this.serverUrl}/api/admin/files?limit=1`, { headers: { Authorization: `Bearer ${this.token}` } })).json()) as {
+      data: { items: { size: number }[] };
+    };
+    if (files.data.items[0]?.size !== size) throw new Error(`the share has ${files.data.items[0]?.size} bytes, not ${size}`);
+    return {
+      seconds,
+      longTasks,
+      phases: describePhases(this.requests, started),
+      mainThread:
+        `${Math.round(delta('TaskDuration') * 1000)} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
+        `${delta('LayoutCount')} layouts, ${delta('RecalcStyleCount')} style recalculations`,
+    };
+  }
+
+  async close() {
+    await this.context.close();
+    await this.browser.close();
+  }
+}
