@@ -137,12 +137,29 @@ describe('resilience', () => {
     const localBefore = filesUnder(join(suite.server.dataDir, 'storage')).length;
     const s3Before = await s3MultipartUploads();
     let partsDone = 0;
-    context.on('requestfinished', (request) => isPartPut(request) && partsDone++);
+    let partsSent = 0;
+    const inFlight = new Set<Request>();
+    context.on('request', (request) => {
+      if (!isPartPut(request)) return;
+      partsSent++;
+      inFlight.add(request);
+    });
+    context.on('requestfinished', (request) => {
+      if (isPartPut(request)) partsDone++;
+      inFlight.delete(request);
+    });
+    context.on('requestfailed', (request) => inFlight.delete(request));
     await chooseFile(page, bigFile);
     await expect.poll(() => partsDone, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
     const row = page.locator('li[data-file-name="sixty.bin"]');
     await row.getByRole('button', { name: 'Cancel sixty.bin' }).click();
     await page.locator('li[data-file-name="sixty.bin"][data-task-status="cancelled"]').waitFor();
+    // The parts in flight are aborted, and none is sent once the task shows cancelled.
+    await expect.poll(() => inFlight.size).toBe(0);
+    const sentWhenCancelled = partsSent;
+    await page.waitForTimeout(500);
+    expect(partsSent).toBe(sentWhenCancelled);
+    expect(partsDone).toBeLessThan(12);
     await expect.poll(listFiles).toBe(filesBefore);
     await expect.poll(() => filesUnder(join(suite.server.dataDir, 'storage')).length).toBe(localBefore);
     await expect.poll(s3MultipartUploads).toBe(s3Before);

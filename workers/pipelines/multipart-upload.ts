@@ -3,13 +3,13 @@ import type {
   MultipartInitResponse,
   MultipartSignResponse,
 } from '../../contract/multipart';
-import type { ApiAccess, EngineEvent, JournalPart, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
+import type { ApiAccess, EngineEvent, JournalEvent, JournalPart, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
 import { PART_TIMEOUT_MS } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { classifyFailure, type AttemptOutcome } from '../engine/retry';
 import type { Scheduler } from '../engine/scheduler';
 import type { Journal } from '../journal/store';
-import { missingParts } from '../journal/replay';
+import { apply, missingParts } from '../journal/replay';
 import { planUpload, partRange } from '../planner/plan';
 import { callApi } from '../transport/api';
 import { isSuccess, send, stripQuotes } from '../transport/http';
@@ -60,7 +60,7 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   let task = job.resume;
   if (!task) {
     const plan = planUpload(source.size);
-    await context.journal.append({
+    const queued: JournalEvent = {
       type: 'queued',
       taskId,
       at: at(),
@@ -76,14 +76,17 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
       partSize: plan.partSize,
       partCount: plan.partCount,
       size: source.size,
-    });
-    task = (await context.journal.tasks()).get(taskId);
+    };
+    await context.journal.append(queued);
+    // A new task is just its first event: no need to read the journal back.
+    task = apply(undefined, queued);
   }
   if (!task) throw { code: 'unknown' } satisfies TransferError;
   const plan = { partSize: task.partSize, partCount: task.partCount };
 
   stage('initializing');
   let { fileId, uploadId } = task;
+  let recordStart: Promise<void> | undefined;
   if (!fileId || !uploadId) {
     const init = await callApi<MultipartInitResponse>(api, `/${family}/multipart/init`, {
       method: 'POST',
@@ -101,7 +104,8 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
     });
     fileId = init.file_id;
     uploadId = init.upload_id;
-    await context.journal.append({ type: 'started', taskId, at: at(), fileId, uploadId });
+    // Written while the first parts are signed; awaited before any part is recorded.
+    recordStart = context.journal.append({ type: 'started', taskId, at: at(), fileId, uploadId });
   } else {
     // Trust the storage over the journal: a part the journal saw finish but the storage lost is sent again.
     const onStorage = await callApi<{ parts: { partNumber: number; size: number; etag: string }[] }>(
@@ -154,9 +158,10 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
       signal: context.signal,
       failure: 'part_failed',
     }).then((signed) => ({ urls: signed.urls, until: Date.now() + (signed.expires_in * 1000) / 2 }));
-  const signAhead = (after: number) => {
+  /** Signs the next SIGN_AHEAD parts from queue position `from` that are neither started nor signed yet. */
+  const signAhead = (from: number) => {
     const batch: number[] = [];
-    for (let index = (position.get(after) ?? queue.length) + 1; index < queue.length && batch.length < SIGN_AHEAD; index++) {
+    for (let index = from; index < queue.length && batch.length < SIGN_AHEAD; index++) {
       const next = queue[index] as number;
       if (!started.has(next) && !presigned.has(next)) batch.push(next);
     }
@@ -178,7 +183,7 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   const signedUrl = async (partNumber: number): Promise<string | undefined> => {
     const kept = presigned.get(partNumber);
     presigned.delete(partNumber);
-    if (presigned.size < SIGN_AHEAD / 2) signAhead(partNumber);
+    if (presigned.size < SIGN_AHEAD / 2) signAhead((position.get(partNumber) ?? queue.length) + 1);
     const ready = kept && (await kept);
     if (ready && ready.until > Date.now()) return ready.url;
     return (await sign([partNumber])).urls[0]?.url;
@@ -237,6 +242,10 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
       }
     }
   };
+
+  // The first parts are signed while the journal records the start.
+  signAhead(0);
+  await recordStart;
 
   try {
     await Promise.all(
