@@ -220,6 +220,33 @@ describe('URL uploads', () => {
     expect(createHash('sha256').update(await response.body()).digest('hex')).toBe(createHash('sha256').update(sourceBytes).digest('hex'));
     await context.close();
   });
+
+  it('a file or a source over the upload limit is refused before anything is sent', async () => {
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    const headers = { Authorization: `Bearer ${await token(page)}` };
+    const settingsUrl = `${suite.server.url}/api/admin/system-settings`;
+    const before = ((await (await page.request.get(settingsUrl, { headers })).json()) as { data: { max_upload_size: number } }).data.max_upload_size;
+    // The source has 7 MiB and a bit.
+    expect((await page.request.put(settingsUrl, { headers, data: { max_upload_size: 5 } })).status()).toBe(200);
+    try {
+      const sent: string[] = [];
+      context.on('request', (request) => (request.url().startsWith(sourceUrl) || request.method() === 'PUT') && sent.push(request.url()));
+      await chooseFile(page, bigFile);
+      await page.getByRole('alert').filter({ hasText: 'sixty.bin is 60.0 MB, over the 5.00 MB upload limit' }).waitFor();
+      expect(await page.locator('li[data-task-status]').count()).toBe(0);
+
+      await page.getByRole('tab', { name: 'URL upload' }).click();
+      await page.getByLabel('File URL').fill(`${sourceUrl}/cors/huge.bin`);
+      await page.getByRole('button', { name: 'Check URL' }).click();
+      await page.getByRole('alert').filter({ hasText: 'huge.bin is 7.00 MB, over the 5.00 MB upload limit' }).waitFor();
+      await expect.poll(() => page.getByRole('button', { name: 'Upload from URL' }).isDisabled()).toBe(true);
+      expect(sent).toEqual([]);
+    } finally {
+      await page.request.put(settingsUrl, { headers, data: { max_upload_size: before } });
+      await context.close();
+    }
+  });
 });
 
 describe('URL safety', () => {

@@ -4,12 +4,11 @@ import { useState, type FormEvent } from 'react';
 import { uploadMimeType } from '../../../contract/files';
 import type { UploadPayload } from '../../app/tasks';
 import { Button } from '../../components/Button';
-import { getMaxUploadSizeMb } from '../../lib/api/system';
 import { formatBytes } from '../../lib/format';
-import { useResource } from '../../lib/use-resource';
 import { DropZone } from './DropZone';
 import { ShareOptionsFields } from './ShareOptionsFields';
 import { shareOptionsFor } from './upload-options';
+import { useUploadLimit } from './useUploadLimit';
 import taskStyles from '../../components/task-manager/TaskManager.module.css';
 import styles from './Upload.module.css';
 import type { useUploadForm } from './useUploadForm';
@@ -17,18 +16,15 @@ import type { useUploadForm } from './useUploadForm';
 /** Local files: drop or pick many, then each becomes an upload task. */
 export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadForm> }) {
   const { t } = useLingui();
-  const maxSize = useResource(getMaxUploadSizeMb);
+  const limit = useUploadLimit();
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string>();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (files.length === 0) return setError(t`Choose at least one file`);
-    const limitMb = maxSize.data;
-    const tooBig = limitMb !== undefined ? files.find((file) => file.size > limitMb * 1024 * 1024) : undefined;
-    if (tooBig && limitMb !== undefined) {
-      return setError(t`${tooBig.name} is ${formatBytes(tooBig.size)}, over the ${formatBytes(limitMb * 1024 * 1024)} upload limit`);
-    }
+    const tooBig = files.map((file) => limit.problem(file.name, file.size)).find(Boolean);
+    if (tooBig) return setError(tooBig);
     const problem = form.optionsProblem(files.length);
     if (problem) return setError(problem);
     setError(undefined);
@@ -80,9 +76,7 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
           <FileUp size={17} aria-hidden />
           {files.length > 1 ? t`Upload ${files.length} files` : t`Upload`}
         </Button>
-        {maxSize.data !== undefined && (
-          <span className={taskStyles.meta}>{t`Up to ${formatBytes(maxSize.data * 1024 * 1024)} per file`}</span>
-        )}
+        {limit.limitBytes !== undefined && <span className={taskStyles.meta}>{t`Up to ${formatBytes(limit.limitBytes)} per file`}</span>}
       </div>
     </form>
   );

@@ -11,6 +11,7 @@ import { getUrlInfo } from '../../lib/api/url-upload';
 import { formatBytes } from '../../lib/format';
 import { ShareOptionsFields } from './ShareOptionsFields';
 import { shareOptionsFor } from './upload-options';
+import { useUploadLimit } from './useUploadLimit';
 import styles from './Upload.module.css';
 import type { useUploadForm } from './useUploadForm';
 
@@ -22,6 +23,9 @@ export function UrlUploadPanel({ form }: { form: ReturnType<typeof useUploadForm
   const [filename, setFilename] = useState('');
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string>();
+  const limit = useUploadLimit();
+  // Known before anything is downloaded: a source over the limit cannot be uploaded.
+  const tooBig = info ? limit.problem(filename.trim() || info.filename, info.size) : undefined;
 
   const check = async () => {
     if (!v.safeParse(sourceUrlSchema, url).success) return setError(t`Enter a valid http or https URL`);
@@ -42,6 +46,7 @@ export function UrlUploadPanel({ form }: { form: ReturnType<typeof useUploadForm
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!info) return void check();
+    if (tooBig) return;
     const problem = form.optionsProblem(1);
     if (problem) return setError(problem);
     setError(undefined);
@@ -78,9 +83,9 @@ export function UrlUploadPanel({ form }: { form: ReturnType<typeof useUploadForm
           {checking ? t`Checking…` : t`Check URL`}
         </Button>
       </div>
-      {error && (
+      {(error ?? tooBig) && (
         <p className="form-error" role="alert">
-          {error}
+          {error ?? tooBig}
         </p>
       )}
       {info && (
@@ -106,7 +111,7 @@ export function UrlUploadPanel({ form }: { form: ReturnType<typeof useUploadForm
         </>
       )}
       <div className={styles.submitRow}>
-        <Button type="submit" variant="primary" disabled={!info}>
+        <Button type="submit" variant="primary" disabled={!info || Boolean(tooBig)}>
           <Link2 size={17} aria-hidden />
           {t`Upload from URL`}
         </Button>
