@@ -121,6 +121,21 @@ export const MAX_PROGRESS_EVENTS_PER_SECOND = 10;
 /** A request to storage that makes no progress for this long fails with `timeout`. */
 export const PART_TIMEOUT_MS = 300_000;
 
+/** How many part requests the engine keeps in flight: per upload, and across all uploads together. */
+export interface TransferConcurrency {
+  perUpload: number;
+  global: number;
+}
+export const DEFAULT_CONCURRENCY: TransferConcurrency = { perUpload: 3, global: 6 };
+/** The choices offered for parts per upload (more rarely helps a browser: it opens 6 connections per host). */
+export const PARTS_PER_UPLOAD_CHOICES = [1, 2, 3, 4, 5, 6] as const;
+
+/** The concurrency for `perUpload` parts per upload: the global cap stays the default unless that is lower. */
+export const concurrencyFor = (perUpload: number): TransferConcurrency => ({
+  perUpload,
+  global: Math.max(DEFAULT_CONCURRENCY.global, perUpload),
+});
+
 /** A file as the journal remembers it: enough to ask the user for the same file again after a reload. */
 export interface FileIdentity {
   name: string;

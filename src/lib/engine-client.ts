@@ -1,17 +1,42 @@
 import * as Comlink from 'comlink';
 import type { FileShare } from '../../contract/files';
-import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, UrlShareUpload } from '../../contract/transfer';
+import {
+  concurrencyFor,
+  DEFAULT_CONCURRENCY,
+  PARTS_PER_UPLOAD_CHOICES,
+  type ApiAccess,
+  type EngineEvent,
+  type FileShareUpload,
+  type JournalTask,
+  type UrlShareUpload,
+} from '../../contract/transfer';
 import type { TransferEngine } from '../../workers/engine/engine';
 import { backendBaseUrl } from './backend-url';
+import { localStore, STORAGE_KEYS } from './storage';
 
 let engine: Comlink.Remote<TransferEngine> | undefined;
 
 /** The transfer engine in its Web Worker, started on first use; src reaches the worker only through here. */
 function remote(): Comlink.Remote<TransferEngine> {
-  engine ??= Comlink.wrap<TransferEngine>(
-    new Worker(new URL('../../workers/transfer.worker.ts', import.meta.url), { type: 'module', name: 'transfer-engine' }),
-  );
+  if (!engine) {
+    engine = Comlink.wrap<TransferEngine>(
+      new Worker(new URL('../../workers/transfer.worker.ts', import.meta.url), { type: 'module', name: 'transfer-engine' }),
+    );
+    void engine.configure(concurrencyFor(partsPerUpload()));
+  }
   return engine;
+}
+
+/** This browser's parts in flight per upload: its saved choice, else the default. */
+export function partsPerUpload(): number {
+  const saved = Number(localStore.get(STORAGE_KEYS.partsPerUpload));
+  return (PARTS_PER_UPLOAD_CHOICES as readonly number[]).includes(saved) ? saved : DEFAULT_CONCURRENCY.perUpload;
+}
+
+/** Saves the choice and applies it to the engine at once (to parts granted from now on, running uploads too). */
+export function setPartsPerUpload(value: number) {
+  localStore.set(STORAGE_KEYS.partsPerUpload, String(value));
+  if (engine) void engine.configure(concurrencyFor(value));
 }
 
 export function apiAccess(credentials: { adminToken?: string; apiKey?: string }, language: string): ApiAccess {

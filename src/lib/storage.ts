@@ -9,6 +9,8 @@ export const STORAGE_KEYS = {
   backendUrl: 'backend_url',
   installPromptDismissedAt: 'install_prompt_dismissed_at',
   recentUploads: 'recent_uploads',
+  /** Not in the spec: this browser's choice of parts in flight per upload. */
+  partsPerUpload: 'parts_per_upload',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -166,6 +166,37 @@ describe('resilience', () => {
     await context.close();
   });
 
+  it('the parts-at-once choice is followed at once and kept for the next visit', async () => {
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    let inFlight = 0;
+    let peak = 0;
+    context.on('request', (request) => {
+      if (!isPartPut(request)) return;
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+    });
+    // A part's answer comes before the next part is sent (a finished event may come after it).
+    context.on('response', (response) => isPartPut(response.request()) && inFlight--);
+    context.on('requestfailed', (request) => isPartPut(request) && inFlight--);
+    await page.goto(`${suite.server.url}/upload`);
+    await page.getByRole('button', { name: /^Tasks/ }).click();
+    const choice = page.getByRole('dialog', { name: 'Task manager' }).getByLabel('Parts at once per upload');
+    await expect.poll(() => choice.inputValue()).toBe('3');
+    await choice.selectOption('1');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('file-input').setInputFiles(bigFile);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const slug = await completedSlug(page, 'sixty.bin');
+    expect(peak).toBe(1);
+    expect(await sha256Of(page, slug)).toBe(bigHash);
+
+    await page.reload();
+    await page.getByRole('button', { name: /^Tasks/ }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Task manager' }).getByLabel('Parts at once per upload').inputValue()).toBe('1');
+    await context.close();
+  });
+
   it('a reload in mid-upload resumes without sending finished parts again', async () => {
     const { page, context } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);

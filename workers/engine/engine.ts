@@ -1,6 +1,6 @@
 import type { FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/multipart';
-import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, TransferError, UrlShareUpload } from '../../contract/transfer';
+import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, TransferConcurrency, TransferError, UrlShareUpload } from '../../contract/transfer';
 import { openJournal, type Journal } from '../journal/store';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
@@ -185,6 +185,11 @@ export class TransferEngine {
         this.context(signal, onEvent),
       ),
     );
+  }
+
+  /** Parts in flight per upload and in all, for the requests granted from now on. */
+  configure(limits: TransferConcurrency): void {
+    this.scheduler.configure(limits);
   }
 
   cancel(taskId: string): void {

@@ -5,7 +5,7 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('Scheduler', () => {
   it('never exceeds the per-upload or the global budget', async () => {
-    const scheduler = new Scheduler(5, 3);
+    const scheduler = new Scheduler({ global: 5, perUpload: 3 });
     const running = new Map<string, number>();
     let peak = 0;
     const peakBy = new Map<string, number>();
@@ -28,7 +28,7 @@ describe('Scheduler', () => {
   });
 
   it('serves uploads that already started before new ones, even when the new one asked first', async () => {
-    const scheduler = new Scheduler(1, 1);
+    const scheduler = new Scheduler({ global: 1, perUpload: 1 });
     const order: string[] = [];
     const releases: (() => void)[] = [];
     const take = (upload: string) => scheduler.acquire(upload).then((release) => (order.push(upload), releases.push(release)));
@@ -46,7 +46,7 @@ describe('Scheduler', () => {
   });
 
   it('drops a cancelled wait and rejects it as cancelled', async () => {
-    const scheduler = new Scheduler(1, 1);
+    const scheduler = new Scheduler({ global: 1, perUpload: 1 });
     const first = await scheduler.acquire('a');
     const controller = new AbortController();
     const waiting = scheduler.acquire('b', controller.signal);
@@ -56,5 +56,28 @@ describe('Scheduler', () => {
     const next = await scheduler.acquire('c');
     expect(scheduler.active).toBe(1);
     next();
+  });
+
+  it('takes new limits: a higher one grants the waiting at once, a lower one lets those in flight finish', async () => {
+    const scheduler = new Scheduler({ global: 6, perUpload: 1 });
+    const granted: (() => void)[] = [];
+    for (let part = 0; part < 4; part++) void scheduler.acquire('a').then((release) => granted.push(release));
+    await tick();
+    expect(granted).toHaveLength(1);
+    scheduler.configure({ global: 6, perUpload: 3 });
+    await tick();
+    expect(granted).toHaveLength(3);
+    expect(scheduler.active).toBe(3);
+    scheduler.configure({ global: 6, perUpload: 1 });
+    granted.shift()?.();
+    await tick();
+    // Two still in flight, over the new limit of one: the last waiter waits until they are done.
+    expect(scheduler.active).toBe(2);
+    granted.shift()?.();
+    granted.shift()?.();
+    await tick();
+    expect(scheduler.active).toBe(1);
+    expect(granted).toHaveLength(1);
+    granted.shift()?.();
   });
 });

@@ -1,7 +1,4 @@
-import type { TransferError } from '../../contract/transfer';
-
-export const DEFAULT_PARTS_PER_UPLOAD = 3;
-export const DEFAULT_GLOBAL_PARTS = 6;
+import { DEFAULT_CONCURRENCY, type TransferConcurrency, type TransferError } from '../../contract/transfer';
 
 interface Waiter {
   uploadId: string;
@@ -22,10 +19,23 @@ export class Scheduler {
   private readonly waiting: Waiter[] = [];
   private sequence = 0;
 
-  constructor(
-    private readonly global = DEFAULT_GLOBAL_PARTS,
-    private readonly perUpload = DEFAULT_PARTS_PER_UPLOAD,
-  ) {}
+  private global: number;
+  private perUpload: number;
+
+  constructor(limits: TransferConcurrency = DEFAULT_CONCURRENCY) {
+    this.global = limits.global;
+    this.perUpload = limits.perUpload;
+  }
+
+  /**
+   * New limits, for the requests granted from now on: a lower limit lets the requests in flight finish (none is
+   * cut), a higher one grants waiting requests at once.
+   */
+  configure(limits: TransferConcurrency) {
+    this.global = Math.max(1, Math.floor(limits.global));
+    this.perUpload = Math.max(1, Math.floor(limits.perUpload));
+    this.pump();
+  }
 
   /** Resolves with a release function once a slot is free; a cancelled wait rejects with `cancelled`. */
   acquire(uploadId: string, signal?: AbortSignal): Promise<() => void> {

@@ -2,11 +2,15 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { ListChecks, X } from 'lucide-react';
+import { useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import { PARTS_PER_UPLOAD_CHOICES } from '../../../contract/transfer';
 import type { taskManagerMachine } from '../../../machines/task-manager.machine';
 import { isFinished } from '../../../machines/task.machine';
+import { partsPerUpload, setPartsPerUpload } from '../../lib/engine-client';
 import { Button } from '../Button';
 import { dialogStyles } from '../Dialog';
+import { Field } from '../Field';
 import styles from './TaskManager.module.css';
 import { TaskRow } from './TaskRow';
 
@@ -46,6 +50,7 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
             </RadixDialog.Close>
           </div>
           <RadixDialog.Description className="visually-hidden">{t`Every transfer of this browser and how far it got.`}</RadixDialog.Description>
+          <PartsPerUploadField />
           {tasks.length === 0 ? (
             <p className={styles.empty}>{t`No tasks yet. Uploads and copies appear here while they run.`}</p>
           ) : (
@@ -58,5 +63,32 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>
+  );
+}
+
+/** This browser's parts in flight per upload; a change applies at once, to running uploads too. */
+function PartsPerUploadField() {
+  const { t } = useLingui();
+  const [value, setValue] = useState(partsPerUpload);
+  return (
+    <div className={styles.settings}>
+      <Field label={t`Parts at once per upload`} hint={t`More can be faster on a fast connection; fewer is gentler on a slow one.`}>
+        <select
+          name="partsPerUpload"
+          value={value}
+          onChange={(event) => {
+            const chosen = Number(event.target.value);
+            setValue(chosen);
+            setPartsPerUpload(chosen);
+          }}
+        >
+          {PARTS_PER_UPLOAD_CHOICES.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </div>
   );
 }
