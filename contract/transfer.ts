@@ -9,8 +9,8 @@ export type TaskType = (typeof TASK_TYPES)[number];
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-/** Stages of one file upload (frontend-spec §4). */
-export const UPLOAD_STAGES = ['starting', 'initializing', 'uploading', 'processing', 'completing', 'completed'] as const;
+/** Stages of one file upload (frontend-spec §4), and ours: waiting for the browser to be online again. */
+export const UPLOAD_STAGES = ['starting', 'initializing', 'uploading', 'processing', 'completing', 'completed', 'waitingForNetwork'] as const;
 export type UploadStage = (typeof UPLOAD_STAGES)[number];
 
 export const TRANSFER_ERROR_CODES = [

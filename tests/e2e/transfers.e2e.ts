@@ -197,6 +197,33 @@ describe('resilience', () => {
     await context.close();
   });
 
+  it('going offline in mid-upload pauses it, saying so; back online it completes', async () => {
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    let finished = 0;
+    context.on('requestfinished', (request) => isPartPut(request) && finished++);
+    // A slow line, so that going offline lands in the middle.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 5, downloadThroughput: -1, uploadThroughput: 3 * MIB });
+    await chooseFile(page, bigFile);
+    await expect.poll(() => finished, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+    // Offline as the worker sees it: navigator.onLine false (Chromium's emulation), and every request failing
+    // (the emulation lets a worker's requests through, so they are cut here).
+    await context.route('**/*', (route) => route.abort('internetdisconnected'));
+    await context.setOffline(true);
+    const row = page.locator('li[data-file-name="sixty.bin"]');
+    await row.getByText(/Waiting for the network/).waitFor({ timeout: 30_000 });
+    // Paused, not failed: it waits as long as the browser is offline.
+    await page.waitForTimeout(1500);
+    expect(await row.getAttribute('data-task-status')).toBe('running');
+    await context.unrouteAll();
+    await context.setOffline(false);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const slug = await completedSlug(page, 'sixty.bin');
+    expect(await sha256Of(page, slug)).toBe(bigHash);
+    await context.close();
+  });
+
   it('a reload in mid-upload resumes without sending finished parts again', async () => {
     const { page, context } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);

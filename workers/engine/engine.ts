@@ -8,19 +8,35 @@ import { urlUpload } from '../pipelines/url-upload';
 import { callApi } from '../transport/api';
 import { Scheduler } from './scheduler';
 
-/** Resolves when the worker's browser is online again; rejects as cancelled when the task is. */
+/** How often a paused task looks at navigator.onLine, besides listening for the `online` event. */
+const ONLINE_CHECK_MS = 1000;
+
+/**
+ * Resolves when the worker's browser is online again; rejects as cancelled when the task is. A dedicated worker
+ * is not always sent `online` (Chromium's network emulation changes navigator.onLine without it), so the flag is
+ * also checked every second.
+ */
 function untilOnline(signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (navigator.onLine) return resolve();
-    const done = () => {
-      removeEventListener('online', done);
+    const stop = () => {
+      removeEventListener('online', online);
+      clearInterval(check);
+    };
+    const online = () => {
+      stop();
       resolve();
     };
-    addEventListener('online', done);
-    signal.addEventListener('abort', () => {
-      removeEventListener('online', done);
-      reject({ code: 'cancelled' } satisfies TransferError);
-    }, { once: true });
+    addEventListener('online', online);
+    const check = setInterval(() => navigator.onLine && online(), ONLINE_CHECK_MS);
+    signal.addEventListener(
+      'abort',
+      () => {
+        stop();
+        reject({ code: 'cancelled' } satisfies TransferError);
+      },
+      { once: true },
+    );
   });
 }
 

@@ -6,7 +6,7 @@ import type {
 import type { ApiAccess, EngineEvent, JournalEvent, JournalPart, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
 import { PART_TIMEOUT_MS } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
-import { classifyFailure, type AttemptOutcome } from '../engine/retry';
+import { classifyFailure, type AttemptOutcome, type RetryDecision } from '../engine/retry';
 import type { Scheduler } from '../engine/scheduler';
 import type { Journal } from '../journal/store';
 import { apply, missingParts } from '../journal/replay';
@@ -189,12 +189,40 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
     return (await sign([partNumber])).urls[0]?.url;
   };
 
+  let waitingForNetwork = false;
+  /** Before the next try: wait for the network (saying so), or back off; a cancel ends the wait at once. */
+  const waitBeforeRetry = async (decision: RetryDecision) => {
+    if (decision.action === 'pause') {
+      if (!waitingForNetwork) stage('waitingForNetwork');
+      waitingForNetwork = true;
+      await context.untilOnline(context.signal);
+      if (waitingForNetwork) stage('uploading');
+      waitingForNetwork = false;
+    }
+    if (decision.action === 'backoff') await context.sleep(decision.delayMs, context.signal);
+  };
+
+  /**
+   * One part, signed and sent, and tried again as the classifier says. A signing call that got no answer counts
+   * as a try of the part (offline pauses it too); one our API refused ends the upload with that refusal.
+   */
   const sendPart = async (partNumber: number): Promise<JournalPart> => {
     const range = partRange(source.size, plan, partNumber);
     started.add(partNumber);
     let retries = 0;
     for (;;) {
-      const url = await signedUrl(partNumber);
+      let url: string | undefined;
+      try {
+        url = await signedUrl(partNumber);
+      } catch (error) {
+        const failure = error as TransferError;
+        const outcome: AttemptOutcome = failure.status !== undefined ? { status: failure.status } : { code: failure.code };
+        const decision = classifyFailure(outcome, retries, context.online());
+        if (decision.action === 'fail') throw failure.code === 'cancelled' ? ({ code: 'cancelled' } satisfies TransferError) : failure;
+        if (decision.action === 'backoff') retries++;
+        await waitBeforeRetry(decision);
+        continue;
+      }
       if (!url) throw { code: 'part_failed', part: partNumber } satisfies TransferError;
       let outcome: AttemptOutcome;
       try {
@@ -235,11 +263,8 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
           ...(outcome.status !== undefined ? { status: outcome.status } : { serverMessage: outcome.code }),
         } satisfies TransferError;
       }
-      if (decision.action === 'pause') await context.untilOnline(context.signal);
-      if (decision.action === 'backoff') {
-        retries++;
-        await context.sleep(decision.delayMs, context.signal);
-      }
+      if (decision.action === 'backoff') retries++;
+      await waitBeforeRetry(decision);
     }
   };
 

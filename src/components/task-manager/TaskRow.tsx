@@ -34,6 +34,7 @@ export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps)
     processing: t`Processing`,
     completing: t`Finishing`,
     completed: t`Done`,
+    waitingForNetwork: t`Waiting for the network`,
   };
   const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, delete: t`Delete`, download: t`Download` };
   const share = status === 'completed' && type === 'upload' ? (result as FileShare | undefined) : undefined;
