@@ -116,8 +116,11 @@ export type EngineEvent =
   | { type: 'engine.stage'; taskId: string; stage: UploadStage }
   | { type: 'engine.progress'; taskId: string; progress: TransferProgress };
 
-/** Updates sent across the worker boundary, at most this many per second per task. */
-export const MAX_PROGRESS_EVENTS_PER_SECOND = 10;
+/**
+ * Progress updates sent across the worker boundary, per task and second. The spec allows up to 10; 5 looks as
+ * smooth under the progress bar's 200 ms transition and halves the page's rendering work while files move.
+ */
+export const PROGRESS_EVENTS_PER_SECOND = 5;
 /** A request to storage that makes no progress for this long fails with `timeout`. */
 export const PART_TIMEOUT_MS = 300_000;
 

@@ -94,12 +94,13 @@ export class BrowserUploader {
     const button = await page.getByRole('button', { name: 'Upload', exact: true }).elementHandle();
     if (!button) throw new Error('no Upload button');
 
+    // Once a second: each sample goes through the page's DevTools session, and the page is what is measured.
     const sampler = setInterval(() => {
       this.probe
         .call<{ usedSize: number }>('Runtime.getHeapUsage')
         .then((usage) => (this.peakHeap = Math.max(this.peakHeap, usage.usedSize)))
         .catch(() => undefined);
-    }, 250);
+    }, 1000);
     const metrics = await this.context.newCDPSession(page);
     await metrics.send('Performance.enable');
     const readMetrics = async () => Object.fromEntries((await metrics.send('Performance.getMetrics')).metrics.map((metric) => [metric.name, metric.value]));

@@ -1,12 +1,12 @@
-import { MAX_PROGRESS_EVENTS_PER_SECOND, type TransferProgress } from '../../contract/transfer';
+import { PROGRESS_EVENTS_PER_SECOND, type TransferProgress } from '../../contract/transfer';
 
-const MIN_INTERVAL_MS = 1000 / MAX_PROGRESS_EVENTS_PER_SECOND;
+const MIN_INTERVAL_MS = 1000 / PROGRESS_EVENTS_PER_SECOND;
 /** Weight of the newest speed sample: smooth enough to read, quick enough to follow a change. */
 const SMOOTHING = 0.3;
 
 /**
- * Turns raw byte counts into progress with speed and time left, and lets through at most 10 updates a second
- * (the first and the last always pass) so the worker never floods the page.
+ * Turns raw byte counts into progress with speed and time left, and lets through at most PROGRESS_EVENTS_PER_SECOND
+ * updates a second (the first and the last always pass) so the worker never floods the page.
  */
 export class ProgressMeter {
   private speed = 0;
