@@ -187,7 +187,10 @@ describe('resilience', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('file-input').setInputFiles(bigFile);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    // The Tasks button counts the upload while it runs, and no more once it is done.
+    await page.getByRole('button', { name: 'Tasks (1 active)' }).waitFor();
     const slug = await completedSlug(page, 'sixty.bin');
+    await page.getByRole('button', { name: 'Tasks (0 active)' }).waitFor();
     expect(peak).toBe(1);
     expect(await sha256Of(page, slug)).toBe(bigHash);
 

@@ -2,10 +2,10 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { ListChecks, X } from 'lucide-react';
-import { useState } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { PARTS_PER_UPLOAD_CHOICES } from '../../../contract/transfer';
-import type { taskManagerMachine } from '../../../machines/task-manager.machine';
+import type { TaskManagerContext, taskManagerMachine } from '../../../machines/task-manager.machine';
 import { isFinished } from '../../../machines/task.machine';
 import { partsPerUpload, setPartsPerUpload } from '../../lib/engine-client';
 import { Button } from '../Button';
@@ -23,9 +23,7 @@ type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   const { t } = useLingui();
   const tasks = useSelector(manager, (state) => state.context.tasks);
-  const active = useSelector(manager, (state) =>
-    state.context.tasks.filter((task) => !isFinished(String(task.ref.getSnapshot().value))).length,
-  );
+  const active = useActiveCount(tasks);
   return (
     <RadixDialog.Root>
       <RadixDialog.Trigger asChild>
@@ -66,6 +64,22 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   );
 }
 
+/**
+ * How many tasks are not finished, kept current as each task moves: a task's change does not change the
+ * manager's snapshot, so each task is watched (an unchanged count renders nothing).
+ */
+function useActiveCount(tasks: TaskManagerContext['tasks']): number {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const subscriptions = tasks.map((task) => task.ref.subscribe(onChange));
+      return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+    },
+    [tasks],
+  );
+  const count = () => tasks.filter((task) => !isFinished(String(task.ref.getSnapshot().value))).length;
+  return useSyncExternalStore(subscribe, count);
+}
+
 /** This browser's parts in flight per upload; a change applies at once, to running uploads too. */
 function PartsPerUploadField() {
   const { t } = useLingui();
@@ -75,6 +89,7 @@ function PartsPerUploadField() {
       <Field label={t`Parts at once per upload`} hint={t`More can be faster on a fast connection; fewer is gentler on a slow one.`}>
         <select
           name="partsPerUpload"
+          className={styles.narrow}
           value={value}
           onChange={(event) => {
             const chosen = Number(event.target.value);
