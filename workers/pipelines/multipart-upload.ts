@@ -13,9 +13,7 @@ import { apply, missingParts } from '../journal/replay';
 import { planUpload, partRange } from '../planner/plan';
 import { callApi } from '../transport/api';
 import { isSuccess, send, stripQuotes } from '../transport/http';
-
-/** Part URLs signed per call, ahead of use (at most MAX_PARTS_SIGNED_AT_ONCE). */
-const SIGN_AHEAD = 6;
+import { PartUrls } from './part-urls';
 
 export interface MultipartJob {
   taskId: string;
@@ -144,50 +142,15 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   };
   report();
 
-  // Part URLs are signed a few at a time in the background, just ahead of use, so that a part starts as soon as a
-  // slot frees instead of first waiting for its own signing round trip. A retry, a URL past half its lifetime or
-  // one whose batch failed: the part signs itself alone (and that failure counts).
   const queue = missingParts({ ...task, parts: Object.fromEntries(done) });
-  const position = new Map(queue.map((partNumber, index) => [partNumber, index]));
-  const started = new Set<number>();
-  const presigned = new Map<number, Promise<{ url: string; until: number } | undefined>>();
-  const sign = (partNumbers: number[]) =>
+  const partUrls = new PartUrls(queue, (partNumbers) =>
     callApi<MultipartSignResponse>(api, `/${family}/multipart/sign`, {
       method: 'POST',
       body: { ...ref, partNumbers },
       signal: context.signal,
       failure: 'part_failed',
-    }).then((signed) => ({ urls: signed.urls, until: Date.now() + (signed.expires_in * 1000) / 2 }));
-  /** Signs the next SIGN_AHEAD parts from queue position `from` that are neither started nor signed yet. */
-  const signAhead = (from: number) => {
-    const batch: number[] = [];
-    for (let index = from; index < queue.length && batch.length < SIGN_AHEAD; index++) {
-      const next = queue[index] as number;
-      if (!started.has(next) && !presigned.has(next)) batch.push(next);
-    }
-    if (batch.length === 0) return;
-    const call = sign(batch);
-    for (const partNumber of batch) {
-      presigned.set(
-        partNumber,
-        call.then(
-          ({ urls, until }) => {
-            const url = urls.find((entry) => entry.partNumber === partNumber)?.url;
-            return url ? { url, until } : undefined;
-          },
-          () => undefined,
-        ),
-      );
-    }
-  };
-  const signedUrl = async (partNumber: number): Promise<string | undefined> => {
-    const kept = presigned.get(partNumber);
-    presigned.delete(partNumber);
-    if (presigned.size < SIGN_AHEAD / 2) signAhead((position.get(partNumber) ?? queue.length) + 1);
-    const ready = kept && (await kept);
-    if (ready && ready.until > Date.now()) return ready.url;
-    return (await sign([partNumber])).urls[0]?.url;
-  };
+    }).then((signed) => ({ urls: signed.urls, until: Date.now() + (signed.expires_in * 1000) / 2 })),
+  );
 
   let waitingForNetwork = false;
   /** Before the next try: wait for the network (saying so), or back off; a cancel ends the wait at once. */
@@ -208,12 +171,11 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
    */
   const sendPart = async (partNumber: number): Promise<JournalPart> => {
     const range = partRange(source.size, plan, partNumber);
-    started.add(partNumber);
     let retries = 0;
     for (;;) {
       let url: string | undefined;
       try {
-        url = await signedUrl(partNumber);
+        url = await partUrls.urlFor(partNumber);
       } catch (error) {
         const failure = error as TransferError;
         const outcome: AttemptOutcome = failure.status !== undefined ? { status: failure.status } : { code: failure.code };
@@ -269,7 +231,7 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   };
 
   // The first parts are signed while the journal records the start.
-  signAhead(0);
+  partUrls.signAhead();
   await recordStart;
 
   try {
