@@ -24,6 +24,7 @@ describe('readConfig', () => {
       encryptionKey: undefined,
       publicUrl: undefined,
       allowPrivateUrls: false,
+      trustProxy: false,
       adminTokenTtlHours: 24,
       staticDir: resolve('./dist'),
     });
@@ -40,6 +41,7 @@ describe('readConfig', () => {
       ENCRYPTION_KEY: key,
       PUBLIC_URL: 'https://paste.example.com/',
       ALLOW_PRIVATE_URLS: '1',
+      TRUST_PROXY: '1',
       ADMIN_TOKEN_TTL_HOURS: '48',
     });
     expect(config).toMatchObject({
@@ -51,6 +53,7 @@ describe('readConfig', () => {
       encryptionKey: key,
       publicUrl: 'https://paste.example.com',
       allowPrivateUrls: true,
+      trustProxy: true,
       adminTokenTtlHours: 48,
     });
   });
@@ -136,12 +139,13 @@ describe('readConfig', () => {
     ['TRUE', true],
     ['0', false],
     ['false', false],
-  ])('reads ALLOW_PRIVATE_URLS=%j as %s', (value, expected) => {
+  ])('reads ALLOW_PRIVATE_URLS and TRUST_PROXY=%j as %s', (value, expected) => {
     expect(readConfig({ ALLOW_PRIVATE_URLS: value }).allowPrivateUrls).toBe(expected);
+    expect(readConfig({ TRUST_PROXY: value }).trustProxy).toBe(expected);
   });
 
-  it('rejects ALLOW_PRIVATE_URLS=yes', () => {
-    expect(problemWith({ ALLOW_PRIVATE_URLS: 'yes' })).toContain('ALLOW_PRIVATE_URLS');
+  it.each(['ALLOW_PRIVATE_URLS', 'TRUST_PROXY'])('rejects %s=yes', (name) => {
+    expect(problemWith({ [name]: 'yes' })).toContain(name);
   });
 
   it('lists every problem at once', () => {

@@ -11,6 +11,8 @@ export interface ServerConfig {
   encryptionKey: string | undefined;
   publicUrl: string | undefined;
   allowPrivateUrls: boolean;
+  /** Behind one reverse proxy: the client's address is the last one it adds to X-Forwarded-For. */
+  trustProxy: boolean;
   adminTokenTtlHours: number;
   /** Folder of the built SPA; undefined when only the API is served (tests). */
   staticDir: string | undefined;
@@ -41,10 +43,8 @@ export function readConfig(env: Env = process.env): ServerConfig {
   if (encryptionKey !== undefined && decodeKey(encryptionKey) === undefined) {
     problems.push('ENCRYPTION_KEY must be 32 bytes written as 64 hex characters or base64');
   }
-  const allowPrivate = (env.ALLOW_PRIVATE_URLS ?? '0').trim().toLowerCase();
-  if (!['0', '1', 'true', 'false', ''].includes(allowPrivate)) {
-    problems.push('ALLOW_PRIVATE_URLS must be 1/true or 0/false');
-  }
+  const allowPrivateUrls = flag(env, 'ALLOW_PRIVATE_URLS', problems);
+  const trustProxy = flag(env, 'TRUST_PROXY', problems);
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
@@ -56,10 +56,18 @@ export function readConfig(env: Env = process.env): ServerConfig {
     adminPassword,
     encryptionKey,
     publicUrl: publicUrl?.replace(/\/+$/, ''),
-    allowPrivateUrls: allowPrivate === '1' || allowPrivate === 'true',
+    allowPrivateUrls,
+    trustProxy,
     adminTokenTtlHours: ttl,
     staticDir: resolve(env.STATIC_DIR?.trim() || './dist'),
   };
+}
+
+/** An on/off variable: 1/true or 0/false (any case), off when unset. */
+function flag(env: Env, name: string, problems: string[]): boolean {
+  const raw = (env[name] ?? '0').trim().toLowerCase();
+  if (!['0', '1', 'true', 'false', ''].includes(raw)) problems.push(`${name} must be 1/true or 0/false`);
+  return raw === '1' || raw === 'true';
 }
 
 function integerIn(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {

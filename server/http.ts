@@ -58,3 +58,15 @@ export function publicBaseUrl(c: Context<AppEnv>, deps: AppDeps): string {
   const protocol = forwarded === 'https' || forwarded === 'http' ? `${forwarded}:` : url.protocol;
   return `${protocol}//${url.host}`;
 }
+
+/**
+ * The address the request came from, for per-client limits. With TRUST_PROXY the last X-Forwarded-For entry (the
+ * one our proxy added; earlier ones are the client's own say and can be forged), else the socket's peer.
+ */
+export function clientAddress(c: Context<AppEnv>, deps: AppDeps): string {
+  if (deps.config.trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    if (forwarded) return forwarded;
+  }
+  return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+}

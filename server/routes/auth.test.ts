@@ -247,6 +247,28 @@ describe('login rate limit', () => {
     await expectError(await attempt('whatever', { ip: '192.0.2.1', username: 'someone' }), 401);
   });
 
+  it('ignores X-Forwarded-For unless TRUST_PROXY is set, then counts per forwarded client', async () => {
+    const forwardedFor = (value: string) => ({ headers: { 'x-forwarded-for': value } });
+    const from = (password: string, value: string) =>
+      t.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password }, ...forwardedFor(value) });
+    // Not trusted: a forged header does not get around the limit of the address the request really came from.
+    for (let i = 0; i < 10; i++) await expectError(await from(`wrong-${i}`, `198.51.100.${i}`), 401);
+    await expectError(await from(ADMIN_PASSWORD, '198.51.100.99'), 429);
+
+    const behindProxy = await createTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const via = (password: string, value: string) =>
+        behindProxy.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password }, ...forwardedFor(value) });
+      // The proxy appends the address it saw: the last entry is the client, whatever the client wrote before it.
+      for (let i = 0; i < 10; i++) await expectError(await via(`wrong-${i}`, `203.0.113.${i}, 192.0.2.7`), 401);
+      await expectError(await via(ADMIN_PASSWORD, '192.0.2.7'), 429);
+      // Everyone else behind the same proxy can still log in.
+      await expectOk(await via(ADMIN_PASSWORD, '192.0.2.8'), loginResponseSchema);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('uses a sliding window: old failures stop counting', async () => {
     await failTimes(5);
     t.clock.advance(10 * MINUTE);

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { changePasswordRequestSchema, loginRequestSchema } from '../../contract/auth';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../errors';
-import { jsonBody, ok } from '../http';
+import { clientAddress, jsonBody, ok } from '../http';
 import { adminOf, apiKeyOf, requireAdmin, requireApiKey } from '../middleware/auth';
 import type { LoginRateLimiter } from '../middleware/login-rate-limit';
 import { hashPassword, verifyPassword } from '../security/passwords';
@@ -14,9 +14,7 @@ export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
 
   app.post('/admin/login', jsonBody(loginRequestSchema), async (c) => {
     const { username, password } = c.req.valid('json');
-    const ip = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket
-      ?.remoteAddress ?? 'unknown';
-    const limitKey = `${ip}|${username.toLowerCase()}`;
+    const limitKey = `${clientAddress(c, deps)}|${username.toLowerCase()}`;
     const minutes = limiter.blockedForMinutes(limitKey);
     if (minutes > 0) throw new ApiError(429, 'too_many_attempts', { minutes }, { retryAfterMinutes: minutes });
     // Count the attempt before the slow password check: otherwise guesses sent at once all pass the check
