@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginResponseSchema } from '../contract/auth';
 import { ERROR_REASONS } from '../contract/envelope';
@@ -144,5 +147,43 @@ describe('message language', () => {
     expect((await expectError(await wrongLogin({ 'accept-language': 'fr-FR' }), 401)).message).toBe(
       'Wrong username or password',
     );
+  });
+});
+
+describe('the built app', () => {
+  let t: TestApp;
+  let root: string;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'clipstash-spa-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app-1.js"></script>');
+    writeFileSync(join(root, 'assets', 'app-1.js'), 'console.log(1)');
+    t = await createTestApp({ staticDir: root });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('serves hashed assets for a year, and a missing one as a 404 that is not kept', async () => {
+    const asset = await t.request('/assets/app-1.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // A chunk of another build: answering the page here would leave HTML cached under a script's URL.
+    const missing = await t.request('/assets/app-2.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).not.toContain('html');
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers every route with the current index.html, always revalidated', async () => {
+    const page = await t.request('/paste/some-slug');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await page.text()).toContain('/assets/app-1.js');
+    // A new build on disk is what the next navigation gets.
+    writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app-2.js"></script>');
+    expect(await (await t.request('/upload')).text()).toContain('/assets/app-2.js');
   });
 });

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -91,9 +92,13 @@ const limitJsonBodies: MiddlewareHandler<AppEnv> = (c, next) =>
     ? jsonBodyLimit(c, next)
     : next();
 
-/** Hashed assets are cached for a year; index.html and the service worker are always revalidated. */
+/**
+ * Hashed assets are cached for a year; index.html and the service worker are always revalidated. A missing asset
+ * is a 404, never the app's page: a browser asking for a chunk of another build would otherwise keep HTML under a
+ * script's URL for a year. index.html is read on each navigation, so it always names the assets on disk.
+ */
 function mountSpa(app: Hono<AppEnv>, root: string) {
-  const indexHtml = readFileSync(join(root, 'index.html'), 'utf8');
+  const indexPath = join(root, 'index.html');
   app.use('/assets/*', async (c, next) => {
     await next();
     if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -104,8 +109,12 @@ function mountSpa(app: Hono<AppEnv>, root: string) {
     if (c.res.ok) c.header('Cache-Control', 'no-cache');
   });
   app.use('*', serveStatic({ root }));
-  app.get('*', (c) => {
+  app.get('/assets/*', (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.text('Not found', 404);
+  });
+  app.get('*', async (c) => {
     c.header('Cache-Control', 'no-cache');
-    return c.html(indexHtml);
+    return c.html(await readFile(indexPath, 'utf8'));
   });
 }
