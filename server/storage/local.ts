@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -34,6 +35,22 @@ const META = '.meta';
 /** Multipart uploads: `.staging/multipart/<upload id>/` holds `upload.json` and the parts. */
 const MULTIPART = 'multipart';
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/**
+ * Streams `source` through `counter` into a new file at `path`. On failure the file is removed once its stream has
+ * closed: a failure can come while the file is still being opened, and a remove before that would run first and
+ * leave the file behind.
+ */
+async function writeNewFile(source: Readable | (() => AsyncIterable<Buffer>), counter: Transform, path: string): Promise<void> {
+  const file = createWriteStream(path, { flags: 'wx' });
+  try {
+    await pipeline(source, counter, file);
+  } catch (error) {
+    if (!file.closed) await once(file, 'close').catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+}
+
 /** A stored part: `<number>.<md5 hex>.part`, so that its number and ETag arrive together with one rename. */
 const PART_FILE = /^(\d{1,5})\.([0-9a-f]{32})\.part$/;
 /** Read size when joining parts. */
@@ -168,7 +185,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
       await mkdir(dirname(staging), { recursive: true });
       const counter = new Md5Counter();
       try {
-        await pipeline(body, counter, createWriteStream(staging, { flags: 'wx' }));
+        await writeNewFile(body, counter, staging);
         await mkdir(dirname(target), { recursive: true });
         const head = { size: counter.bytes, etag: counter.hash.digest('hex') };
         await writeMeta(key, head);
@@ -305,7 +322,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
       const temp = join(dir, `${partNumber}.${randomUUID()}.tmp`);
       const counter = new Md5Counter();
       try {
-        await pipeline(body, counter, createWriteStream(temp, { flags: 'wx' }));
+        await writeNewFile(body, counter, temp);
         const part = { partNumber, size: counter.bytes, etag: counter.hash.digest('hex') };
         const name = `${partNumber}.${part.etag}.part`;
         await locked(lockId(uploadId), async () => {
@@ -348,7 +365,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
           }
         };
         try {
-          await pipeline(joined, whole, createWriteStream(staging, { flags: 'wx' }));
+          await writeNewFile(joined, whole, staging);
           const head = { size: whole.bytes, etag: whole.hash.digest('hex') };
           await mkdir(dirname(target), { recursive: true });
           await writeMeta(key, head);
