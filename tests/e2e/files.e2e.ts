@@ -178,6 +178,8 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) =
     await admin.page.getByLabel('Password').fill('letmein');
     await admin.page.getByRole('button', { name: 'Upload', exact: true }).click();
     const link = await admin.page.locator('li[data-task-status="completed"]').getByRole('textbox', { name: 'Share link' }).inputValue();
+    // The next upload does not quietly get the same password.
+    expect(await admin.page.getByLabel('Password').inputValue()).toBe('');
 
     const visitor = await newPerson(suite.browser);
     await visitor.page.goto(link);

@@ -36,6 +36,8 @@ describe('sharing a paste', () => {
     await link.waitFor();
     const url = await link.inputValue();
     expect(url).toBe(`${suite.server.url}/paste/notes-e2e`);
+    // The one-off settings are cleared for the next share.
+    for (const field of ['Link suffix', 'Password', 'Max views', 'Remark']) expect(await admin.page.getByLabel(field).inputValue()).toBe('');
     await admin.page.getByRole('button', { name: 'QR code' }).click();
     await admin.page.locator('[role="img"][data-ready="true"]').waitFor();
     await admin.page.getByText(/Link will be hidden in \d+ seconds/).waitFor();

@@ -293,8 +293,14 @@ describe('URL uploads', () => {
     try {
       const sent: string[] = [];
       context.on('request', (request) => (request.url().startsWith(sourceUrl) || request.method() === 'PUT') && sent.push(request.url()));
-      await chooseFile(page, bigFile);
+      // Said as soon as the file is chosen, and Upload waits until it is removed.
+      await page.goto(`${suite.server.url}/upload`);
+      await page.getByTestId('file-input').setInputFiles(bigFile);
       await page.getByRole('alert').filter({ hasText: 'sixty.bin is 60.0 MB, over the 5.00 MB upload limit' }).waitFor();
+      const upload = page.getByRole('button', { name: 'Upload', exact: true });
+      expect(await upload.isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Remove sixty.bin' }).click();
+      await expect.poll(() => page.getByRole('alert').count()).toBe(0);
       expect(await page.locator('li[data-task-status]').count()).toBe(0);
 
       await page.getByRole('tab', { name: 'URL upload' }).click();

@@ -91,7 +91,8 @@ export default function HomePage() {
     toasts.success(t`Imported ${file.name}`);
   };
 
-  const share = async (values: ShareFormValues) => {
+  /** Resolves true when the share was created. */
+  const share = async (values: ShareFormValues): Promise<boolean> => {
     setSharing(true);
     try {
       const paste = await createPaste({
@@ -105,8 +106,10 @@ export default function HomePage() {
       setShared({ paste, password: values.password });
       sendDraft({ type: 'draft.clear' });
       toasts.success(t`Share created`);
+      return true;
     } catch (error) {
       toasts.error(asRequestFailure(error).message);
+      return false;
     } finally {
       setSharing(false);
     }

@@ -11,7 +11,8 @@ import { useSlugAvailability } from './useSlugAvailability';
 interface ShareFormProps {
   content: string;
   busy: boolean;
-  onShare: (values: ShareFormValues) => void;
+  /** Resolves true when the share was created. */
+  onShare: (values: ShareFormValues) => Promise<boolean>;
 }
 
 const initialValues: ShareFormValues = { slug: '', remark: '', password: '', expiry: 'never', maxViews: '' };
@@ -54,7 +55,8 @@ export function ShareForm({ content, busy, onShare }: ShareFormProps) {
     const found = validateShareForm(values, content);
     setErrors(found);
     if (Object.keys(found).length > 0 || availability === 'taken') return;
-    onShare(values);
+    // Once shared, the one-off settings are cleared: the next share must not quietly get this password or link.
+    void onShare(values).then((created) => created && setValues((previous) => ({ ...initialValues, expiry: previous.expiry })));
   };
 
   return (

@@ -19,12 +19,13 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
   const limit = useUploadLimit();
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string>();
+  // Said as soon as a file is chosen: the file must be removed before the others can go.
+  const tooBig = files.map((file) => limit.problem(file.name, file.size)).find(Boolean);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (files.length === 0) return setError(t`Choose at least one file`);
-    const tooBig = files.map((file) => limit.problem(file.name, file.size)).find(Boolean);
-    if (tooBig) return setError(tooBig);
+    if (tooBig) return;
     const problem = form.optionsProblem(files.length);
     if (problem) return setError(problem);
     setError(undefined);
@@ -58,9 +59,9 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
           ))}
         </ul>
       )}
-      {error && (
+      {(error ?? tooBig) && (
         <p className="form-error" role="alert">
-          {error}
+          {error ?? tooBig}
         </p>
       )}
       <ShareOptionsFields
@@ -72,7 +73,7 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
         slugDisabled={files.length > 1}
       />
       <div className={styles.submitRow}>
-        <Button type="submit" variant="primary" disabled={files.length === 0}>
+        <Button type="submit" variant="primary" disabled={files.length === 0 || Boolean(tooBig)}>
           <FileUp size={17} aria-hidden />
           {files.length > 1 ? t`Upload ${files.length} files` : t`Upload`}
         </Button>

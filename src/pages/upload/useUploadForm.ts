@@ -58,6 +58,8 @@ export function useUploadForm() {
   const start = (inputs: TaskInput[]) => {
     for (const task of inputs) tasks.send({ type: 'tasks.add', task });
     setBatch(inputs.map((task) => task.id));
+    // The one-off settings are cleared: the next upload must not quietly get this password or link.
+    setValues((previous) => ({ ...emptyUploadForm, expiresIn: previous.expiresIn }));
   };
 
   return { configs, selectedConfig, setConfigId, values, setValue, optionsProblem, start, batchTasks, recent };
