@@ -185,20 +185,20 @@ export const messages = {
   url_host_invalid: { en: 'The URL has no valid host', zh: '该地址没有有效的主机名' },
   url_host_unresolvable: { en: 'The host {host} could not be resolved', zh: '无法解析主机 {host}' },
   url_private_address: {
-    en: 'Private or loopback addresses are not allowed ({host} is {address})',
-    zh: '不允许访问私有或回环地址（{host} 为 {address}）',
+    en: 'Private or loopback addresses are not allowed ({target})',
+    zh: '不允许访问私有或回环地址（{target}）',
   },
   url_link_local_address: {
-    en: 'Link-local addresses are not allowed ({host} is {address})',
-    zh: '不允许访问链路本地地址（{host} 为 {address}）',
+    en: 'Link-local addresses are not allowed ({target})',
+    zh: '不允许访问链路本地地址（{target}）',
   },
   url_metadata_address: {
-    en: 'The cloud metadata address is never allowed ({host} is {address})',
-    zh: '始终不允许访问云元数据地址（{host} 为 {address}）',
+    en: 'The cloud metadata address is never allowed ({target})',
+    zh: '始终不允许访问云元数据地址（{target}）',
   },
   url_special_address: {
-    en: 'Multicast, unspecified or reserved addresses are not allowed ({host} is {address})',
-    zh: '不允许访问组播、未指定或保留地址（{host} 为 {address}）',
+    en: 'Multicast, unspecified or reserved addresses are not allowed ({target})',
+    zh: '不允许访问组播、未指定或保留地址（{target}）',
   },
   url_too_many_redirects: { en: 'The URL redirected more than {max} times', zh: '该地址重定向超过 {max} 次' },
   url_bad_redirect: { en: 'The URL redirected to an invalid address', zh: '该地址重定向到了无效地址' },

@@ -43,7 +43,9 @@ const REFUSAL_MESSAGES: Record<UrlRefusedError['reason'], MessageKey> = {
 export function urlProblem(error: unknown): unknown {
   if (error instanceof UrlRefusedError) {
     const data = { field: 'url', issue: error.reason, host: error.host, ...(error.address && { address: error.address }) };
-    return new ApiError(400, REFUSAL_MESSAGES[error.reason], { host: error.host, address: error.address ?? '' }, data);
+    // A name is shown with what it resolved to; an address typed as such is shown once.
+    const target = error.address && error.address !== error.host ? `${error.host} → ${error.address}` : error.host;
+    return new ApiError(400, REFUSAL_MESSAGES[error.reason], { host: error.host, target }, data);
   }
   if (error instanceof UrlFetchError) {
     if (error.kind === 'timeout') return new ApiError(400, 'url_timeout', {}, { field: 'url', issue: 'timeout' });
