@@ -181,8 +181,11 @@ describe('resilience', () => {
     context.on('requestfailed', (request) => isPartPut(request) && inFlight--);
     await page.goto(`${suite.server.url}/upload`);
     await page.getByRole('button', { name: /^Tasks/ }).click();
-    const choice = page.getByRole('dialog', { name: 'Task manager' }).getByLabel('Parts at once per upload');
+    const panel = page.getByRole('dialog', { name: 'Task manager' });
+    const choice = panel.getByLabel('Parts at once per upload');
     await expect.poll(() => choice.inputValue()).toBe('3');
+    // Nothing finished yet: nothing to clear.
+    expect(await panel.getByRole('button', { name: 'Clear finished' }).isDisabled()).toBe(true);
     await choice.selectOption('1');
     await page.keyboard.press('Escape');
     await page.getByTestId('file-input').setInputFiles(bigFile);
@@ -197,6 +200,8 @@ describe('resilience', () => {
     await page.reload();
     await page.getByRole('button', { name: /^Tasks/ }).click();
     await expect.poll(() => page.getByRole('dialog', { name: 'Task manager' }).getByLabel('Parts at once per upload').inputValue()).toBe('1');
+    // The finished upload is listed again, and can be cleared.
+    await expect.poll(() => panel.getByRole('button', { name: 'Clear finished' }).isEnabled()).toBe(true);
     await context.close();
   });
 

@@ -23,7 +23,8 @@ type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   const { t } = useLingui();
   const tasks = useSelector(manager, (state) => state.context.tasks);
-  const active = useActiveCount(tasks);
+  const active = useCountOf(tasks, (status) => !isFinished(status));
+  const finished = useCountOf(tasks, isFinished);
   return (
     <RadixDialog.Root>
       <RadixDialog.Trigger asChild>
@@ -38,7 +39,7 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
         <RadixDialog.Content className={styles.sheet}>
           <div className={styles.sheetHead}>
             <RadixDialog.Title className={styles.sheetTitle}>{t`Task manager`}</RadixDialog.Title>
-            <Button size="small" onClick={() => manager.send({ type: 'tasks.clearFinished' })}>
+            <Button size="small" disabled={finished === 0} onClick={() => manager.send({ type: 'tasks.clearFinished' })}>
               {t`Clear finished`}
             </Button>
             <RadixDialog.Close asChild>
@@ -65,10 +66,10 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
 }
 
 /**
- * How many tasks are not finished, kept current as each task moves: a task's change does not change the
- * manager's snapshot, so each task is watched (an unchanged count renders nothing).
+ * How many tasks are in a status that `counts`, kept current as each task moves: a task's change does not change
+ * the manager's snapshot, so each task is watched (an unchanged count renders nothing).
  */
-function useActiveCount(tasks: TaskManagerContext['tasks']): number {
+function useCountOf(tasks: TaskManagerContext['tasks'], counts: (status: string) => boolean): number {
   const subscribe = useCallback(
     (onChange: () => void) => {
       const subscriptions = tasks.map((task) => task.ref.subscribe(onChange));
@@ -76,8 +77,7 @@ function useActiveCount(tasks: TaskManagerContext['tasks']): number {
     },
     [tasks],
   );
-  const count = () => tasks.filter((task) => !isFinished(String(task.ref.getSnapshot().value))).length;
-  return useSyncExternalStore(subscribe, count);
+  return useSyncExternalStore(subscribe, () => tasks.filter((task) => counts(String(task.ref.getSnapshot().value))).length);
 }
 
 /** This browser's parts in flight per upload; a change applies at once, to running uploads too. */
