@@ -1,7 +1,8 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import styles from './Button.module.css';
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+/** Native button props, ref included (React 19 passes it as a prop). */
+export interface ButtonProps extends ComponentProps<'button'> {
   variant?: 'default' | 'primary' | 'danger' | 'ghost';
   size?: 'normal' | 'small' | 'icon';
 }

@@ -90,4 +90,31 @@ describe('navigation', () => {
     await expect(page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded')).resolves.toBe('false');
     await context.close();
   });
+
+  it('closes the mobile menu on Escape, on a tap outside it, and on a link to the current page', async () => {
+    const { page, context } = await newPerson(suite.browser, { viewport: { width: 390, height: 844 } });
+    await page.goto(`${suite.server.url}/`);
+    const toggle = page.locator('button[aria-controls="main-navigation"]');
+    const upload = page.getByRole('link', { name: 'Upload' });
+    const expanded = () => toggle.getAttribute('aria-expanded');
+
+    await toggle.click();
+    await upload.waitFor();
+    await page.keyboard.press('Escape');
+    await upload.waitFor({ state: 'hidden' });
+    expect(await expanded()).toBe('false');
+    expect(await toggle.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    await toggle.click();
+    await upload.waitFor();
+    await page.mouse.click(195, 700); // the page below the menu
+    await upload.waitFor({ state: 'hidden' });
+    expect(await expanded()).toBe('false');
+
+    await toggle.click();
+    await page.getByRole('link', { name: 'Home', exact: true }).click(); // already there: the location does not change
+    await upload.waitFor({ state: 'hidden' });
+    expect(await expanded()).toBe('false');
+    await context.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { ClipboardList, FolderTree, Home, Menu, Shield, Upload, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '../../components/Button';
 import { GithubMark } from '../../components/GithubMark';
@@ -15,7 +15,31 @@ export function Header() {
   const { t } = useLingui();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  const navRef = useRef<HTMLElement>(null);
   useEffect(() => setMenuOpen(false), [location]);
+
+  // The open mobile menu covers the top of the page: Escape or a tap anywhere else closes it.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      toggleRef.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target as Node;
+      // The toggle handles its own clicks; closing here would reopen it on the click that follows.
+      if (navRef.current?.contains(target) || toggleRef.current?.contains(target)) return;
+      setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [menuOpen]);
 
   const links = [
     { href: '/', label: t`Home`, icon: Home, active: location === '/' },
@@ -32,6 +56,7 @@ export function Header() {
           <span className={styles.brandText}>{PRODUCT_NAME}</span>
         </Link>
         <Button
+          ref={toggleRef}
           variant="ghost"
           size="icon"
           className={styles.menuButton}
@@ -42,9 +67,10 @@ export function Header() {
         >
           {menuOpen ? <X size={20} aria-hidden /> : <Menu size={20} aria-hidden />}
         </Button>
-        <nav id="main-navigation" className={styles.nav} data-open={menuOpen} aria-label={t`Main`}>
+        <nav ref={navRef} id="main-navigation" className={styles.nav} data-open={menuOpen} aria-label={t`Main`}>
           {links.map(({ href, label, icon: Icon, active }) => (
-            <Link key={href} href={href} aria-current={active ? 'page' : undefined}>
+            // Closing on click too: a link to the current page changes no location.
+            <Link key={href} href={href} aria-current={active ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
               <Icon size={17} aria-hidden />
               {label}
             </Link>
