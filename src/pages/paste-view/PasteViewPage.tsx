@@ -21,7 +21,7 @@ import styles from './PasteView.module.css';
 const PasteEditDialog = lazy(() => import('../../components/paste-edit/PasteEditDialog').then((m) => ({ default: m.PasteEditDialog })));
 
 export default function PasteViewPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const { slug = '' } = useParams<{ slug: string }>();
   const load = useCallback(() => getPaste(slug), [slug]);
   const result = useResource(load);
@@ -79,13 +79,13 @@ export default function PasteViewPage() {
         <div>
           <h1 className={styles.title}>{paste.remark || t`Shared text`}</h1>
           <p className={styles.meta}>
-            <span>{formatDateTime(paste.createdAt, navigator.language)}</span>
+            <span>{formatDateTime(paste.createdAt, i18n.locale)}</span>
             <span>
               <Eye size={14} aria-hidden /> {views}
             </span>
             <span>
               <Clock size={14} aria-hidden />{' '}
-              {paste.expiresAt ? t`Expires ${formatDateTime(paste.expiresAt, navigator.language)}` : t`Never expires`}
+              {paste.expiresAt ? t`Expires ${formatDateTime(paste.expiresAt, i18n.locale)}` : t`Never expires`}
             </span>
           </p>
         </div>
