@@ -91,13 +91,17 @@ describe('file management', () => {
     expect(await row('alpha.txt').textContent()).toContain('Encrypted');
 
     await row('gamma.txt').getByRole('button', { name: 'Delete gamma.txt' }).click();
-    await page.getByRole('alertdialog', { name: 'Delete this file?' }).getByRole('button', { name: 'Delete' }).click();
+    const deleteOne = page.getByRole('alertdialog', { name: 'Delete this file?' });
+    await deleteOne.getByText('The file is removed from storage and its link stops working.', { exact: false }).waitFor();
+    await deleteOne.getByRole('button', { name: 'Delete' }).click();
     await row('gamma.txt').waitFor({ state: 'detached' });
 
     await page.getByLabel('Select alpha.txt').check();
     await page.getByLabel('Select beta.txt').check();
     await page.getByRole('button', { name: 'Delete selected (2)' }).click();
-    await page.getByRole('alertdialog', { name: 'Delete 2 files?' }).getByRole('button', { name: 'Delete' }).click();
+    const deleteTwo = page.getByRole('alertdialog', { name: 'Delete 2 files?' });
+    await deleteTwo.getByText('The files are removed from storage and their links stop working.', { exact: false }).waitFor();
+    await deleteTwo.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('2 deleted').first().waitFor();
     await row('beta.txt').waitFor({ state: 'detached' });
 

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { Clock, Download, Eye, FileX, Pencil, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
@@ -63,7 +64,11 @@ export default function FileViewPage() {
     );
   }
 
-  const views = file.maxViews > 0 ? t`${file.views} of ${file.maxViews} views` : t`${file.views} views (unlimited)`;
+  const count = file.views;
+  const views =
+    file.maxViews > 0
+      ? t`${count} of ${file.maxViews} views`
+      : plural(count, { one: '# view (unlimited)', other: '# views (unlimited)' });
   const remove = async () => {
     if (!file.id) return;
     try {

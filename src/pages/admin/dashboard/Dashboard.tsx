@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { FileText, FolderOpen, HardDrive, KeyRound } from 'lucide-react';
 import { ModuleHeader } from '../../../components/ModuleHeader';
@@ -45,7 +46,7 @@ export default function Dashboard({ title }: { title: string }) {
                     {bucket.totalStorage
                       ? t`${formatBytes(bucket.usedStorage)} of ${formatBytes(bucket.totalStorage)}`
                       : t`${formatBytes(bucket.usedStorage)}, no quota`}{' '}
-                    · {t`${bucket.fileCount} files`}
+                    · {plural({ count: bucket.fileCount }, { one: '# file', other: '# files' })}
                   </span>
                 </div>
                 {bucket.usagePercent !== null && (

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { FolderOpen, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
@@ -43,6 +44,8 @@ export default function FileManagement({ title }: { title: string }) {
     const left = Math.max(0, file.maxViews - file.views);
     return left === 0 ? t`Used up` : t`${left} left`;
   };
+
+  const deleteCount = pending?.kind === 'one' ? 1 : selected.size;
 
   const confirm = async () => {
     if (!pending) return;
@@ -141,8 +144,14 @@ export default function FileManagement({ title }: { title: string }) {
       <ConfirmDialog
         open={pending !== undefined}
         onOpenChange={(open) => !open && setPending(undefined)}
-        title={pending?.kind === 'one' ? t`Delete this file?` : t`Delete ${selected.size} files?`}
-        description={t`The files are removed from storage and their links stop working. This cannot be undone.`}
+        title={pending?.kind === 'one' ? t`Delete this file?` : plural({ count: deleteCount }, { one: 'Delete # file?', other: 'Delete # files?' })}
+        description={plural(
+          { count: deleteCount },
+          {
+            one: 'The file is removed from storage and its link stops working. This cannot be undone.',
+            other: 'The files are removed from storage and their links stop working. This cannot be undone.',
+          },
+        )}
         confirmLabel={t`Delete`}
         busy={busy}
         onConfirm={confirm}
