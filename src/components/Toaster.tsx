@@ -6,6 +6,12 @@ import { toasts } from '../lib/toast';
 import { Button } from './Button';
 import styles from './Toaster.module.css';
 
+/**
+ * The key that moves focus to the toasts (Radix's default), named in the viewport's translated label. The label
+ * names it itself: Radix's {hotkey} placeholder would read as a Lingui placeholder.
+ */
+const HOTKEY = 'F8';
+
 /** Renders the toast store; Radix announces each toast politely to screen readers. */
 export function Toaster() {
   const { t } = useLingui();
@@ -29,7 +35,7 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport className={styles.viewport} />
+      <Toast.Viewport className={styles.viewport} hotkey={[HOTKEY]} label={t`Notifications (${HOTKEY})`} />
     </Toast.Provider>
   );
 }
