@@ -56,6 +56,24 @@ describe('draft machine', () => {
     expect(actor.getSnapshot().context.offer).toBeUndefined();
   });
 
+  it('saves text typed while the stored draft was still being looked up', async () => {
+    const { actor, saved } = start(undefined);
+    actor.send({ type: 'draft.changed', content: 'typed early' });
+    await flush();
+    expect(actor.getSnapshot().matches({ editing: 'dirty' })).toBe(true);
+    await vi.advanceTimersByTimeAsync(DRAFT_AUTOSAVE_MS);
+    expect(saved).toEqual(['typed early']);
+  });
+
+  it('saves text typed while a draft was offered, once the offer is turned down', async () => {
+    const { actor, saved } = start({ content: 'older', savedAt: Date.now() - 60_000 });
+    await flush();
+    actor.send({ type: 'draft.changed', content: 'new text' });
+    actor.send({ type: 'draft.discard' });
+    await vi.advanceTimersByTimeAsync(DRAFT_AUTOSAVE_MS);
+    expect(saved).toEqual(['new text']);
+  });
+
   it('does not offer an old or empty draft', async () => {
     const old = start({ content: 'old', savedAt: Date.now() - DRAFT_MAX_AGE_MS - 1 });
     const empty = start({ content: '  ', savedAt: Date.now() });

@@ -49,6 +49,8 @@ export const draftMachine = setup({
   delays: { autosave: DRAFT_AUTOSAVE_MS },
   guards: {
     restorable: ({ event }) => isRestorable((event as { output?: Draft }).output, Date.now()),
+    /** Text typed before editing began (while the stored draft was looked up or offered) still needs saving. */
+    typedMeanwhile: ({ context }) => context.content.trim().length > 0,
   },
 }).createMachine({
   id: 'draft',
@@ -60,9 +62,10 @@ export const draftMachine = setup({
         src: 'loadDraft',
         onDone: [
           { guard: 'restorable', target: 'offering', actions: assign({ offer: ({ event }) => event.output }) },
+          { guard: 'typedMeanwhile', target: 'editing.dirty' },
           { target: 'editing' },
         ],
-        onError: 'editing',
+        onError: [{ guard: 'typedMeanwhile', target: 'editing.dirty' }, { target: 'editing' }],
       },
       on: { 'draft.changed': { actions: assign({ content: ({ event }) => event.content }) } },
     },
@@ -76,7 +79,10 @@ export const draftMachine = setup({
             assign({ offer: undefined }),
           ],
         },
-        'draft.discard': { target: 'editing', actions: assign({ offer: undefined }) },
+        'draft.discard': [
+          { guard: 'typedMeanwhile', target: 'editing.dirty', actions: assign({ offer: undefined }) },
+          { target: 'editing', actions: assign({ offer: undefined }) },
+        ],
         'draft.changed': { actions: assign({ content: ({ event }) => event.content }) },
       },
     },
