@@ -250,6 +250,11 @@ describe('text management', () => {
     await page.getByRole('button', { name: 'Previous page' }).click();
 
     await page.getByLabel('Select tm-11').check();
+    // One selected is one share, in the title and the description.
+    await page.getByRole('button', { name: 'Delete selected (1)' }).click();
+    const deleteOne = page.getByRole('alertdialog', { name: 'Delete 1 share?' });
+    await deleteOne.getByText('Its link stops working at once.').waitFor();
+    await deleteOne.getByRole('button', { name: 'Cancel' }).click();
     await page.getByLabel('Select tm-10').check();
     await page.getByRole('button', { name: 'Delete selected (2)' }).click();
     await page.getByRole('alertdialog', { name: 'Delete 2 shares?' }).getByRole('button', { name: 'Delete' }).click();

@@ -19,6 +19,7 @@ import { downloadBlob, safeFilename } from '../../lib/download';
 import { draftStore } from '../../lib/drafts';
 import { markdownToDocx } from '../../lib/export/docx';
 import { elementToPng } from '../../lib/export/png';
+import { formatDateTime } from '../../lib/format';
 import { markdownToPlainText, renderMarkdown } from '../../lib/markdown/render';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
@@ -30,7 +31,7 @@ import { expiresAtFor, type ShareFormValues } from './share-options';
 const DRAFT_ID = 'home';
 
 export default function HomePage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const auth = useAuth();
   const canShare = auth.role === 'admin' || (auth.role === 'apiKey' && Boolean(auth.permissions?.text));
   const editor = useRef<EditorHandle>(null);
@@ -126,7 +127,7 @@ export default function HomePage() {
       {draft.matches('offering') && draft.context.offer && (
         <div className={styles.draftOffer} role="status">
           <History size={18} aria-hidden />
-          <span>{t`An unsaved draft from ${new Date(draft.context.offer.savedAt).toLocaleString()} was found.`}</span>
+          <span>{t`An unsaved draft from ${formatDateTime(new Date(draft.context.offer.savedAt).toISOString(), i18n.locale)} was found.`}</span>
           <Button size="small" variant="primary" onClick={() => sendDraft({ type: 'draft.restore' })}>
             {t`Restore draft`}
           </Button>
@@ -170,7 +171,7 @@ export default function HomePage() {
         {draft.hasTag('saving')
           ? t`Saving draft…`
           : draft.context.lastSavedAt
-            ? t`Draft saved at ${new Date(draft.context.lastSavedAt).toLocaleTimeString()}`
+            ? t`Draft saved at ${new Date(draft.context.lastSavedAt).toLocaleTimeString(i18n.locale)}`
             : ''}
       </p>
 

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { FileText, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
@@ -69,7 +70,13 @@ export default function TextManagement({ title }: { title: string }) {
     pending?.kind === 'one'
       ? { title: t`Delete this share?`, description: t`"${pending.paste.slug}" stops working at once. This cannot be undone.` }
       : pending?.kind === 'selected'
-        ? { title: t`Delete ${selected.size} shares?`, description: t`Their links stop working at once. This cannot be undone.` }
+        ? {
+            title: plural({ count: selected.size }, { one: 'Delete # share?', other: 'Delete # shares?' }),
+            description: plural(
+              { count: selected.size },
+              { one: 'Its link stops working at once. This cannot be undone.', other: 'Their links stop working at once. This cannot be undone.' },
+            ),
+          }
         : { title: t`Clear expired shares?`, description: t`Every expired or used-up share is deleted. This cannot be undone.` };
 
   return (
