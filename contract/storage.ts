@@ -6,6 +6,8 @@ export type StorageType = (typeof STORAGE_TYPES)[number];
 /** S3-compatible providers the app knows by name (their quirks: R2 wants equal part sizes, B2 its own endpoint). */
 export const S3_PROVIDERS = ['AWS S3', 'Cloudflare R2', 'Backblaze B2', 'Aliyun OSS', 'MinIO', 'Other'] as const;
 export const LOCAL_PROVIDER = 'Local';
+/** The name the built-in local storage is created with; shown in the reader's language while it is unchanged. */
+export const BUILTIN_LOCAL_NAME = 'Local storage';
 
 /** What answers show instead of a stored secret. */
 export const SECRET_MASK = '********';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import type * as v from 'valibot';
 import {
+  BUILTIN_LOCAL_NAME,
   LOCAL_PROVIDER,
   SECRET_MASK,
   type createStorageConfigRequestSchema,
@@ -19,7 +20,6 @@ export type UpdateStorageConfigInput = v.InferOutput<typeof updateStorageConfigR
 
 /** Who made the embedded default LOCAL config and its `/local` mount. */
 export const SYSTEM_CREATOR = 'system';
-export const BUILTIN_LOCAL_NAME = 'Local storage';
 export const BUILTIN_MOUNT_PATH = '/local';
 
 export const storageConfigNotFound = () => new ApiError(404, 'storage_config_not_found');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newPerson } from './harness';
+import { loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -30,6 +30,16 @@ describe('language', () => {
     await page.getByLabel('密码').fill('wrong-password');
     await page.getByRole('button', { name: '登录' }).click();
     await page.getByText('用户名或密码错误').waitFor();
+    await context.close();
+  });
+
+  it('names the built-in storage in the language of the page', async () => {
+    const { page, context } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/upload`);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
+    const storage = page.getByRole('combobox', { name: '存储' });
+    await expect.poll(() => storage.locator('option').first().textContent()).toBe('本地存储（默认）');
     await context.close();
   });
 });

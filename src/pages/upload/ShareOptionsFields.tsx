@@ -3,6 +3,7 @@ import type { StorageConfig } from '../../../contract/storage';
 import { Field } from '../../components/Field';
 import styles from './Upload.module.css';
 import { FILE_EXPIRY_HOURS, type FileExpiryHours, type UploadFormValues } from './upload-options';
+import { useStorageName } from '../../lib/use-storage-name';
 
 interface ShareOptionsFieldsProps {
   configs: StorageConfig[] | undefined;
@@ -17,16 +18,20 @@ interface ShareOptionsFieldsProps {
 /** Where to store and how to share: storage, link suffix, remark, password, expiry, max views. */
 export function ShareOptionsFields({ configs, configId, onConfig, values, onChange, slugDisabled }: ShareOptionsFieldsProps) {
   const { t } = useLingui();
+  const storageName = useStorageName();
   const expiryText: Record<FileExpiryHours, string> = { 0: t`Never`, 1: t`1 hour`, 24: t`1 day`, 168: t`7 days`, 720: t`30 days` };
   return (
     <div className={styles.options}>
       <Field label={t`Storage`}>
         <select name="storage" value={configId ?? ''} onChange={(e) => onConfig(e.target.value)} disabled={!configs}>
-          {configs?.map((config) => (
-            <option key={config.id} value={config.id}>
-              {config.is_default ? t`${config.name} (default)` : config.name}
-            </option>
-          ))}
+          {configs?.map((config) => {
+            const name = storageName(config.name, config.provider_type);
+            return (
+              <option key={config.id} value={config.id}>
+                {config.is_default ? t`${name} (default)` : name}
+              </option>
+            );
+          })}
         </select>
       </Field>
       <Field label={t`Link suffix`} hint={slugDisabled ? t`Only for a single file` : t`Leave empty for a random link`}>

@@ -9,9 +9,11 @@ import { formatBytes } from '../../../lib/format';
 import { useResource } from '../../../lib/use-resource';
 import styles from './Dashboard.module.css';
 import { WeekChart } from './WeekChart';
+import { useStorageName } from '../../../lib/use-storage-name';
 
 export default function Dashboard({ title }: { title: string }) {
   const { t } = useLingui();
+  const storageName = useStorageName();
   const stats = useResource(getDashboardStats);
   if (!stats.data) return <ResourceStatus resource={stats} errorTitle={t`The figures could not be loaded`} />;
   const data = stats.data;
@@ -41,7 +43,7 @@ export default function Dashboard({ title }: { title: string }) {
             {data.s3Buckets.map((bucket) => (
               <li key={bucket.id}>
                 <div className={styles.bucketHead}>
-                  <strong>{bucket.name}</strong>
+                  <strong>{storageName(bucket.name, bucket.providerType)}</strong>
                   <span className={styles.muted}>
                     {bucket.totalStorage
                       ? t`${formatBytes(bucket.usedStorage)} of ${formatBytes(bucket.totalStorage)}`
@@ -52,7 +54,7 @@ export default function Dashboard({ title }: { title: string }) {
                 {bucket.usagePercent !== null && (
                   <ProgressBar
                     value={bucket.usagePercent}
-                    label={t`Storage used by ${bucket.name}`}
+                    label={t`Storage used by ${storageName(bucket.name, bucket.providerType)}`}
                     tone={bucket.usagePercent > 90 ? 'danger' : 'accent'}
                   />
                 )}

@@ -15,11 +15,13 @@ import { toasts } from '../../../lib/toast';
 import { useResource } from '../../../lib/use-resource';
 import styles from './StorageConfig.module.css';
 import { StorageConfigForm } from './StorageConfigForm';
+import { useStorageName } from '../../../lib/use-storage-name';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; config: StorageConfig } | undefined;
 
 export default function StorageConfigModule({ title }: { title: string }) {
   const { t } = useLingui();
+  const storageName = useStorageName();
   const configs = useResource(listStorageConfigs);
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<StorageConfig>();
@@ -70,11 +72,12 @@ export default function StorageConfigModule({ title }: { title: string }) {
       <ul className={styles.grid}>
         {configs.data?.map((config) => {
           const percent = config.total_storage_bytes ? (config.used_storage_bytes / config.total_storage_bytes) * 100 : null;
+          const name = storageName(config.name, config.provider_type);
           return (
             <li key={config.id} className={styles.card} data-config-name={config.name}>
               <div className={styles.cardHead}>
                 <HardDrive size={20} aria-hidden />
-                <h3 className={styles.cardTitle}>{config.name}</h3>
+                <h3 className={styles.cardTitle}>{name}</h3>
                 {config.is_default && (
                   <span className={styles.badge}>
                     <Star size={12} aria-hidden /> {t`Default`}
@@ -107,7 +110,7 @@ export default function StorageConfigModule({ title }: { title: string }) {
                     ? t`${formatBytes(config.used_storage_bytes)} of ${formatBytes(config.total_storage_bytes)} used`
                     : t`${formatBytes(config.used_storage_bytes)} used, no quota`}
                 </span>
-                {percent !== null && <ProgressBar value={percent} label={t`Storage used by ${config.name}`} tone={percent > 90 ? 'danger' : 'accent'} />}
+                {percent !== null && <ProgressBar value={percent} label={t`Storage used by ${name}`} tone={percent > 90 ? 'danger' : 'accent'} />}
               </div>
               <div className={styles.actions}>
                 <Button size="small" disabled={testing === config.id} onClick={() => test(config)}>
@@ -119,10 +122,10 @@ export default function StorageConfigModule({ title }: { title: string }) {
                     {t`Make default`}
                   </Button>
                 )}
-                <Button size="small" aria-label={t`Edit ${config.name}`} onClick={() => setEditing({ mode: 'edit', config })}>
+                <Button size="small" aria-label={t`Edit ${name}`} onClick={() => setEditing({ mode: 'edit', config })}>
                   <Pencil size={15} aria-hidden />
                 </Button>
-                <Button size="small" variant="ghost" aria-label={t`Delete ${config.name}`} onClick={() => setDeleting(config)}>
+                <Button size="small" variant="ghost" aria-label={t`Delete ${name}`} onClick={() => setDeleting(config)}>
                   <Trash2 size={15} aria-hidden />
                 </Button>
               </div>
@@ -146,7 +149,7 @@ export default function StorageConfigModule({ title }: { title: string }) {
         open={deleting !== undefined}
         onOpenChange={(open) => !open && setDeleting(undefined)}
         title={t`Delete this storage?`}
-        description={t`"${deleting?.name ?? ''}" is removed from Clipstash; the files in it stay where they are. Storage still used by shares cannot be deleted.`}
+        description={t`"${deleting ? storageName(deleting.name, deleting.provider_type) : ''}" is removed from Clipstash; the files in it stay where they are. Storage still used by shares cannot be deleted.`}
         confirmLabel={t`Delete`}
         onConfirm={() => {
           const target = deleting;
@@ -157,7 +160,7 @@ export default function StorageConfigModule({ title }: { title: string }) {
       <Dialog
         open={report !== undefined}
         onOpenChange={(open) => !open && setReport(undefined)}
-        title={t`Test of ${report?.config.name ?? ''}`}
+        title={t`Test of ${report ? storageName(report.config.name, report.config.provider_type) : ''}`}
         description={report?.result.ok ? t`Everything works.` : t`Some checks failed; see below.`}
       >
         <ul className={styles.checks}>
