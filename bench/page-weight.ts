@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, launchBrowser, startServer } from '../tests/e2e/harness';
+import { adminToken, launchBrowser, startServer } from '../tests/e2e/harness';
 
 /**
  * Gzip size of the JavaScript a fresh visitor's browser requested before `selector` first appeared: the code
@@ -44,15 +44,9 @@ export async function pageWeight() {
   buildIfStale();
   const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   try {
-    const login = await fetch(`${server.url}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
-    });
-    const { data } = (await login.json()) as { data: { token: string } };
     await fetch(`${server.url}/api/paste`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', Authorization: `Bearer ${data.token}` },
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${await adminToken(server.url)}` },
       body: JSON.stringify({ slug: 'bench', content: '# Benchmark\n\nSome *text*:\n\n- one\n- two\n\n```js\nconst x = 1;\n```' }),
     });
     console.log(`paste_view_js_gzip_kb: ${await jsBeforeFirstRenderKb(browser, `${server.url}/paste/bench`, '.markdown-body h1')}`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startServer, type RunningServer } from '../tests/e2e/harness';
+import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../tests/e2e/harness';
 
 const MiB = 1024 * 1024;
 const CHUNK = MiB;
@@ -48,18 +48,9 @@ export async function streamingMemory() {
   const total = Math.round(sizeMb * MiB);
   const server = await startServer();
   try {
-    const login = await fetch(`${server.url}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
-    });
-    const { data } = (await login.json()) as { data: { token: string } };
-    const auth = { Authorization: `Bearer ${data.token}` };
-    await fetch(`${server.url}/api/admin/system-settings`, {
-      method: 'PUT',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ max_upload_size: sizeMb + 1 }),
-    });
+    const token = await adminToken(server.url);
+    const auth = { Authorization: `Bearer ${token}` };
+    await setMaxUploadSizeMb(server.url, token, sizeMb + 1);
 
     const boundary = `bench-${Date.now()}`;
     const encoder = new TextEncoder();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from '../../scripts/build-if-stale.mjs';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, startServer } from '../../tests/e2e/harness';
+import { adminToken, setMaxUploadSizeMb, startServer } from '../../tests/e2e/harness';
 import { BrowserUploader } from './browser';
 import { generateFile } from './file';
 import { startS3rverProcess } from './s3rver-process';
@@ -53,18 +53,7 @@ export async function transfer() {
   const server = await startServer();
   let browser: BrowserUploader | undefined;
   try {
-    const login = await fetch(`${server.url}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
-    });
-    const { data } = (await login.json()) as { data: { token: string } };
-    const settings = await fetch(`${server.url}/api/admin/system-settings`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${data.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ max_upload_size: sizeMb + 1 }),
-    });
-    if (settings.status !== 200) throw new Error(`settings answered ${settings.status}`);
+    await setMaxUploadSizeMb(server.url, await adminToken(server.url), sizeMb + 1);
 
     browser = await BrowserUploader.open(server.url, s3);
     await browser.upload(warmUpPath, warmUpSize);

@@ -59,6 +59,27 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   };
 }
 
+/** An admin token for the server at `baseUrl`, from the login API: set-up that needs no browser. */
+export async function adminToken(baseUrl: string): Promise<string> {
+  const login = await fetch(`${baseUrl}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  if (login.status !== 200) throw new Error(`admin login answered ${login.status}`);
+  return ((await login.json()) as { data: { token: string } }).data.token;
+}
+
+/** Sets the max upload size (MB) through the settings API, as an admin. */
+export async function setMaxUploadSizeMb(baseUrl: string, token: string, megabytes: number): Promise<void> {
+  const settings = await fetch(`${baseUrl}/api/admin/system-settings`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ max_upload_size: megabytes }),
+  });
+  if (settings.status !== 200) throw new Error(`settings answered ${settings.status}`);
+}
+
 /** Debian's Chromium, as CI has it. */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { adminToken, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -28,15 +28,9 @@ async function assetCached(page: Page, name: RegExp) {
 }
 
 async function createPaste(baseUrl: string, body: Record<string, unknown>): Promise<string> {
-  const login = await fetch(`${baseUrl}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
-  });
-  const { data } = (await login.json()) as { data: { token: string } };
   const created = await fetch(`${baseUrl}/api/paste`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${data.token}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${await adminToken(baseUrl)}` },
     body: JSON.stringify(body),
   });
   expect(created.status).toBe(201);
