@@ -18,6 +18,7 @@ import { creatorOf } from '../context';
 import type { DB } from '../db/database';
 import type { FilesTable } from '../db/schema';
 import { ApiError, badInput, notFound } from '../errors';
+import { shareStateOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { readSettings } from './settings';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
@@ -38,13 +39,6 @@ export type FileScope = { all: true } | { all: false; createdBy: string };
 
 const fileNotFound = () => notFound('file_not_found');
 
-/** Expired wins over used up, as for pastes. */
-export function fileStateOf(row: Pick<FileRow, 'expires_at' | 'max_views' | 'views'>, now: Date): FileState {
-  if (row.expires_at !== null && row.expires_at <= now.toISOString()) return 'expired';
-  if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
-  return 'active';
-}
-
 const gone = (state: Exclude<FileState, 'active'>) =>
   new ApiError(410, state === 'expired' ? 'file_expired' : 'file_used_up', {}, { state });
 
@@ -64,7 +58,7 @@ export function toFileShare(row: FileRow, now: Date): FileShare {
     expiresAt: row.expires_at,
     maxViews: row.max_views,
     views: row.views,
-    state: fileStateOf(row, now),
+    state: shareStateOf(row, now),
     created_by: row.created_by,
     created_at: row.created_at,
     url: `/file/${row.slug}`,
@@ -624,7 +618,7 @@ async function countView(deps: AppDeps, row: FileRow): Promise<FileRow> {
   if (counted) return counted;
   const latest = await deps.db.selectFrom('files').selectAll().where('id', '=', row.id).executeTakeFirst();
   if (!latest) throw fileNotFound();
-  const after = fileStateOf(latest, now);
+  const after = shareStateOf(latest, now);
   throw gone(after === 'active' ? 'used_up' : after);
 }
 
@@ -649,7 +643,7 @@ export async function openFileInfo(
   baseUrl: string,
 ): Promise<PublicFile> {
   const row = await committedBySlug(deps.db, slug);
-  const state = fileStateOf(row, deps.now());
+  const state = shareStateOf(row, deps.now());
   if (state !== 'active') throw gone(state);
   const owner = isFileOwner(principal, row);
   if (owner) return publicFileOf(row, { owner, links: fileLinks(deps, baseUrl, row) });
@@ -674,11 +668,11 @@ export async function authorizeFileStream(
   const row = await committedBySlug(deps.db, slug);
   const now = deps.now();
   if (access.token !== undefined) {
-    if (fileStateOf(row, now) === 'expired') throw gone('expired');
+    if (shareStateOf(row, now) === 'expired') throw gone('expired');
     if (!verifyFileLinkToken(deps, row.id, access.token)) throw new ApiError(403, 'file_link_invalid');
     return row;
   }
-  const state = fileStateOf(row, now);
+  const state = shareStateOf(row, now);
   if (state !== 'active') throw gone(state);
   if (isFileOwner(principal, row)) return row;
   await checkPassword(row, access.password);

@@ -15,6 +15,7 @@ import { creatorOf } from '../context';
 import type { DB } from '../db/database';
 import type { PastesTable } from '../db/schema';
 import { ApiError, notFound } from '../errors';
+import { shareStateOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
 
@@ -28,13 +29,6 @@ export type UpdatePasteInput = v.InferOutput<typeof updatePasteRequestSchema>;
 export type PasteScope = { all: true } | { all: false; createdBy: string };
 
 export const PREVIEW_CHARS = 200;
-
-/** A share past its expiry or its view limit; expired wins when both hold. */
-export function stateOf(row: Pick<PasteRow, 'expires_at' | 'max_views' | 'views'>, now: Date): PasteState {
-  if (row.expires_at !== null && row.expires_at <= now.toISOString()) return 'expired';
-  if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
-  return 'active';
-}
 
 const gone = (state: Exclude<PasteState, 'active'>) =>
   new ApiError(410, state === 'expired' ? 'paste_expired' : 'paste_used_up', {}, { state });
@@ -150,7 +144,7 @@ export async function openPaste(
 ): Promise<PublicPaste> {
   const row = await deps.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (!row) throw pasteNotFound();
-  const state = stateOf(row, deps.now());
+  const state = shareStateOf(row, deps.now());
   if (state !== 'active') throw gone(state);
 
   const owner = isOwner(principal, row);
@@ -170,7 +164,7 @@ export async function openPaste(
   // Lost the race for the last view, expired meanwhile, or deleted meanwhile.
   const latest = await deps.db.selectFrom('pastes').selectAll().where('id', '=', row.id).executeTakeFirst();
   if (!latest) throw pasteNotFound();
-  const after = stateOf(latest, deps.now());
+  const after = shareStateOf(latest, deps.now());
   throw gone(after === 'active' ? 'used_up' : after);
 }
 
@@ -211,7 +205,7 @@ function summaryOf(row: SummaryRow, now: Date): PasteSummary {
     expiresAt: row.expires_at,
     maxViews: row.max_views,
     views: row.views,
-    state: stateOf(row, now),
+    state: shareStateOf(row, now),
     createdBy: row.created_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
