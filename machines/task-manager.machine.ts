@@ -1,9 +1,12 @@
 import { assign, enqueueActions, setup } from 'xstate';
+import { PARTS_PER_UPLOAD_CHOICES } from '../contract/transfer';
 import { isFinished, taskMachine, type TaskActor, type TaskInput } from './task.machine';
 
 export interface TaskManagerContext {
   /** Newest last. */
   tasks: { id: string; ref: TaskActor }[];
+  /** Parts in flight per upload, as this browser chose (the engine applies it). */
+  partsPerUpload: number;
 }
 
 export type TaskManagerEvent =
@@ -11,7 +14,8 @@ export type TaskManagerEvent =
   /** Tasks rebuilt from the engine's journal after a reload. */
   | { type: 'tasks.restore'; tasks: TaskInput[] }
   | { type: 'task.remove'; id: string }
-  | { type: 'tasks.clearFinished' };
+  | { type: 'tasks.clearFinished' }
+  | { type: 'tasks.partsPerUpload'; value: number };
 
 const statusOf = (task: { ref: TaskActor }) => String(task.ref.getSnapshot().value);
 
@@ -24,14 +28,17 @@ export const taskManagerMachine = setup({
   types: {
     context: {} as TaskManagerContext,
     events: {} as TaskManagerEvent,
+    input: {} as { partsPerUpload: number },
   },
   actors: { task: taskMachine },
   actions: {
     forgetTask: (_, _params: { id: string }) => {},
+    /** Keeps the choice and hands it to the engine (provided by the app). */
+    applyPartsPerUpload: (_, _params: { value: number }) => {},
   },
 }).createMachine({
   id: 'taskManager',
-  context: { tasks: [] },
+  context: ({ input }) => ({ tasks: [], partsPerUpload: input.partsPerUpload }),
   on: {
     'tasks.add': {
       actions: assign({
@@ -59,6 +66,13 @@ export const taskManagerMachine = setup({
         enqueue({ type: 'forgetTask', params: { id: task.id } });
         enqueue.assign({ tasks: context.tasks.filter((entry) => entry.id !== event.id) });
       }),
+    },
+    'tasks.partsPerUpload': {
+      guard: ({ event }) => (PARTS_PER_UPLOAD_CHOICES as readonly number[]).includes(event.value),
+      actions: [
+        assign({ partsPerUpload: ({ event }) => event.value }),
+        { type: 'applyPartsPerUpload', params: ({ event }) => ({ value: event.value }) },
+      ],
     },
     'tasks.clearFinished': {
       actions: enqueueActions(({ context, enqueue }) => {

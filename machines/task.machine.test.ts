@@ -110,6 +110,7 @@ describe('task manager', () => {
         actors: { task: taskMachine.provide({ actors: { runTask: runner.runTask } }) },
         actions: { forgetTask: (_, { id }) => forgotten.push(id) },
       }),
+      { input: { partsPerUpload: 3 } },
     ).start();
     manager.send({ type: 'tasks.add', task: { ...input, id: 'a' } });
     manager.send({ type: 'tasks.add', task: { ...input, id: 'b' } });
@@ -130,8 +131,22 @@ describe('task manager', () => {
     expect(forgotten).toEqual(['a', 'b']);
   });
 
+  it('keeps a choice of parts per upload from 1 to 6 and hands it on, and ignores any other', () => {
+    const applied: number[] = [];
+    const manager = createActor(
+      taskManagerMachine.provide({ actions: { applyPartsPerUpload: (_, { value }) => applied.push(value) } }),
+      { input: { partsPerUpload: 3 } },
+    ).start();
+    expect(manager.getSnapshot().context.partsPerUpload).toBe(3);
+    manager.send({ type: 'tasks.partsPerUpload', value: 1 });
+    manager.send({ type: 'tasks.partsPerUpload', value: 7 });
+    manager.send({ type: 'tasks.partsPerUpload', value: 2.5 });
+    expect(manager.getSnapshot().context.partsPerUpload).toBe(1);
+    expect(applied).toEqual([1]);
+  });
+
   it('restores journal tasks ahead of new ones, once', () => {
-    const manager = createActor(taskManagerMachine).start();
+    const manager = createActor(taskManagerMachine, { input: { partsPerUpload: 3 } }).start();
     manager.send({ type: 'tasks.add', task: { ...input, id: 'new' } });
     const restored = { ...input, id: 'old', restored: { status: 'completed' as const } };
     manager.send({ type: 'tasks.restore', tasks: [restored] });

@@ -4,7 +4,7 @@ import { isTransferError, type JournalTask, type ShareOptions, type TransferErro
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { taskMachine, type RestoredStatus, type TaskEvent, type TaskInput } from '../../machines/task.machine';
-import { apiAccess, transferEngine } from '../lib/engine-client';
+import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
 export interface UploadPayload {
@@ -108,9 +108,10 @@ export function createTaskManager(auth: ActorRefFrom<typeof authMachine>, inspec
       actors: { task: taskMachine.provide({ actors: { runTask: runTaskInEngine(credentials) } }) },
       actions: {
         forgetTask: (_, { id }) => void transferEngine.forget(id, apiAccess(credentials(), i18n.locale)),
+        applyPartsPerUpload: (_, { value }) => setPartsPerUpload(value),
       },
     }),
-    { inspect },
+    { input: { partsPerUpload: partsPerUpload() }, inspect },
   );
   manager.start();
   const restore = () =>

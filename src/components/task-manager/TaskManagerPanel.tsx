@@ -2,12 +2,11 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { ListChecks, X } from 'lucide-react';
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { useCallback, useSyncExternalStore } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { PARTS_PER_UPLOAD_CHOICES } from '../../../contract/transfer';
 import type { TaskManagerContext, taskManagerMachine } from '../../../machines/task-manager.machine';
 import { isFinished } from '../../../machines/task.machine';
-import { partsPerUpload, setPartsPerUpload } from '../../lib/engine-client';
 import { Button } from '../Button';
 import { dialogStyles } from '../Dialog';
 import { Field } from '../Field';
@@ -49,7 +48,7 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
             </RadixDialog.Close>
           </div>
           <RadixDialog.Description className="visually-hidden">{t`Every transfer of this browser and how far it got.`}</RadixDialog.Description>
-          <PartsPerUploadField />
+          <PartsPerUploadField manager={manager} />
           {tasks.length === 0 ? (
             <p className={styles.empty}>{t`No tasks yet. Uploads and copies appear here while they run.`}</p>
           ) : (
@@ -81,9 +80,9 @@ function useCountOf(tasks: TaskManagerContext['tasks'], counts: (status: string)
 }
 
 /** This browser's parts in flight per upload; a change applies at once, to running uploads too. */
-function PartsPerUploadField() {
+function PartsPerUploadField({ manager }: { manager: TaskManagerActor }) {
   const { t } = useLingui();
-  const [value, setValue] = useState(partsPerUpload);
+  const value = useSelector(manager, (state) => state.context.partsPerUpload);
   return (
     <div className={styles.settings}>
       <Field label={t`Parts at once per upload`} hint={t`More can be faster on a fast connection; fewer is gentler on a slow one.`}>
@@ -91,11 +90,7 @@ function PartsPerUploadField() {
           name="partsPerUpload"
           className={styles.narrow}
           value={value}
-          onChange={(event) => {
-            const chosen = Number(event.target.value);
-            setValue(chosen);
-            setPartsPerUpload(chosen);
-          }}
+          onChange={(event) => manager.send({ type: 'tasks.partsPerUpload', value: Number(event.target.value) })}
         >
           {PARTS_PER_UPLOAD_CHOICES.map((choice) => (
             <option key={choice} value={choice}>
