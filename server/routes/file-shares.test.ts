@@ -319,6 +319,41 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     }
   });
 
+  it("takes the spec's field order (file first, then s3_config_id, path and the rest) and leaves no staging file", async () => {
+    const bytes = patternBytes(70_000, 5);
+    const share = await f.uploadOk(bytes, admin(), { filename: 'late.bin', after: { mimetype: 'image/png', ...on(), path: 'spec/order', remark: 'file first' } });
+    expect(share).toMatchObject({ s3_config_id: storage.configId, mimetype: 'image/png', remark: 'file first', size: bytes.length });
+    expect(share.storage_path).toMatch(/^spec\/order\/[A-Za-z0-9]{10}-late\.bin$/);
+    expect(await storage.holds(share.storage_path)).toBe(true);
+    expect(Buffer.from(await (await f.view(share.slug, '', { token })).arrayBuffer())).toEqual(Buffer.from(bytes));
+    expect(readdirSync(join(t.dataDir, 'staging'))).toEqual([]);
+    // A form that ends without its file part, fields after nothing.
+    const empty = new FormData();
+    empty.append('s3_config_id', storage.configId);
+    expect((await expectError(await t.request('/api/upload', { token, method: 'POST', body: empty }), 400)).data).toMatchObject({ field: 'file' });
+  });
+
+  it('stops an oversize file at the max upload size in either order, and at the quota once the config is known', async () => {
+    await f.setMaxUploadMb(token, 0.01);
+    try {
+      const before = await storage.keys();
+      for (const order of [{ fields: on() }, { after: on() }]) {
+        const tooBig = await expectError(await f.upload(patternBytes(20_000), admin(), order), 413);
+        expect(tooBig.data).toMatchObject({ error: 'too_large', fileSize: 20_000, maxUploadSize: 10_485 });
+      }
+      expect(await storage.keys()).toEqual(before);
+      expect(readdirSync(join(t.dataDir, 'staging'))).toEqual([]);
+    } finally {
+      await f.setMaxUploadMb(token, 100);
+    }
+    const small = await storage.withQuota(10_000);
+    const before = await storage.keys();
+    const over = await expectError(await f.upload(patternBytes(12_000), admin(), { after: { s3_config_id: small } }), 413);
+    expect(over.data).toMatchObject({ fileSize: 12_000, remaining: 10_000, total: 10_000 });
+    expect(await storage.keys()).toEqual(before);
+    expect(readdirSync(join(t.dataDir, 'staging'))).toEqual([]);
+  });
+
   it('refuses past the quota with 413 {fileSize, remaining, total} and counts pending uploads against it', async () => {
     const small = await storage.withQuota(50_000);
     await f.uploadOk(patternBytes(30_000), admin(), { fields: { s3_config_id: small } });

@@ -276,12 +276,11 @@ export async function deleteStorageConfig(deps: AppDeps, id: string): Promise<vo
       .where('storage_config_id', '=', id)
       .executeTakeFirstOrThrow();
     if (Number(files.count) > 0) throw new ApiError(409, 'storage_config_in_use', { count: Number(files.count) }, { count: Number(files.count) });
-    const mounts = await trx
-      .selectFrom('mounts')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('storage_config_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(mounts.count) > 0) throw new ApiError(409, 'storage_config_mounted', { count: Number(mounts.count) }, { count: Number(mounts.count) });
+    const mounts = await trx.selectFrom('mounts').select('mount_path').where('storage_config_id', '=', id).orderBy('mount_path').execute();
+    if (mounts.length > 0) {
+      const paths = mounts.map((mount) => mount.mount_path);
+      throw new ApiError(409, 'storage_config_mounted', { count: paths.length, mounts: paths.join(', ') }, { count: paths.length, mounts: paths });
+    }
     await trx.deleteFrom('storage_configs').where('id', '=', id).execute();
   });
 }

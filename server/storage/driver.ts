@@ -75,6 +75,22 @@ export interface StorageDriver {
   /** Throws when the storage cannot be listed or read at all (wrong credentials, missing bucket or folder). */
   checkAccess(): Promise<void>;
 
+  // Folders, for the mount file system. A folder is a key prefix without its trailing slash; '' is the root.
+  /** One object with its modification time; undefined when there is none (a folder is not an object). */
+  stat(key: string): Promise<ListedObject | undefined>;
+  /** The direct subfolders and objects of a folder (empty when it does not exist). */
+  list(folder: string): Promise<FolderListing>;
+  /** Every folder and object below a folder, at any depth. */
+  listTree(folder: string): Promise<FolderListing>;
+  /** Whether the folder exists: it holds something, or was made empty (LOCAL folder, S3 marker object). */
+  folderExists(folder: string): Promise<boolean>;
+  /** Makes the folder (and its parents); an existing folder is not an error. */
+  makeFolder(folder: string): Promise<void>;
+  /** Removes the folder and everything in it; a missing folder is not an error. */
+  removeFolder(folder: string): Promise<void>;
+  /** Moves one object (S3: copy, then delete the source). */
+  move(fromKey: string, toKey: string): Promise<void>;
+
   // Multipart uploads: the client PUTs numbered parts (1..10,000) straight to storage, then they are joined.
   /** Starts a multipart upload of `key`; answers its upload id. */
   initMultipart(key: string, options: { contentType: string }): Promise<string>;
@@ -90,6 +106,21 @@ export interface StorageDriver {
   completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<string>;
   /** Drops the upload and every stored part; an unknown upload is not an error. */
   abortMultipart(key: string, uploadId: string): Promise<void>;
+}
+
+/** An object as listings show it. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  /** Without quotes; null where a listing does not say. */
+  etag: string | null;
+  modified: Date | null;
+}
+
+/** Folders are full keys of the folders (no trailing slash); objects carry full keys too. */
+export interface FolderListing {
+  folders: string[];
+  objects: ListedObject[];
 }
 
 /** S3's smallest part for every part but the last (5 MiB). */
@@ -161,9 +192,12 @@ export class UnsafeKeyError extends Error {
 
 const CONTROL = /\p{Cc}/u;
 
+/** LOCAL keeps writes in progress and object metadata under these folders: no key may name them. */
+const RESERVED_SEGMENTS = new Set(['.', '..', '.staging', '.meta']);
+
 /**
- * Keys are `/`-separated relative paths whose segments are non-empty and never start with a dot (`.`, `..`,
- * hidden files: LOCAL keeps its staging and metadata under dot-folders no key can reach).
+ * Keys are `/`-separated relative paths whose segments are non-empty, never `.` or `..`, and never the names
+ * LOCAL reserves for its staging and metadata. Other dot-files (`.gitignore`, `.DS_Store`) are ordinary names.
  */
 export function assertSafeKey(key: string): void {
   if (
@@ -172,10 +206,15 @@ export function assertSafeKey(key: string): void {
     key.startsWith('/') ||
     key.includes('\\') ||
     CONTROL.test(key) ||
-    key.split('/').some((segment) => segment.length === 0 || segment.startsWith('.'))
+    key.split('/').some((segment) => segment.length === 0 || RESERVED_SEGMENTS.has(segment))
   ) {
     throw new UnsafeKeyError(key);
   }
+}
+
+/** A folder key: '' (the root) or a safe key. */
+export function assertSafeFolder(folder: string): void {
+  if (folder !== '') assertSafeKey(folder);
 }
 
 /** `"abc"` / `W/"abc"` / `abc` → `abc`. */

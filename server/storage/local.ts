@@ -1,12 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SecretBox } from '../security/secret-box';
 import {
+  assertSafeFolder,
   assertSafeKey,
   InvalidPartError,
   matchParts,
@@ -15,6 +16,8 @@ import {
   ObjectNotFoundError,
   UnsafeKeyError,
   type ByteRange,
+  type FolderListing,
+  type ListedObject,
   type ObjectHead,
   type StorageDriver,
   type StoredPart,
@@ -112,6 +115,78 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
   };
   const metaPathOf = (key: string) => `${pathOf(key, join(root, META))}.json`;
 
+  /**
+   * The absolute path of a key, refused when a symbolic link anywhere on the way (or the object itself) leads
+   * outside root: a link planted in the folder must not expose the rest of the disk.
+   */
+  async function confinedPathOf(key: string): Promise<string> {
+    const full = pathOf(key);
+    await assertConfined(full, key);
+    return full;
+  }
+  const folderPathOf = async (folder: string) => {
+    assertSafeFolder(folder);
+    if (folder === '') return root;
+    return confinedPathOf(folder);
+  };
+
+  let realRoot: string | undefined;
+  async function assertConfined(full: string, key: string) {
+    realRoot ??= await realpath(root).catch(() => root);
+    for (let probe = full; probe.startsWith(root + sep); probe = dirname(probe)) {
+      let real: string;
+      try {
+        real = await realpath(probe);
+      } catch (error) {
+        if (isMissing(error)) continue; // not there yet: its nearest existing parent decides
+        throw error;
+      }
+      if (!real.startsWith(realRoot + sep)) throw new UnsafeKeyError(key);
+      return;
+    }
+  }
+
+  /** What a listing says of a file: size and time from the disk, the ETag only when its metadata is at hand. */
+  async function listedFile(key: string, file: string): Promise<ListedObject | undefined> {
+    let info;
+    try {
+      info = await lstat(file);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    if (!info.isFile()) return undefined;
+    let etag: string | null = null;
+    try {
+      const meta = JSON.parse(await readFile(metaPathOf(key), 'utf8')) as ObjectHead;
+      if (meta.size === info.size) etag = meta.etag;
+    } catch {
+      // No metadata yet: `stat` hashes the file when someone asks for it.
+    }
+    return { key, size: info.size, etag, modified: info.mtime };
+  }
+
+  /** Entries of one folder on disk, links never followed, LOCAL's own dot-folders hidden. */
+  async function readFolder(folder: string, dir: string): Promise<FolderListing> {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return { folders: [], objects: [] };
+      throw error;
+    }
+    const keyOf = (name: string) => (folder === '' ? name : `${folder}/${name}`);
+    const folders: string[] = [];
+    const files: Promise<ListedObject | undefined>[] = [];
+    for (const entry of entries) {
+      if (folder === '' && (entry.name === STAGING || entry.name === META)) continue;
+      if (entry.isDirectory()) folders.push(keyOf(entry.name));
+      else if (entry.isFile()) files.push(listedFile(keyOf(entry.name), join(dir, entry.name)));
+    }
+    const objects = (await Promise.all(files)).filter((object): object is ListedObject => object !== undefined);
+    return { folders, objects };
+  }
+
   async function writeMeta(key: string, head: ObjectHead) {
     const file = metaPathOf(key);
     await mkdir(dirname(file), { recursive: true });
@@ -180,7 +255,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     type: 'LOCAL',
 
     async put(key, body: Readable) {
-      const target = pathOf(key);
+      const target = await confinedPathOf(key);
       const staging = join(root, STAGING, randomUUID());
       await mkdir(dirname(staging), { recursive: true });
       const counter = new Md5Counter();
@@ -200,7 +275,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     async get(key, range?: ByteRange) {
       let handle;
       try {
-        handle = await open(pathOf(key), 'r');
+        handle = await open(await confinedPathOf(key), 'r');
       } catch (error) {
         if (isMissing(error)) throw new ObjectNotFoundError(key);
         throw error;
@@ -209,7 +284,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     },
 
     async head(key) {
-      const file = pathOf(key);
+      const file = await confinedPathOf(key);
       let size: number;
       try {
         size = (await stat(file)).size;
@@ -229,7 +304,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     },
 
     async delete(key) {
-      const file = pathOf(key);
+      const file = await confinedPathOf(key);
       const meta = metaPathOf(key);
       try {
         await unlink(file);
@@ -242,8 +317,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     },
 
     async copy(fromKey, toKey) {
-      const source = pathOf(fromKey);
-      const target = pathOf(toKey);
+      const source = await confinedPathOf(fromKey);
+      const target = await confinedPathOf(toKey);
       const staging = join(root, STAGING, randomUUID());
       await mkdir(dirname(staging), { recursive: true });
       try {
@@ -290,6 +365,60 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
       const probe = join(root, STAGING);
       await mkdir(probe, { recursive: true });
       await stat(probe);
+    },
+
+    async stat(key) {
+      const head = await this.head(key);
+      if (!head) return undefined;
+      const info = await stat(await confinedPathOf(key));
+      return { key, size: head.size, etag: head.etag, modified: info.mtime };
+    },
+
+    list: async (folder) => readFolder(folder, await folderPathOf(folder)),
+
+    async listTree(folder) {
+      const all: FolderListing = { folders: [], objects: [] };
+      const walk = async (current: string) => {
+        const level = await readFolder(current, await folderPathOf(current));
+        all.objects.push(...level.objects);
+        for (const sub of level.folders) {
+          all.folders.push(sub);
+          await walk(sub);
+        }
+      };
+      await walk(folder);
+      return all;
+    },
+
+    async folderExists(folder) {
+      try {
+        return (await lstat(await folderPathOf(folder))).isDirectory();
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+
+    async makeFolder(folder) {
+      await mkdir(await folderPathOf(folder), { recursive: true });
+    },
+
+    async removeFolder(folder) {
+      if (folder === '') throw new UnsafeKeyError(folder);
+      await rm(await folderPathOf(folder), { recursive: true, force: true });
+      await rm(pathOf(folder, join(root, META)), { recursive: true, force: true });
+    },
+
+    async move(fromKey, toKey) {
+      const source = await confinedPathOf(fromKey);
+      const target = await confinedPathOf(toKey);
+      const head = await this.head(fromKey);
+      if (!head) throw new ObjectNotFoundError(fromKey);
+      await mkdir(dirname(target), { recursive: true });
+      await writeMeta(toKey, head);
+      await rename(source, target);
+      await rm(metaPathOf(fromKey), { force: true });
+      await pruneEmpty(dirname(source), root);
     },
 
     async initMultipart(key, { contentType }) {
@@ -345,7 +474,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     },
 
     async completeMultipart(key, uploadId, parts) {
-      const target = pathOf(key);
+      const target = await confinedPathOf(key);
       return locked(lockId(uploadId), async () => {
         const dir = await uploadDir(key, uploadId);
         const stored = new Map((await storedParts(dir)).map((part) => [part.partNumber, part]));

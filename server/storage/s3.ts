@@ -20,6 +20,10 @@ import {
   InvalidPartError,
   MultipartUploadNotFoundError,
   ObjectNotFoundError,
+  UnsafeKeyError,
+  assertSafeFolder,
+  type FolderListing,
+  type ListedObject,
   type ObjectHead,
   type StorageDriver,
   type StoredPart,
@@ -129,6 +133,63 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     }
   }
 
+  /** Every page of a listing under `prefix` (with `/` as delimiter for one level). */
+  async function* pagesOf(prefix: string, delimiter?: string) {
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken }));
+      yield page;
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+  }
+
+  const prefixOf = (folder: string) => {
+    assertSafeFolder(folder);
+    return folder === '' ? '' : `${folder}/`;
+  };
+
+  const listed = (object: { Key?: string; Size?: number; ETag?: string; LastModified?: Date }): ListedObject => ({
+    key: object.Key ?? '',
+    size: object.Size ?? 0,
+    etag: object.ETag ? bareEtag(object.ETag) : null,
+    modified: object.LastModified ?? null,
+  });
+
+  async function listFolder(folder: string, recursive: boolean): Promise<FolderListing> {
+    const prefix = prefixOf(folder);
+    const folders = new Set<string>();
+    const objects: ListedObject[] = [];
+    for await (const page of pagesOf(prefix, recursive ? undefined : '/')) {
+      for (const common of page.CommonPrefixes ?? []) if (common.Prefix) folders.add(common.Prefix.slice(0, -1));
+      for (const object of page.Contents ?? []) {
+        const key = object.Key ?? '';
+        if (key.endsWith('/')) {
+          // A folder marker: the folder itself, or (recursively) an empty subfolder.
+          if (key !== prefix) folders.add(key.slice(0, -1));
+          continue;
+        }
+        objects.push(listed(object));
+        if (recursive) {
+          // Folders that exist only because objects are in them.
+          const parents = key.slice(prefix.length).split('/').slice(0, -1);
+          parents.forEach((_, index) => folders.add(prefix + parents.slice(0, index + 1).join('/')));
+        }
+      }
+    }
+    return { folders: [...folders], objects };
+  }
+
+  /** Deletes keys a few at a time (single deletes: every S3-compatible service speaks them). */
+  async function deleteKeys(keys: string[]) {
+    const queue = [...keys];
+    const worker = async () => {
+      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
+        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+  }
+
   return {
     type: 'S3',
 
@@ -215,6 +276,44 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     async checkAccess() {
       const probe = `${options.folder ? `${options.folder}/` : ''}clipstash-probe/`;
       await client.send(new ListObjectsV2Command({ Bucket, Prefix: probe, MaxKeys: 1 }));
+    },
+
+    async stat(key) {
+      try {
+        const answer = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        return { key, size: answer.ContentLength ?? 0, etag: bareEtag(answer.ETag), modified: answer.LastModified ?? null };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+
+    list: (folder) => listFolder(folder, false),
+
+    listTree: (folder) => listFolder(folder, true),
+
+    async folderExists(folder) {
+      if (folder === '') return true;
+      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefixOf(folder), MaxKeys: 1 }));
+      return (page.KeyCount ?? page.Contents?.length ?? 0) > 0;
+    },
+
+    async makeFolder(folder) {
+      if (folder === '') return;
+      await client.send(new PutObjectCommand({ Bucket, Key: prefixOf(folder), Body: Buffer.alloc(0) }));
+    },
+
+    async removeFolder(folder) {
+      if (folder === '') throw new UnsafeKeyError(folder);
+      const prefix = prefixOf(folder);
+      const keys: string[] = [];
+      for await (const page of pagesOf(prefix)) for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key);
+      await deleteKeys(keys);
+    },
+
+    async move(fromKey, toKey) {
+      await this.copy(fromKey, toKey);
+      await this.delete(fromKey);
     },
 
     async initMultipart(key, { contentType }) {

@@ -1,0 +1,203 @@
+import * as v from 'valibot';
+
+/** The mount file system (`/api/admin/fs/*`, `/api/user/fs/*`). Paths are absolute, `/`-separated. */
+
+/** Parts of fs multipart uploads: 5 MiB each but the last. */
+export const FS_PART_BYTES = 5 * 1024 * 1024;
+/** Default lifetime of `file-link` URLs (7 days). */
+export const FS_LINK_SECONDS = 604_800;
+/** Longest name of one file or folder (bytes of UTF-8), as most file systems allow. */
+export const FS_NAME_MAX_BYTES = 255;
+
+export const fsItemSchema = v.object({
+  name: v.string(),
+  /** Folders end in `/`. */
+  path: v.string(),
+  isDirectory: v.boolean(),
+  /** A mount point or a folder above mount points: not a folder of any storage. */
+  isVirtual: v.boolean(),
+  size: v.number(),
+  /** ISO time; null where the storage does not say (folders, virtual entries). */
+  modified: v.nullable(v.string()),
+  mimetype: v.nullable(v.string()),
+  etag: v.nullable(v.string()),
+});
+export type FsItem = v.InferOutput<typeof fsItemSchema>;
+
+export const fsListingSchema = v.object({
+  path: v.string(),
+  type: v.literal('directory'),
+  isVirtual: v.boolean(),
+  /** The mount the folder belongs to; null for virtual folders. */
+  mountId: v.nullable(v.string()),
+  items: v.array(fsItemSchema),
+});
+export type FsListing = v.InferOutput<typeof fsListingSchema>;
+
+export const fsEntrySchema = v.object({
+  ...fsItemSchema.entries,
+  type: v.picklist(['file', 'directory']),
+  mountId: v.nullable(v.string()),
+});
+export type FsEntry = v.InferOutput<typeof fsEntrySchema>;
+
+const pathField = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(4096, 'too_long'));
+
+export const fsPathQuerySchema = v.object({ path: v.optional(pathField, '/'), refresh: v.optional(v.string()) });
+export const fsMkdirRequestSchema = v.object({ path: pathField });
+export const fsRenameRequestSchema = v.object({ oldPath: pathField, newPath: pathField });
+export const fsUpdateRequestSchema = v.object({ path: pathField, content: v.string() });
+export const fsBatchRemoveRequestSchema = v.object({
+  paths: v.pipe(v.array(pathField), v.minLength(1, 'required'), v.maxLength(1000, 'too_many')),
+});
+
+export const fsLinkQuerySchema = v.object({
+  path: pathField,
+  expires_in: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number), v.minValue(1, 'must_be_positive'), v.maxValue(FS_LINK_SECONDS * 4, 'too_large')),
+    String(FS_LINK_SECONDS),
+  ),
+  force_download: v.optional(v.picklist(['true', 'false', '1', '0'], 'invalid_choice'), 'false'),
+});
+export const fsLinkSchema = v.object({ url: v.string(), expiresAt: v.string(), path: v.string() });
+
+/** One path of a batch: done, or why not. */
+export const fsBatchResultSchema = v.object({
+  succeeded: v.array(v.string()),
+  failed: v.array(v.object({ path: v.string(), error: v.string(), message: v.string() })),
+});
+export type FsBatchResult = v.InferOutput<typeof fsBatchResultSchema>;
+
+// ----------------------------------------------------------------------------------------------------- uploads
+
+export const fsUploadResultSchema = v.object({ path: v.string(), size: v.number(), etag: v.string(), mimetype: v.string() });
+export type FsUploadResult = v.InferOutput<typeof fsUploadResultSchema>;
+
+const sizeField = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
+const contentTypeField = v.optional(v.pipe(v.string(), v.maxLength(255, 'too_long')), '');
+
+/** `path` is the folder the file goes in; `filename` its name. */
+export const fsMultipartInitRequestSchema = v.object({
+  path: pathField,
+  filename: v.pipe(v.string(), v.minLength(1, 'required')),
+  contentType: contentTypeField,
+  fileSize: sizeField,
+});
+export const fsMultipartInitSchema = v.object({
+  uploadId: v.string(),
+  /** The file's full path: what part, complete and abort name. */
+  path: v.string(),
+  /** Opaque; given back to part, complete and abort. */
+  key: v.string(),
+  partSize: v.number(),
+  partCount: v.number(),
+});
+export type FsMultipartInit = v.InferOutput<typeof fsMultipartInitSchema>;
+
+export const fsPartQuerySchema = v.object({
+  path: pathField,
+  uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
+  partNumber: v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must_be_integer'), v.transform(Number), v.minValue(1, 'must_be_positive'), v.maxValue(10_000, 'too_large')),
+  key: v.pipe(v.string(), v.minLength(1, 'required')),
+  isLastPart: v.optional(v.string()),
+});
+export const fsPartSchema = v.object({ partNumber: v.number(), etag: v.string(), size: v.number() });
+
+export const fsMultipartCompleteRequestSchema = v.object({
+  path: pathField,
+  uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
+  key: v.pipe(v.string(), v.minLength(1, 'required')),
+  parts: v.pipe(
+    v.array(v.object({ partNumber: v.pipe(v.number(), v.integer()), etag: v.pipe(v.string(), v.minLength(1, 'required')) })),
+    v.minLength(1, 'required'),
+  ),
+  contentType: contentTypeField,
+  fileSize: v.optional(sizeField),
+});
+export const fsMultipartAbortRequestSchema = v.object({
+  path: pathField,
+  uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
+  key: v.pipe(v.string(), v.minLength(1, 'required')),
+});
+
+/** `path` is the folder; the answer's `targetPath` is the file's full path. */
+export const fsPresignRequestSchema = v.object({
+  path: pathField,
+  fileName: v.pipe(v.string(), v.minLength(1, 'required')),
+  contentType: contentTypeField,
+  fileSize: sizeField,
+});
+export const fsPresignSchema = v.object({
+  uploadUrl: v.string(),
+  targetPath: v.string(),
+  mountId: v.string(),
+  /** Opaque; given back to presign/commit. */
+  key: v.string(),
+  contentType: v.string(),
+  expiresIn: v.number(),
+});
+export type FsPresign = v.InferOutput<typeof fsPresignSchema>;
+export const fsPresignCommitRequestSchema = v.object({
+  targetPath: pathField,
+  key: v.pipe(v.string(), v.minLength(1, 'required')),
+  mountId: v.optional(v.string()),
+  etag: v.optional(v.string()),
+  contentType: contentTypeField,
+  fileSize: sizeField,
+});
+
+// ------------------------------------------------------------------------------------------------------ copies
+
+export const fsBatchCopyRequestSchema = v.object({
+  items: v.pipe(
+    v.array(v.object({ sourcePath: pathField, targetPath: pathField })),
+    v.minLength(1, 'required'),
+    v.maxLength(1000, 'too_many'),
+  ),
+  skipExisting: v.optional(v.boolean(), true),
+});
+
+/** A file the client copies itself (between storages): GET `downloadUrl`, then PUT or multipart to the target. */
+export const fsClientCopySchema = v.object({
+  sourcePath: v.string(),
+  targetPath: v.string(),
+  targetMountId: v.string(),
+  fileSize: v.number(),
+  contentType: v.string(),
+  downloadUrl: v.string(),
+  /** Opaque key of the target, given back to batch-copy-commit as `s3Path`. */
+  s3Path: v.string(),
+  upload: v.variant('kind', [
+    v.object({ kind: v.literal('put'), url: v.string() }),
+    v.object({ kind: v.literal('multipart'), uploadId: v.string(), partSize: v.number(), partCount: v.number() }),
+  ]),
+});
+export type FsClientCopy = v.InferOutput<typeof fsClientCopySchema>;
+
+export const fsBatchCopySchema = v.object({
+  copied: v.array(v.string()),
+  skipped: v.array(v.string()),
+  failed: v.array(v.object({ path: v.string(), error: v.string(), message: v.string() })),
+  requiresClientSideCopy: v.boolean(),
+  clientCopies: v.array(fsClientCopySchema),
+});
+export type FsBatchCopy = v.InferOutput<typeof fsBatchCopySchema>;
+
+export const fsBatchCopyCommitRequestSchema = v.object({
+  targetMountId: v.pipe(v.string(), v.minLength(1, 'required')),
+  files: v.pipe(
+    v.array(
+      v.object({
+        targetPath: pathField,
+        s3Path: v.pipe(v.string(), v.minLength(1, 'required')),
+        contentType: contentTypeField,
+        fileSize: sizeField,
+        etag: v.optional(v.string()),
+      }),
+    ),
+    v.minLength(1, 'required'),
+  ),
+});
+
+export const cacheClearRequestSchema = v.object({ mountId: v.optional(v.string()) });
+export const cacheClearSchema = v.object({ cleared: v.number() });

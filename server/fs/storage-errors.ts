@@ -1,0 +1,22 @@
+import { ApiError, badInput } from '../errors';
+import { ObjectNotFoundError, UnsafeKeyError } from '../storage/driver';
+import { reasonOf } from '../storage/reason';
+
+/**
+ * Runs a storage call and turns what a driver throws into an answer: a key the driver refuses is bad input, a
+ * missing object a 404, anything else the storage's fault (502, with its reason), never a bare 500.
+ */
+export async function onStorage<T>(path: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw storageError(path, error);
+  }
+}
+
+export function storageError(path: string, error: unknown): Error {
+  if (error instanceof ApiError) return error;
+  if (error instanceof UnsafeKeyError) return badInput('path', 'invalid_path');
+  if (error instanceof ObjectNotFoundError) return new ApiError(404, 'fs_not_found', { path });
+  return new ApiError(502, 'fs_storage_unavailable', { reason: reasonOf(error) });
+}
