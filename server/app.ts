@@ -16,7 +16,9 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { fileShareRoutes } from './routes/file-shares';
 import { fileRoutes } from './routes/files';
+import { cacheRoutes, fsRoutes } from './routes/fs';
 import { localStorageRoutes } from './routes/local-storage';
+import { adminMountRoutes, userMountRoutes } from './routes/mounts';
 import { multipartRoutes } from './routes/multipart';
 import { pasteRoutes } from './routes/pastes';
 import { storageConfigRoutes } from './routes/storage-configs';
@@ -46,6 +48,12 @@ export function createApp(deps: AppDeps) {
   api.route('/url', urlUploadRoutes(deps));
   api.route('/', fileShareRoutes(deps));
   api.route('/local-storage', localStorageRoutes(deps));
+  api.route('/admin/mounts', adminMountRoutes(deps));
+  api.route('/user/mounts', userMountRoutes(deps));
+  api.route('/admin/fs', fsRoutes(deps, 'admin'));
+  api.route('/user/fs', fsRoutes(deps, 'user'));
+  api.route('/admin/cache', cacheRoutes(deps, 'admin'));
+  api.route('/user/cache', cacheRoutes(deps, 'user'));
   app.route('/api', api);
 
   app.all('/api/*', () => {

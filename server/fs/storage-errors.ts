@@ -18,5 +18,6 @@ export function storageError(path: string, error: unknown): Error {
   if (error instanceof ApiError) return error;
   if (error instanceof UnsafeKeyError) return badInput('path', 'invalid_path');
   if (error instanceof ObjectNotFoundError) return new ApiError(404, 'fs_not_found', { path });
+
   return new ApiError(502, 'fs_storage_unavailable', { reason: reasonOf(error) });
 }

@@ -237,7 +237,6 @@ export const messages = {
   fs_copy_verified: { en: '{verified} copies verified, {failed} failed', zh: '已确认 {verified} 个副本，失败 {failed} 个' },
   fs_upload_not_found: { en: 'This upload is unknown or already finished', zh: '该上传不存在或已结束' },
   fs_key_mismatch: { en: 'The upload key does not belong to {path}', zh: '上传标识与 {path} 不匹配' },
-  fs_part_invalid: { en: 'Part {partNumber} cannot be joined: {problem}', zh: '分片 {partNumber} 无法合并：{problem}' },
   fs_storage_unavailable: { en: 'The storage of this mount cannot be reached: {reason}', zh: '无法访问此挂载点的存储：{reason}' },
   cache_cleared: { en: '{cleared} cached folders cleared', zh: '已清除 {cleared} 个缓存的文件夹' },
   internal: { en: 'Internal server error', zh: '服务器内部错误' },

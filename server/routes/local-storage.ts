@@ -92,7 +92,7 @@ export function localStorageRoutes(deps: AppDeps) {
     try {
       const body = source.pipe(limit);
       const head = grant.part
-        ? await driver.putPart(grant.key, grant.part.uploadId, grant.part.partNumber, body)
+        ? await driver.uploadPart(grant.key, grant.part.uploadId, grant.part.partNumber, body)
         : await driver.put(grant.key, body, { contentType: c.req.header('content-type') ?? 'application/octet-stream' });
       return c.body(null, 200, { ETag: `"${head.etag}"` });
     } catch (error) {

@@ -207,7 +207,7 @@ export async function listUploadedParts(
   return { parts: await partsOnStorage(upload) };
 }
 
-function invalidPart(error: InvalidPartError, stored: StoredPart[]): ApiError {
+export function invalidPart(error: InvalidPartError, stored: StoredPart[]): ApiError {
   const { partNumber, problem } = error;
   const data = { field: 'parts', issue: problem, partNumber };
   if (problem === 'missing') return new ApiError(400, 'multipart_part_missing', { partNumber }, data);

@@ -96,6 +96,11 @@ export interface StorageDriver {
   initMultipart(key: string, options: { contentType: string }): Promise<string>;
   /** A URL the client PUTs part `partNumber` to; its answer carries the part's ETag (readable by pages). */
   presignPart(key: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<string>;
+  /**
+   * Stores part `partNumber` from a stream through the server (replacing an earlier one); `size` is the body's
+   * length when the client said it (S3 needs it to stream; without it the part is read into memory first).
+   */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size?: number): Promise<StoredPart>;
   /** The parts stored so far, by part number. Throws MultipartUploadNotFoundError for an unknown upload. */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /**

@@ -63,7 +63,7 @@ async function localSubject(): Promise<Subject> {
     name: 'LOCAL',
     driver,
     storedFiles: () => listFiles(root),
-    sendPart: async (key, uploadId, partNumber, bytes) => (await driver.putPart(key, uploadId, partNumber, Readable.from([bytes]))).etag,
+    sendPart: async (key, uploadId, partNumber, bytes) => (await driver.uploadPart(key, uploadId, partNumber, Readable.from([bytes]))).etag,
     stagedFiles: () => listFiles(join(root, '.staging')),
     stop: async () => rmSync(root, { recursive: true, force: true }),
   };
@@ -375,7 +375,7 @@ describe('LOCAL driver specifics', () => {
       const uploadId = await driver.initMultipart('x.bin', { contentType: 'application/octet-stream' });
       const one = randomBytes(300_000);
       const two = randomBytes(300_000);
-      await Promise.all([driver.putPart('x.bin', uploadId, 1, Readable.from([one])), driver.putPart('x.bin', uploadId, 1, Readable.from([two]))]);
+      await Promise.all([driver.uploadPart('x.bin', uploadId, 1, Readable.from([one])), driver.uploadPart('x.bin', uploadId, 1, Readable.from([two]))]);
       const listed = await driver.listParts('x.bin', uploadId);
       expect(listed).toHaveLength(1);
       expect([md5(one), md5(two)]).toContain(listed[0]?.etag);

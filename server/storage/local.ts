@@ -59,11 +59,9 @@ const PART_FILE = /^(\d{1,5})\.([0-9a-f]{32})\.part$/;
 /** Read size when joining parts. */
 const JOIN_CHUNK = 1024 * 1024;
 
-/** The LOCAL driver, plus what its signed part URLs need: storing one part. */
+/** The LOCAL driver; its signed part URLs store parts with `uploadPart`. */
 export interface LocalStorageDriver extends StorageDriver {
   readonly type: 'LOCAL';
-  /** Stores part `partNumber` of an upload from `body` (replacing an earlier one); answers its size and ETag. */
-  putPart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<StoredPart>;
 }
 
 /**
@@ -287,7 +285,9 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
       const file = await confinedPathOf(key);
       let size: number;
       try {
-        size = (await stat(file)).size;
+        const info = await stat(file);
+        if (!info.isFile()) return undefined; // a folder is not an object
+        size = info.size;
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
@@ -444,7 +444,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
       });
     },
 
-    async putPart(key, uploadId, partNumber, body) {
+    async uploadPart(key, uploadId, partNumber, body) {
       if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new InvalidPartError(partNumber, 'order');
       const dir = await uploadDir(key, uploadId);
       // Written beside the parts: an abort meanwhile removes the folder, and the rename below then fails.

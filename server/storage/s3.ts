@@ -6,6 +6,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsCommand,
   ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
@@ -133,14 +134,21 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     }
   }
 
-  /** Every page of a listing under `prefix` (with `/` as delimiter for one level). */
+  /**
+   * Every page of a listing under `prefix` (with `/` as delimiter for one level). The first version of
+   * ListObjects pages by key (`Marker`): every S3-compatible service speaks it, and its pages need no opaque
+   * token (s3rver's V2 tokens need a cipher that OpenSSL 3 no longer offers).
+   */
   async function* pagesOf(prefix: string, delimiter?: string) {
-    let ContinuationToken: string | undefined;
-    do {
-      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken }));
+    let Marker: string | undefined;
+    for (;;) {
+      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix: prefix, Delimiter: delimiter, Marker }));
       yield page;
-      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (ContinuationToken);
+      const last = [...(page.Contents ?? []).map((object) => object.Key ?? ''), ...(page.CommonPrefixes ?? []).map((common) => common.Prefix ?? '')].sort().at(-1);
+      const next = page.NextMarker ?? last;
+      if (!page.IsTruncated || !next || next === Marker) return;
+      Marker = next;
+    }
   }
 
   const prefixOf = (folder: string) => {
@@ -294,8 +302,8 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
     async folderExists(folder) {
       if (folder === '') return true;
-      const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefixOf(folder), MaxKeys: 1 }));
-      return (page.KeyCount ?? page.Contents?.length ?? 0) > 0;
+      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix: prefixOf(folder), MaxKeys: 1 }));
+      return (page.Contents?.length ?? 0) + (page.CommonPrefixes?.length ?? 0) > 0;
     },
 
     async makeFolder(folder) {
@@ -326,6 +334,19 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
       getSignedUrl(client, new UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber }), {
         expiresIn: presign.expiresInSeconds,
       }),
+
+    async uploadPart(key, uploadId, partNumber, body, size) {
+      const Body = size === undefined ? Buffer.concat(await body.toArray()) : body;
+      try {
+        const answer = await client.send(
+          new UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber, Body, ContentLength: size ?? (Body as Buffer).length }),
+        );
+        return { partNumber, size: size ?? (Body as Buffer).length, etag: bareEtag(answer.ETag) };
+      } catch (error) {
+        if (errorCode(error) === 'NoSuchUpload') throw new MultipartUploadNotFoundError(uploadId);
+        throw error;
+      }
+    },
 
     async listParts(key, uploadId) {
       const parts: StoredPart[] = [];

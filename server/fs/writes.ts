@@ -1,0 +1,150 @@
+import { Readable } from 'node:stream';
+import type { FsBatchResult, FsUploadResult } from '../../contract/fs';
+import { mimeTypeOf } from '../../contract/mime';
+import type { AppDeps } from '../context';
+import { ApiError } from '../errors';
+import { putWithinBudget } from '../forms/budgeted-put';
+import { assertFits, byteBudget, uploadLimits } from '../services/files';
+import { translate, type Lang } from '../i18n/messages';
+import { cleanContentType } from '../storage/http-headers';
+import { directoryCacheOf } from './cache';
+import { checkName, childOf, isWithin, nameOf, parentOf, type FsPath } from './paths';
+import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
+import { onStorage, storageError } from './storage-errors';
+
+/** Drops the cached listings a write to `target` changed. */
+export function invalidate(deps: AppDeps, target: MountTarget): void {
+  directoryCacheOf(deps, deps.now).invalidate(target.mount.id, target.inner.join('/'));
+}
+
+/** What is at a target: a file, a folder, or nothing. */
+export async function kindAt(target: MountTarget): Promise<'file' | 'folder' | 'none'> {
+  if (target.inner.length === 0) return 'folder';
+  if (await onStorage(target.path.text, () => target.driver.stat(target.key))) return 'file';
+  return (await onStorage(target.path.text, () => target.driver.folderExists(target.key))) ? 'folder' : 'none';
+}
+
+/**
+ * Removing the last entry of a folder must not remove the folder (S3 has no folders, and LOCAL prunes empty
+ * ones for file shares): the parent of what went is made again when it is gone.
+ */
+async function keepParent(target: MountTarget): Promise<void> {
+  if (target.inner.length <= 1) return;
+  const parent = withInner(target, target.inner.slice(0, -1));
+  if (!(await target.driver.folderExists(parent.key))) await target.driver.makeFolder(parent.key);
+}
+
+const notFound = (path: FsPath) => new ApiError(404, 'fs_not_found', { path: path.text });
+const exists = (path: FsPath) => new ApiError(409, 'fs_exists', { path: path.text }, { field: 'path', issue: 'exists' });
+
+export async function makeFolder(deps: AppDeps, caller: FsCaller, path: FsPath): Promise<void> {
+  checkName(nameOf(path), 'path');
+  const target = await resolveInMount(deps, caller, path);
+  if ((await kindAt(target)) !== 'none') throw exists(path);
+  await onStorage(path.text, () => target.driver.makeFolder(target.key));
+  invalidate(deps, target);
+}
+
+export async function removePath(deps: AppDeps, caller: FsCaller, path: FsPath): Promise<void> {
+  const target = await resolveInMount(deps, caller, path);
+  if (target.inner.length === 0) throw new ApiError(403, 'fs_mount_root');
+  const kind = await kindAt(target);
+  if (kind === 'none') throw notFound(path);
+  await onStorage(path.text, async () => {
+    if (kind === 'file') await target.driver.delete(target.key);
+    else await target.driver.removeFolder(target.key);
+    await keepParent(target);
+  });
+  invalidate(deps, target);
+}
+
+/** Each path on its own: one that fails does not stop the others. */
+export async function removePaths(deps: AppDeps, caller: FsCaller, paths: FsPath[], lang: Lang): Promise<FsBatchResult> {
+  const result: FsBatchResult = { succeeded: [], failed: [] };
+  for (const path of paths) {
+    try {
+      await removePath(deps, caller, path);
+      result.succeeded.push(path.text);
+    } catch (error) {
+      const apiError = storageError(path.text, error);
+      if (!(apiError instanceof ApiError)) throw apiError;
+      result.failed.push({ path: path.text, error: apiError.reason, message: translate(apiError.messageKey, lang, apiError.params) });
+    }
+  }
+  return result;
+}
+
+/** Moves a file or a whole folder inside one mount; the target must not exist. */
+export async function renamePath(deps: AppDeps, caller: FsCaller, from: FsPath, to: FsPath): Promise<void> {
+  checkName(nameOf(to), 'newPath');
+  const source = await resolveInMount(deps, caller, from);
+  if (source.inner.length === 0) throw new ApiError(403, 'fs_mount_root');
+  const target = await resolveInMount(deps, caller, to);
+  if (target.inner.length === 0) throw new ApiError(403, 'fs_mount_root');
+  if (source.mount.id !== target.mount.id) throw new ApiError(400, 'fs_across_mounts', {}, { field: 'newPath', issue: 'other_mount' });
+  if (from.text === to.text) return;
+  if (isWithin(to, from)) throw new ApiError(400, 'fs_into_itself', {}, { field: 'newPath', issue: 'into_itself' });
+  const kind = await kindAt(source);
+  if (kind === 'none') throw notFound(from);
+  if ((await kindAt(target)) !== 'none') throw exists(to);
+  await onStorage(from.text, async () => {
+    if (kind === 'file') await source.driver.move(source.key, target.key);
+    else await moveFolder(source, target);
+    await keepParent(source);
+  });
+  invalidate(deps, source);
+  invalidate(deps, target);
+}
+
+async function moveFolder(source: MountTarget, target: MountTarget): Promise<void> {
+  const tree = await source.driver.listTree(source.key);
+  const moved = (key: string) => withInner(target, [...target.inner, ...innerOfKey(source, key).slice(source.inner.length)]).key;
+  await source.driver.makeFolder(target.key);
+  for (const folder of tree.folders) await source.driver.makeFolder(moved(folder));
+  for (const object of tree.objects) await source.driver.move(object.key, moved(object.key));
+  await source.driver.removeFolder(source.key);
+}
+
+/**
+ * Streams bytes into a file of a mount (upload, WebDAV PUT, text save) within the max upload size and the
+ * config's quota; over either, nothing stays behind and the answer is a 413 with the figures.
+ */
+export async function writeFile(
+  deps: AppDeps,
+  target: MountTarget,
+  body: Readable,
+  contentType: string | undefined,
+): Promise<FsUploadResult> {
+  checkName(nameOf(target.path), 'path');
+  if (target.inner.length === 0 || (await kindAt(target)) === 'folder') {
+    body.resume();
+    throw new ApiError(409, 'fs_exists', { path: target.path.text }, { field: 'path', issue: 'is_a_folder' });
+  }
+  const limits = await uploadLimits(deps, target.config);
+  const mimetype = cleanContentType(contentType && contentType !== 'application/octet-stream' ? contentType : mimeTypeOf(nameOf(target.path)));
+  const outcome = await putWithinBudget(target.driver, target.key, body, mimetype, byteBudget(limits));
+  if (outcome.kind === 'over_budget') {
+    assertFits(outcome.seen, limits);
+    throw new ApiError(413, 'body_too_large', { limit: String(byteBudget(limits)) });
+  }
+  if (outcome.kind === 'failed') throw storageError(target.path.text, outcome.error);
+  invalidate(deps, target);
+  return { path: target.path.text, size: outcome.head.size, etag: outcome.head.etag, mimetype };
+}
+
+/** `update {path, content}`: a text file saved whole (created when missing). */
+export async function saveText(deps: AppDeps, caller: FsCaller, path: FsPath, content: string): Promise<FsUploadResult> {
+  const target = await resolveInMount(deps, caller, path);
+  if ((await kindAt(parentTarget(target))) === 'file') throw new ApiError(400, 'fs_not_a_folder', { path: parentOf(path).text });
+  return writeFile(deps, target, Readable.from([Buffer.from(content, 'utf8')]), mimeTypeOf(nameOf(path)));
+}
+
+const parentTarget = (target: MountTarget) => withInner(target, target.inner.slice(0, -1));
+
+/** The file a form or a client names by folder and file name. */
+export async function fileInFolder(deps: AppDeps, caller: FsCaller, folder: FsPath, filename: string): Promise<MountTarget> {
+  const name = checkName(filename.split(/[/\\]/).pop() ?? '', 'filename');
+  const target = await resolveInMount(deps, caller, childOf(folder, name));
+  if ((await kindAt(parentTarget(target))) === 'file') throw new ApiError(400, 'fs_not_a_folder', { path: folder.text });
+  return target;
+}

@@ -1,0 +1,235 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
+import {
+  cacheClearRequestSchema,
+  fsBatchCopyCommitRequestSchema,
+  fsBatchCopyRequestSchema,
+  fsBatchRemoveRequestSchema,
+  fsLinkQuerySchema,
+  fsMkdirRequestSchema,
+  fsMultipartAbortRequestSchema,
+  fsMultipartCompleteRequestSchema,
+  fsMultipartInitRequestSchema,
+  fsPartQuerySchema,
+  fsPathQuerySchema,
+  fsPresignCommitRequestSchema,
+  fsPresignRequestSchema,
+  fsRenameRequestSchema,
+  fsUpdateRequestSchema,
+} from '../../contract/fs';
+import type { AppDeps, AppEnv } from '../context';
+import { ApiError, badInput } from '../errors';
+import { directoryCacheOf } from '../fs/cache';
+import { batchCopy, commitClientCopies } from '../fs/copy';
+import { listFolder, statPath } from '../fs/listing';
+import { nameOf, normalizePath } from '../fs/paths';
+import { callerOf, resolveInMount } from '../fs/resolve';
+import { onStorage } from '../fs/storage-errors';
+import {
+  abortFsMultipart,
+  commitFsUpload,
+  completeFsMultipart,
+  initFsMultipart,
+  presignFsUpload,
+  signFsParts,
+  uploadFsPart,
+} from '../fs/transfers';
+import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText, writeFile } from '../fs/writes';
+import { receiveForm } from '../forms/receive-form';
+import { jsonBody, ok, publicBaseUrl, queryParams } from '../http';
+import { requireAdmin, requirePermission } from '../middleware/auth';
+import { visibleMounts } from '../services/mounts';
+import { readSettings } from '../services/settings';
+import { stagingDirOf } from '../services/uploads';
+import { assertFits } from '../services/files';
+import { serveObject } from './object-stream';
+
+const caller = (c: Context<AppEnv>) => callerOf(c.get('principal'));
+const batchStatus = (failed: number) => (failed > 0 ? 202 : 200);
+
+const fsSignRequestSchema = v.object({
+  path: v.pipe(v.string(), v.minLength(1, 'required')),
+  uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
+  key: v.pipe(v.string(), v.minLength(1, 'required')),
+  partNumbers: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))), v.minLength(1, 'required'), v.maxLength(100, 'too_many')),
+});
+
+/**
+ * The mount file system under `/admin/fs` (admins) and `/user/fs` (admins and keys with mount permission). Thin:
+ * every path goes through server/fs, which normalises, confines and resolves it.
+ */
+export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
+  const app = new Hono<AppEnv>();
+  app.use('*', kind === 'admin' ? requireAdmin : requirePermission('mount'));
+
+  app.get('/list', queryParams(fsPathQuerySchema), async (c) => {
+    const { path, refresh } = c.req.valid('query');
+    return ok(c, await listFolder(deps, caller(c), normalizePath(path), refresh === 'true' || refresh === '1'));
+  });
+
+  app.get('/get', queryParams(fsPathQuerySchema), async (c) => ok(c, await statPath(deps, caller(c), normalizePath(c.req.valid('query').path))));
+
+  const serve = (disposition: 'inline' | 'attachment') => async (c: Context<AppEnv>) => {
+    const path = normalizePath(c.req.query('path') ?? '');
+    const target = await resolveInMount(deps, caller(c), path);
+    const object = target.inner.length > 0 ? await onStorage(path.text, () => target.driver.stat(target.key)) : undefined;
+    if (!object) throw new ApiError(404, 'fs_not_a_file', { path: path.text });
+    const entry = await statPath(deps, caller(c), path);
+    return serveObject(c, {
+      driver: target.driver,
+      key: target.key,
+      size: object.size,
+      etag: object.etag,
+      contentType: entry.mimetype ?? 'application/octet-stream',
+      disposition,
+      filename: nameOf(path),
+    });
+  };
+  app.get('/download', serve('attachment'));
+  app.get('/preview', serve('inline'));
+
+  app.post('/mkdir', jsonBody(fsMkdirRequestSchema), async (c) => {
+    await makeFolder(deps, caller(c), normalizePath(c.req.valid('json').path));
+    return ok(c, null, 'fs_folder_created', 201);
+  });
+
+  app.post('/upload', async (c) => {
+    const { max_upload_size } = await readSettings(deps.db);
+    const maxUploadBytes = Math.floor(max_upload_size * 1024 * 1024);
+    const { stored } = await receiveForm(c.req.raw, {
+      placementFields: ['path'],
+      stagingDir: stagingDirOf(deps),
+      stagingLimit: maxUploadBytes,
+      tooLarge: (seen) => {
+        assertFits(seen, { maxUploadBytes });
+        return new ApiError(413, 'body_too_large', { limit: String(maxUploadBytes) });
+      },
+      store: async (fields, file) => {
+        try {
+          const target = await fileInFolder(deps, caller(c), normalizePath(fields.path ?? '/'), file.filename);
+          return { target, result: await writeFile(deps, target, file.stream, fields.mimetype || file.mimeType) };
+        } finally {
+          file.stream.resume();
+        }
+      },
+      discard: ({ target }) => target.driver.delete(target.key),
+    });
+    return ok(c, stored.result, 'fs_uploaded', 201);
+  });
+
+  app.delete('/remove', queryParams(fsPathQuerySchema), async (c) => {
+    await removePath(deps, caller(c), normalizePath(c.req.valid('query').path));
+    return ok(c, null, 'fs_removed');
+  });
+
+  app.post('/batch-remove', jsonBody(fsBatchRemoveRequestSchema), async (c) => {
+    const paths = c.req.valid('json').paths.map((path, index) => normalizePath(path, `paths.${index}`));
+    const result = await removePaths(deps, caller(c), paths, c.get('lang'));
+    const counts = { succeeded: result.succeeded.length, failed: result.failed.length };
+    return ok(c, result, 'fs_batch_removed', batchStatus(result.failed.length), counts);
+  });
+
+  app.post('/rename', jsonBody(fsRenameRequestSchema), async (c) => {
+    const { oldPath, newPath } = c.req.valid('json');
+    await renamePath(deps, caller(c), normalizePath(oldPath, 'oldPath'), normalizePath(newPath, 'newPath'));
+    return ok(c, null, 'fs_renamed');
+  });
+
+  app.post('/update', jsonBody(fsUpdateRequestSchema), async (c) => {
+    const { path, content } = c.req.valid('json');
+    return ok(c, await saveText(deps, caller(c), normalizePath(path), content), 'fs_saved');
+  });
+
+  app.get('/file-link', queryParams(fsLinkQuerySchema), async (c) => {
+    const query = c.req.valid('query');
+    const path = normalizePath(query.path);
+    const entry = await statPath(deps, caller(c), path);
+    if (entry.type !== 'file') throw new ApiError(400, 'fs_not_a_file', { path: path.text }, { field: 'path', issue: 'not_a_file' });
+    const target = await resolveInMount(deps, caller(c), path);
+    const url = await onStorage(path.text, () =>
+      target.driver.presignGet(target.key, {
+        expiresInSeconds: query.expires_in,
+        baseUrl: publicBaseUrl(c, deps),
+        disposition: query.force_download === 'true' || query.force_download === '1' ? 'attachment' : 'inline',
+        filename: nameOf(path),
+        contentType: entry.mimetype ?? 'application/octet-stream',
+      }),
+    );
+    return ok(c, { url, path: path.text, expiresAt: new Date(deps.now().getTime() + query.expires_in * 1000).toISOString() });
+  });
+
+  app.post('/multipart/init', jsonBody(fsMultipartInitRequestSchema), async (c) => {
+    const input = c.req.valid('json');
+    const target = await fileInFolder(deps, caller(c), normalizePath(input.path), input.filename);
+    return ok(c, await initFsMultipart(deps, target, input), 'created', 201);
+  });
+
+  app.post('/multipart/part', queryParams(fsPartQuerySchema), async (c) => {
+    const query = c.req.valid('query');
+    if (!c.req.raw.body) throw badInput('body', 'required');
+    const length = c.req.header('content-length');
+    const body = Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>);
+    const part = await uploadFsPart(deps, caller(c), { ...query, path: normalizePath(query.path) }, body, length ? Number(length) : undefined);
+    c.header('ETag', `"${part.etag}"`);
+    return ok(c, part);
+  });
+
+  app.post('/multipart/sign', jsonBody(fsSignRequestSchema), async (c) => {
+    const input = c.req.valid('json');
+    return ok(c, { urls: await signFsParts(deps, caller(c), { ...input, path: normalizePath(input.path) }, publicBaseUrl(c, deps)) });
+  });
+
+  app.post('/multipart/complete', jsonBody(fsMultipartCompleteRequestSchema), async (c) => {
+    const input = c.req.valid('json');
+    return ok(c, await completeFsMultipart(deps, caller(c), normalizePath(input.path), input), 'fs_uploaded', 201);
+  });
+
+  app.post('/multipart/abort', jsonBody(fsMultipartAbortRequestSchema), async (c) => {
+    const input = c.req.valid('json');
+    await abortFsMultipart(deps, caller(c), normalizePath(input.path), input);
+    return ok(c, null);
+  });
+
+  app.post('/presign', jsonBody(fsPresignRequestSchema), async (c) => {
+    const input = c.req.valid('json');
+    const target = await fileInFolder(deps, caller(c), normalizePath(input.path), input.fileName);
+    return ok(c, await presignFsUpload(deps, target, input, publicBaseUrl(c, deps)), 'upload_url_created');
+  });
+
+  app.post('/presign/commit', jsonBody(fsPresignCommitRequestSchema), async (c) => {
+    const input = c.req.valid('json');
+    return ok(c, await commitFsUpload(deps, caller(c), normalizePath(input.targetPath, 'targetPath'), input), 'fs_uploaded', 201);
+  });
+
+  app.post('/batch-copy', jsonBody(fsBatchCopyRequestSchema), async (c) => {
+    const { items, skipExisting } = c.req.valid('json');
+    const result = await batchCopy(deps, caller(c), items, skipExisting, publicBaseUrl(c, deps), c.get('lang'));
+    const counts = { copied: result.copied.length, skipped: result.skipped.length, failed: result.failed.length };
+    return ok(c, result, 'fs_copied', batchStatus(result.failed.length), counts);
+  });
+
+  app.post('/batch-copy-commit', jsonBody(fsBatchCopyCommitRequestSchema), async (c) => {
+    const result = await commitClientCopies(deps, caller(c), c.req.valid('json'), c.get('lang'));
+    const counts = { verified: result.succeeded.length, failed: result.failed.length };
+    return ok(c, result, 'fs_copy_verified', batchStatus(result.failed.length), counts);
+  });
+
+  return app;
+}
+
+/** `POST /{admin,user}/cache/clear {mountId?}`: one mount's cached listings (that the caller may see), or all. */
+export function cacheRoutes(deps: AppDeps, kind: 'admin' | 'user') {
+  const app = new Hono<AppEnv>();
+  app.post('/clear', kind === 'admin' ? requireAdmin : requirePermission('mount'), jsonBody(cacheClearRequestSchema), async (c) => {
+    const { mountId } = c.req.valid('json');
+    const cache = directoryCacheOf(deps, deps.now);
+    const mounts = await visibleMounts(deps, c.get('principal'));
+    const chosen = mountId === undefined ? mounts : mounts.filter((mount) => mount.id === mountId);
+    if (mountId !== undefined && chosen.length === 0) throw new ApiError(404, 'mount_not_found');
+    const cleared = chosen.reduce((sum, mount) => sum + cache.clear(mount.id), 0);
+    return ok(c, { cleared }, 'cache_cleared', 200, { cleared });
+  });
+  return app;
+}
