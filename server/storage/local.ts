@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, lstat, mkdir, open, readdir, readFile, realpath, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -114,8 +114,8 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
   const metaPathOf = (key: string) => `${pathOf(key, join(root, META))}.json`;
 
   /**
-   * The absolute path of a key, refused when a symbolic link anywhere on the way (or the object itself) leads
-   * outside root: a link planted in the folder must not expose the rest of the disk.
+   * The absolute path of a key, refused when a symbolic link is anywhere on the way (or is the object itself): a
+   * link planted in the folder must not expose the rest of the disk, nor a folder outside a key's base path.
    */
   async function confinedPathOf(key: string): Promise<string> {
     const full = pathOf(key);
@@ -128,19 +128,17 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     return confinedPathOf(folder);
   };
 
-  let realRoot: string | undefined;
+  /** No link is followed on the way from root to a path: not out of root, nor to a sibling a caller may not see. */
   async function assertConfined(full: string, key: string) {
-    realRoot ??= await realpath(root).catch(() => root);
-    for (let probe = full; probe.startsWith(root + sep); probe = dirname(probe)) {
-      let real: string;
+    let probe = root;
+    for (const segment of full.slice(root.length + 1).split(sep)) {
+      probe = join(probe, segment);
       try {
-        real = await realpath(probe);
+        if ((await lstat(probe)).isSymbolicLink()) throw new UnsafeKeyError(key);
       } catch (error) {
-        if (isMissing(error)) continue; // not there yet: its nearest existing parent decides
+        if (isMissing(error)) return; // not there yet: nothing further can be a link
         throw error;
       }
-      if (!real.startsWith(realRoot + sep)) throw new UnsafeKeyError(key);
-      return;
     }
   }
 
