@@ -30,5 +30,4 @@ export const ADMIN_MODULE_TITLES: Record<AdminModule, MessageDescriptor> = {
 export const KEY_MODULE_PERMISSION: Partial<Record<AdminModule, Permission>> = {
   'text-management': 'text',
   'file-management': 'file',
-  'mount-management': 'mount',
 };
