@@ -2,11 +2,13 @@
  * `npm run bench [name…]`: runs the benchmarks (all by default) and prints one `metric: value` line each.
  * Figures, not pass/fail: tests check behaviour, benchmarks measure.
  */
+import { fsBench } from './fs';
 import { pageWeight } from './page-weight';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
 
 const benchmarks: Record<string, () => Promise<void>> = {
+  fs: fsBench,
   'page-weight': pageWeight,
   'streaming-memory': streamingMemory,
   transfer,

@@ -1,41 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../tests/e2e/harness';
+import { adminToken, setMaxUploadSizeMb, startServer } from '../tests/e2e/harness';
+import { chunkAt, growthDuring, MiB } from './measure';
 
-const MiB = 1024 * 1024;
 const CHUNK = MiB;
-
-/** The server process's resident set size in MiB (Linux `/proc/<pid>/status`). */
-function rssMb(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
-
-/** Samples the server's RSS every 50 ms while `work` runs: the peak above the RSS just before it. */
-async function growthDuring<T>(server: RunningServer, work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {
-  global.gc?.();
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const baseline = rssMb(server.pid);
-  let peak = baseline;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, rssMb(server.pid));
-  }, 50);
-  try {
-    const result = await work();
-    peak = Math.max(peak, rssMb(server.pid));
-    return { result, growthMb: Math.round((peak - baseline) * 10) / 10 };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/** Chunk `index` of the generated file: cheap, deterministic, not all one byte. */
-function chunkAt(index: number, size: number): Uint8Array<ArrayBuffer> {
-  const chunk = new Uint8Array(size);
-  const view = new DataView(chunk.buffer);
-  for (let at = 0; at + 4 <= size; at += 4096) view.setUint32(at, (index * 2654435761 + at) >>> 0);
-  return chunk;
-}
 
 /**
  * `upload_rss_growth_mb` and `download_rss_growth_mb`: a generated file (BENCH_SIZE_MB, default 1024) goes
