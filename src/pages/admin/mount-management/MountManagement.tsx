@@ -124,14 +124,13 @@ export default function MountManagement({ title }: { title: string }) {
                     {configName(mount)} <span className={tableStyles.badge}>{mount.storage_type}</span>
                   </td>
                   <td data-label={t`Status`}>
-                    <Button
-                      size="small"
-                      aria-pressed={mount.is_active}
-                      aria-label={mount.is_active ? t`Deactivate ${mount.name}` : t`Activate ${mount.name}`}
-                      disabled={busy === mount.id}
-                      onClick={() => toggle(mount)}
-                    >
+                    <span className={mount.is_active ? tableStyles.badge : tableStyles.muted}>
                       {mount.is_active ? t`Active` : t`Inactive`}
+                    </span>{' '}
+                    {/* The visible verb says what a click does; the hidden name says to which mount. */}
+                    <Button size="small" disabled={busy === mount.id} onClick={() => toggle(mount)}>
+                      {mount.is_active ? t`Deactivate` : t`Activate`}
+                      <span className="visually-hidden"> {mount.name}</span>
                     </Button>
                   </td>
                   <td data-label={t`Sort order`}>{mount.sort_order}</td>
