@@ -100,6 +100,63 @@ export interface UrlShareUpload {
   options: ShareOptions;
 }
 
+/**
+ * A local file into a mount folder (mount explorer). `relativePath` keeps a dropped folder's structure
+ * (`photos/2024/a.jpg` lands in `{folder}/photos/2024/a.jpg`).
+ */
+export interface FsFileUpload {
+  taskId: string;
+  api: ApiAccess;
+  file: File;
+  /** The mount folder it goes in, ending in `/`. */
+  folder: string;
+  relativePath?: string;
+}
+
+/** One source file or folder and where it goes (a folder ends in `/` on both sides). */
+export interface FsCopyItem {
+  sourcePath: string;
+  targetPath: string;
+}
+
+/**
+ * Copy files and folders: the server copies inside one storage; between storages the worker streams each file
+ * from its signed download URL to its signed target, then commits. `only` re-runs just these source paths (retry).
+ */
+export interface FsCopy {
+  taskId: string;
+  api: ApiAccess;
+  items: FsCopyItem[];
+  skipExisting: boolean;
+}
+
+/** Remove files and folders in batches, with a result per path. */
+export interface FsDelete {
+  taskId: string;
+  api: ApiAccess;
+  paths: string[];
+}
+
+/**
+ * Several files or folders as one zip, streamed to `sink` as it is built (stored, no recompression): a file
+ * picked with the File System Access API, or a download through the service worker.
+ */
+export interface FsZipDownload {
+  taskId: string;
+  api: ApiAccess;
+  paths: string[];
+  /** The zip's file name. */
+  name: string;
+  sink: { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'serviceWorker'; downloadId: string };
+}
+
+/** Per-item result of copy, delete and download tasks: what is done, and what failed with why. */
+export interface FsItemsResult {
+  succeeded: string[];
+  skipped: string[];
+  failed: { path: string; error: TransferError }[];
+}
+
 export interface TransferProgress {
   /** Bytes done (for uploads: uploaded parts plus the current part's loaded bytes). */
   loaded: number;
@@ -114,7 +171,9 @@ export interface TransferProgress {
 
 export type EngineEvent =
   | { type: 'engine.stage'; taskId: string; stage: UploadStage }
-  | { type: 'engine.progress'; taskId: string; progress: TransferProgress };
+  | { type: 'engine.progress'; taskId: string; progress: TransferProgress }
+  /** Tasks over many items: the item being worked on and the counts so far. */
+  | { type: 'engine.item'; taskId: string; currentFile: string; counts: { success: number; skipped: number; failed: number } };
 
 /**
  * Progress updates sent across the worker boundary, per task and second. The spec allows up to 10; 5 looks as

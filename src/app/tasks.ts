@@ -1,6 +1,6 @@
 import { i18n } from '@lingui/core';
 import { createActor, fromCallback, type ActorOptions, type ActorRefFrom, type AnyActorLogic } from 'xstate';
-import { isTransferError, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
+import { isTransferError, type EngineEvent, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { taskMachine, type RestoredStatus, type TaskEvent, type TaskInput } from '../../machines/task.machine';
@@ -32,8 +32,8 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     };
     const payload = input.payload as UploadPayload;
     const api = apiAccess(credentials(), i18n.locale);
-    const relay = (event: Parameters<Parameters<typeof transferEngine.uploadFile>[1]>[0]) =>
-      sendBack(event.type === 'engine.stage' ? { type: event.type, stage: event.stage } : { type: event.type, progress: event.progress });
+    // The engine's events name their task; the task's own actor needs no name.
+    const relay = ({ taskId: _taskId, ...event }: EngineEvent) => sendBack(event);
     const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
     let run: Promise<unknown>;
     if (input.type === 'upload' && payload.url) {
