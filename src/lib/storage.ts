@@ -11,6 +11,8 @@ export const STORAGE_KEYS = {
   recentUploads: 'recent_uploads',
   /** Not in the spec: this browser's choice of parts in flight per upload. */
   partsPerUpload: 'parts_per_upload',
+  /** Not in the spec: the mount explorer's list or grid view. */
+  explorerView: 'mount_explorer_view',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

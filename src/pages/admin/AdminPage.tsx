@@ -7,7 +7,7 @@ import { ConnectedLoginForm } from '../../app/shell/ConnectedLoginForm';
 import { AdminLayout } from './AdminLayout';
 import { LoginCard } from './LoginCard';
 import { ModuleContent } from './ModuleContent';
-import { PermissionDenied } from './PermissionDenied';
+import { PermissionDenied } from '../../components/PermissionDenied';
 
 export default function AdminPage() {
   const { t } = useLingui();

@@ -17,7 +17,7 @@ import { formatBytes, formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
 import styles from './FileView.module.css';
-import { FilePreview } from './FilePreview';
+import { FilePreview } from '../../components/file-preview/FilePreview';
 
 type OpenFile = PublicFile & { previewUrl: string; downloadUrl: string };
 const isOpen = (file: PublicFile): file is OpenFile => Boolean(file.previewUrl && file.downloadUrl);

@@ -24,7 +24,7 @@ import { markdownToPlainText, renderMarkdown } from '../../lib/markdown/render';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
 import styles from './Home.module.css';
-import { MarkdownEditor, type EditorHandle } from './MarkdownEditor';
+import { MarkdownEditor, type EditorHandle } from '../../components/MarkdownEditor';
 import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
@@ -156,6 +156,7 @@ export default function HomePage() {
           label={t`Content`}
           placeholder={t`Write Markdown or plain text here…`}
           onChange={onChange}
+          className={styles.editor}
         />
         {showingPreview && (
           <div className={styles.preview}>

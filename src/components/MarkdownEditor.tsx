@@ -4,7 +4,6 @@ import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language'
 import { Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderExtension } from '@codemirror/view';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
-import styles from './Home.module.css';
 
 export interface EditorHandle {
   /** Replaces the whole text (restore, import, clear) as one undoable change. */
@@ -18,6 +17,8 @@ interface MarkdownEditorProps {
   label: string;
   placeholder: string;
   onChange: (text: string) => void;
+  /** The host's layout for the editor box (size, border). */
+  className?: string;
 }
 
 const editorTheme = EditorView.theme({
@@ -30,9 +31,9 @@ const editorTheme = EditorView.theme({
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': { backgroundColor: 'var(--accent-soft)' },
 });
 
-/** CodeMirror 6 with Markdown highlighting, or none in plain-text mode. Owned by this component only. */
+/** CodeMirror 6 with Markdown highlighting, or none in plain-text mode (pastes, files in the mount explorer). */
 export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(function MarkdownEditor(
-  { initial, plainText, label, placeholder, onChange },
+  { initial, plainText, label, placeholder, onChange, className },
   handle,
 ) {
   const host = useRef<HTMLDivElement>(null);
@@ -83,5 +84,5 @@ export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(func
     },
   }));
 
-  return <div ref={host} className={styles.editor} data-testid="markdown-editor" />;
+  return <div ref={host} className={className} data-testid="markdown-editor" />;
 });

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { Lock } from 'lucide-react';
-import { Notice } from '../../components/Notice';
+import { Notice } from './Notice';
 
 export function PermissionDenied() {
   const { t } = useLingui();

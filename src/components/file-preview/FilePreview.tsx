@@ -1,19 +1,26 @@
 import { useLingui } from '@lingui/react/macro';
 import { ExternalLink } from 'lucide-react';
 import { useCallback, useEffect, useRef } from 'react';
-import type { PublicFile } from '../../../contract/files';
-import { LinkButton } from '../../components/LinkButton';
-import { MarkdownView } from '../../components/MarkdownView';
-import { Notice } from '../../components/Notice';
-import { PageSkeleton } from '../../components/PageSkeleton';
+import { LinkButton } from '../LinkButton';
+import { MarkdownView } from '../MarkdownView';
+import { Notice } from '../Notice';
+import { PageSkeleton } from '../PageSkeleton';
 import { absoluteApiUrl, loadTextPreview } from '../../lib/api/files';
 import { highlightCodeBlocks } from '../../lib/markdown/highlight';
 import { useResource } from '../../lib/use-resource';
-import styles from './FileView.module.css';
+import styles from './FilePreview.module.css';
 import { codeLanguage, previewKind } from './preview-kind';
 
+/** What a preview needs of a file: a shared file, or a file of a mount. The URLs work without credentials. */
+export interface PreviewableFile {
+  filename: string;
+  mimetype: string;
+  previewUrl: string;
+  downloadUrl: string;
+}
+
 /** Shows a file in the page when its type allows; media stream with Range requests, heavy kinds load on demand. */
-export function FilePreview({ file }: { file: PublicFile & { previewUrl: string; downloadUrl: string } }) {
+export function FilePreview({ file }: { file: PreviewableFile }) {
   const { t } = useLingui();
   const src = absoluteApiUrl(file.previewUrl);
   const kind = previewKind(file.mimetype, file.filename);

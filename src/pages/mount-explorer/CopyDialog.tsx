@@ -1,0 +1,71 @@
+import { useLingui } from '@lingui/react/macro';
+import { ChevronRight, CornerLeftUp } from 'lucide-react';
+import { useCallback, useState } from 'react';
+import { Button } from '../../components/Button';
+import { Dialog, dialogStyles } from '../../components/Dialog';
+import { listFolder } from '../../lib/api/fs';
+import { useResource } from '../../lib/use-resource';
+import styles from './Explorer.module.css';
+import { crumbsOf, parentOf } from './explorer-path';
+import { ItemIcon } from './item-icon';
+
+interface CopyDialogProps {
+  paths: string[];
+  onClose: () => void;
+  onCopy: (destination: string, skipExisting: boolean) => void;
+}
+
+/** Picks the folder to copy into by browsing every mount the user may see; existing files are skipped by default. */
+export function CopyDialog({ paths, onClose, onCopy }: CopyDialogProps) {
+  const { t } = useLingui();
+  const [folder, setFolder] = useState('/');
+  const [overwrite, setOverwrite] = useState(false);
+  const load = useCallback(() => listFolder(folder), [folder]);
+  const listing = useResource(load);
+  const folders = listing.data?.path === folder ? listing.data.items.filter((item) => item.isDirectory) : [];
+  const canCopyHere = listing.status === 'ready' && !listing.data.isVirtual;
+  const into = paths.some((path) => path.endsWith('/') && folder.startsWith(path));
+  const where = crumbsOf(folder).map((crumb) => crumb.name).join(' / ') || t`Root`;
+
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title={t`Copy ${paths.length} items to…`} description={t`Choose the folder to copy into.`}>
+      <div className={styles.picker}>
+        <p className={styles.pickerPath} aria-live="polite">
+          {t`Folder:`} <strong>{where}</strong>
+        </p>
+        <ul aria-label={t`Folders`} className={styles.pickerList}>
+          {folder !== '/' && (
+            <li>
+              <button type="button" onClick={() => setFolder(parentOf(folder))}>
+                <CornerLeftUp size={16} aria-hidden />
+                {t`Up one level`}
+              </button>
+            </li>
+          )}
+          {folders.map((item) => (
+            <li key={item.path}>
+              <button type="button" onClick={() => setFolder(item.path)}>
+                <ItemIcon item={item} size={16} />
+                {item.name}
+                <ChevronRight size={14} aria-hidden />
+              </button>
+            </li>
+          ))}
+          {listing.status === 'ready' && folders.length === 0 && <li className={styles.pickerEmpty}>{t`No folders here`}</li>}
+          {listing.status === 'error' && <li className="form-error">{listing.error.message}</li>}
+        </ul>
+        <label className={styles.check}>
+          <input type="checkbox" checked={overwrite} onChange={(event) => setOverwrite(event.target.checked)} />
+          {t`Overwrite files that already exist`}
+        </label>
+        {into && <p className="form-error">{t`A folder cannot be copied into itself.`}</p>}
+      </div>
+      <div className={dialogStyles.actions}>
+        <Button onClick={onClose}>{t`Cancel`}</Button>
+        <Button variant="primary" disabled={!canCopyHere || into} onClick={() => onCopy(folder, !overwrite)}>
+          {t`Copy here`}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,185 @@
+import { useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { asRequestFailure } from '../../../contract/envelope';
+import type { FsItem } from '../../../contract/fs';
+import { sortedItems } from '../../../machines/explorer.machine';
+import { useAppActors } from '../../app/actors';
+import { fsCopyTask, fsDeleteTask, fsUploadTasks } from '../../app/explorer-tasks';
+import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
+import { fileLink } from '../../lib/api/fs';
+import { copyText } from '../../lib/clipboard';
+import { downloadUrl } from '../../lib/download';
+import { toasts } from '../../lib/toast';
+import { Breadcrumb } from './Breadcrumb';
+import { CopyDialog } from './CopyDialog';
+import { DeleteDialog, NameDialog } from './dialogs';
+import type { PickedFile } from './dropped-files';
+import styles from './Explorer.module.css';
+import { explorerHref, folderOfLocation, nameOf, parentOf, targetIn } from './explorer-path';
+import { ExplorerToolbar } from './ExplorerToolbar';
+import { FolderStatus } from './FolderStatus';
+import { ItemList } from './ItemList';
+import { PreviewPanel } from './PreviewPanel';
+import { useExplorer } from './use-explorer';
+import { useTasksSettled } from './use-tasks-settled';
+
+/** The explorer of the folder in the URL: toolbar, breadcrumb, items, dialogs, and the preview of `?preview`. */
+export function Explorer() {
+  const { t } = useLingui();
+  const [location, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const folder = folderOfLocation(location);
+  const previewName = params.get('preview') ?? undefined;
+  useForcedDarkTheme(params.get('darkMode') ?? params.get('dark'));
+  const { snapshot, send } = useExplorer(folder);
+  const { tasks } = useAppActors();
+  const context = snapshot.context;
+  const items = sortedItems(context.listing, context.sort);
+  const selected = items.filter((item) => context.selection.includes(item.path));
+  const writable = Boolean(context.listing && !context.listing.isVirtual);
+  const watch = useTasksSettled(tasks, () => send({ type: 'explorer.refresh' }));
+
+  const openItem = (item: FsItem) => navigate(item.isDirectory ? explorerHref(item.path) : explorerHref(folder, item.name));
+  const goUp = () => folder !== '/' && navigate(explorerHref(parentOf(folder)));
+
+  const upload = (files: PickedFile[], into = folder) => {
+    if (files.length === 0) return;
+    const started = fsUploadTasks(into, files);
+    for (const task of started) tasks.send({ type: 'tasks.add', task });
+    watch(started.map((task) => task.id));
+    toasts.success(t`Uploading ${files.length} files to ${into}`);
+  };
+
+  const remove = (paths: string[]) => {
+    const task = fsDeleteTask(paths.length === 1 ? nameOf(paths[0]!) : t`${paths.length} items`, paths);
+    tasks.send({ type: 'tasks.add', task });
+    watch([task.id]);
+    send({ type: 'dialog.close' });
+    send({ type: 'selection.clear' });
+  };
+
+  const copy = (paths: string[], destination: string, skipExisting: boolean) => {
+    const items = paths.map((sourcePath) => ({ sourcePath, targetPath: targetIn(destination, sourcePath) }));
+    const task = fsCopyTask(t`Copy to ${destination}`, items, skipExisting);
+    tasks.send({ type: 'tasks.add', task });
+    watch([task.id]);
+    send({ type: 'dialog.close' });
+    toasts.success(t`Copying ${paths.length} items to ${destination}`);
+  };
+
+  const copyLink = async (item: FsItem) => {
+    try {
+      const link = await fileLink(item.path);
+      await copyText(link.url);
+      toasts.success(t`Link to ${item.name} copied; it works for 7 days`);
+    } catch (error) {
+      toasts.error(asRequestFailure(error).message);
+    }
+  };
+
+  const download = async (item: FsItem) => {
+    try {
+      const link = await fileLink(item.path, { expiresIn: 300, forceDownload: true });
+      downloadUrl(link.url, item.name);
+    } catch (error) {
+      toasts.error(asRequestFailure(error).message);
+    }
+  };
+
+  const previewItem = previewName ? items.find((item) => !item.isDirectory && item.name === previewName) : undefined;
+
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <h1>{t`Mount explorer`}</h1>
+        <TaskManagerPanel manager={tasks} />
+      </header>
+      <Breadcrumb folder={folder} />
+      {previewItem ? (
+        <PreviewPanel
+          key={previewItem.path}
+          item={previewItem}
+          onClose={() => navigate(explorerHref(folder))}
+          onSaved={() => send({ type: 'explorer.refresh' })}
+          onCopyLink={() => void copyLink(previewItem)}
+        />
+      ) : (
+        <>
+          <ExplorerToolbar
+            snapshot={snapshot}
+            send={send}
+            selected={selected}
+            writable={writable}
+            onUpload={upload}
+            onOpen={openItem}
+            onCopyLink={(item) => void copyLink(item)}
+            onDownload={(item) => void download(item)}
+          />
+          {snapshot.hasTag('ready') && items.length > 0 ? (
+            <ItemList
+              items={items}
+              context={context}
+              send={send}
+              writable={writable}
+              onOpen={openItem}
+              onUp={goUp}
+              onDropFiles={upload}
+            />
+          ) : (
+            <FolderStatus snapshot={snapshot} writable={writable} onUp={goUp} onDropFiles={upload} />
+          )}
+        </>
+      )}
+      <ExplorerDialogs folder={folder} context={context} send={send} items={items} onRemove={remove} onCopy={copy} />
+    </div>
+  );
+}
+
+/** The one dialog the machine has open, if any. */
+function ExplorerDialogs({
+  folder,
+  context,
+  send,
+  items,
+  onRemove,
+  onCopy,
+}: {
+  folder: string;
+  context: ReturnType<typeof useExplorer>['snapshot']['context'];
+  send: ReturnType<typeof useExplorer>['send'];
+  items: FsItem[];
+  onRemove: (paths: string[]) => void;
+  onCopy: (paths: string[], destination: string, skipExisting: boolean) => void;
+}) {
+  const dialog = context.dialog;
+  const close = () => send({ type: 'dialog.close' });
+  const changed = () => send({ type: 'folder.changed' });
+  if (!dialog) return null;
+  switch (dialog.kind) {
+    case 'mkdir':
+      return <NameDialog mode="mkdir" folder={folder} onClose={close} onDone={changed} />;
+    case 'rename': {
+      const item = items.find((candidate) => candidate.path === dialog.path);
+      return item ? <NameDialog mode="rename" folder={folder} item={item} onClose={close} onDone={changed} /> : null;
+    }
+    case 'delete':
+      return <DeleteDialog paths={dialog.paths} onClose={close} onConfirm={() => onRemove(dialog.paths)} />;
+    case 'copy':
+      return <CopyDialog paths={dialog.paths} onClose={close} onCopy={(destination, skip) => onCopy(dialog.paths, destination, skip)} />;
+  }
+}
+
+/** `?darkMode=true` (or `dark=1`) shows the page dark whatever the theme, e.g. when embedded in a dark site. */
+function useForcedDarkTheme(flag: string | null) {
+  const forced = flag === 'true' || flag === '1';
+  const [previous] = useState(() => document.documentElement.dataset.theme);
+  useEffect(() => {
+    if (!forced) return;
+    const root = document.documentElement;
+    root.dataset.theme = 'dark';
+    return () => {
+      if (previous) root.dataset.theme = previous;
+    };
+  }, [forced, previous]);
+}
