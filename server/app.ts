@@ -12,6 +12,7 @@ import { ApiError } from './errors';
 import { languageFrom, translate } from './i18n/messages';
 import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
+import { securityHeaders } from './middleware/security-headers';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { fileShareRoutes } from './routes/file-shares';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const limiter = new LoginRateLimiter(deps.now);
 
+  app.use('*', securityHeaders(deps.db));
   app.use('/api/*', async (c, next) => {
     c.set('lang', languageFrom(c.req.header('accept-language')));
     await next();

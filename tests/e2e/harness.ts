@@ -100,10 +100,31 @@ export function launchBrowser(): Promise<Browser> {
 /** A fresh person: own storage, English browser unless told otherwise. */
 export async function newPerson(browser: Browser, options: Parameters<Browser['newContext']>[0] = {}) {
   const context: BrowserContext = await browser.newContext({ locale: 'en-US', ...options });
+  reportCspViolations(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   return { context, page, errors };
+}
+
+const cspViolations: string[] = [];
+
+/**
+ * Records every Content-Security-Policy violation in `context`'s pages and workers: Chromium reports each one
+ * as a console error ("… violates the following Content Security Policy directive …").
+ * useSuite fails the test that caused one.
+ */
+export function reportCspViolations(context: BrowserContext) {
+  context.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+      cspViolations.push(`${message.location().url}: ${message.text()}`);
+    }
+  });
+}
+
+/** The CSP violations seen since the last call. */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
 }
 
 export async function loginAsAdmin(page: Page, baseUrl: string, password = ADMIN_PASSWORD) {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminToken, newPerson, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { adminToken, newPerson, reportCspViolations, seriousA11yViolations, startServer, type RunningServer } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -56,6 +56,7 @@ async function launchProfile(): Promise<{ context: BrowserContext; page: Page; c
       '--bypass-app-banner-engagement-checks',
     ],
   });
+  reportCspViolations(context);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startS3rver, type RunningS3rver } from '../fixtures/s3rver';
-import { launchBrowser, startServer, type RunningServer } from './harness';
+import { launchBrowser, startServer, takeCspViolations, type RunningServer } from './harness';
 
 export interface Suite {
   server: RunningServer;
@@ -12,13 +12,16 @@ export interface Suite {
 
 /**
  * One real server (fresh data folder) and one Chromium for a test file, started before its tests and stopped
- * after; with `s3`, a real s3rver too.
+ * after; with `s3`, a real s3rver too. A test during which a page broke the Content-Security-Policy fails.
  */
 export function useSuite(env: Record<string, string> = {}, options: { s3?: boolean } = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
     [suite.server, suite.browser] = await Promise.all([startServer(env), launchBrowser()]);
     if (options.s3) suite.s3 = await startS3rver();
+  });
+  afterEach(() => {
+    expect(takeCspViolations(), 'Content-Security-Policy violations').toEqual([]);
   });
   afterAll(async () => {
     await suite.browser?.close();

@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import type { AppEnv } from '../context';
+import { securityHeaders } from './security-headers';
+
+/** The policy's directives by name. */
+function directives(policy: string | null): Map<string, string[]> {
+  return new Map((policy ?? '').split(';').map((part) => {
+    const [name = '', ...sources] = part.trim().split(/\s+/);
+    return [name, sources];
+  }));
+}
+
+describe('security headers', () => {
+  let t: TestApp;
+  let token: string;
+  let root: string;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'clipstash-spa-'));
+    mkdirSync(join(root, 'assets'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app-1.js"></script>');
+    writeFileSync(join(root, 'assets', 'app-1.js'), 'console.log(1)');
+    t = await createTestApp({ staticDir: root });
+    token = await t.login();
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('sends X-Content-Type-Options: nosniff on pages, assets, API answers and errors', async () => {
+    for (const path of ['/', '/paste/abc', '/assets/app-1.js', '/assets/missing.js', '/api/health', '/api/nothing']) {
+      expect((await t.request(path)).headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+  });
+
+  it('sends Referrer-Policy: no-referrer on pages and API answers', async () => {
+    for (const path of ['/', '/file/abc', '/api/health']) {
+      expect((await t.request(path)).headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
+  });
+
+  it("gives the app's pages a strict Content-Security-Policy", async () => {
+    const page = await t.request('/paste/abc');
+    const policy = directives(page.headers.get('content-security-policy'));
+    expect(policy.get('script-src')).toEqual(["'self'"]);
+    expect(policy.get('default-src')).toEqual(["'self'"]);
+    expect(policy.get('object-src')).toEqual(["'none'"]);
+    expect(policy.get('base-uri')).toEqual(["'none'"]);
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(policy.get('worker-src')).toEqual(["'self'"]);
+    for (const directive of ['img-src', 'media-src', 'frame-src']) expect(policy.get(directive)).toContain('blob:');
+    expect(policy.get('connect-src')).toEqual(["'self'"]);
+    // API answers are data, not documents.
+    expect((await t.request('/api/health')).headers.get('content-security-policy')).toBeNull();
+  });
+
+  it("lets pages reach the S3 storages' origins, as the driver addresses them", async () => {
+    const s3 = { storage_type: 'S3', provider_type: 'Other', access_key_id: 'AKIAEXAMPLE', secret_access_key: 'secret-key' };
+    for (const body of [
+      { ...s3, name: 'Path style', endpoint_url: 'http://127.0.0.1:9000', bucket_name: 'one', path_style: true },
+      { ...s3, name: 'Virtual hosts', endpoint_url: 'https://r2.example.com', bucket_name: 'two', path_style: false },
+    ]) {
+      expect((await t.request('/api/s3-configs', { token, json: body })).status).toBe(201);
+    }
+    const policy = directives((await t.request('/')).headers.get('content-security-policy'));
+    for (const directive of ['connect-src', 'img-src', 'media-src', 'frame-src']) {
+      expect(policy.get(directive)).toEqual(expect.arrayContaining(['http://127.0.0.1:9000', 'https://two.r2.example.com']));
+    }
+    expect(policy.get('script-src')).toEqual(["'self'"]);
+  });
+
+  it('sends Cache-Control: no-store on API answers, with or without credentials', async () => {
+    expect((await t.request('/api/admin/check', { token })).headers.get('cache-control')).toBe('no-store');
+    expect((await t.request('/api/admin/login', { json: { username: 'admin', password: 'wrong password!' } })).headers.get('cache-control')).toBe('no-store');
+    expect((await t.request('/api/health')).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('keeps the caching of assets and pages', async () => {
+    expect((await t.request('/assets/app-1.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await t.request('/upload')).headers.get('cache-control')).toBe('no-cache');
+  });
+});
+
+describe('security headers around a route that chose its own', () => {
+  const app = new Hono<AppEnv>();
+  // No database query happens for answers that are not HTML pages.
+  app.use('*', securityHeaders(undefined as never));
+  app.get('/stored.html', (c) =>
+    c.body('<script>alert(1)</script>', 200, {
+      'Content-Type': 'text/html',
+      'Content-Security-Policy': 'sandbox',
+      'Cache-Control': 'private, no-cache',
+    }),
+  );
+
+  app.get('/dav/notes.txt', (c) => c.text('notes'));
+
+  it('sends Cache-Control: no-store outside the API when the request carries credentials', async () => {
+    expect((await app.request('/dav/notes.txt', { headers: { authorization: 'Basic eDp5' } })).headers.get('cache-control')).toBe('no-store');
+    expect((await app.request('/dav/notes.txt')).headers.get('cache-control')).toBeNull();
+  });
+
+  it("keeps a stored file's sandbox policy and caching, and still adds nosniff", async () => {
+    const res = await app.request('/stored.html', { headers: { authorization: 'Bearer x' } });
+    expect(res.headers.get('content-security-policy')).toBe('sandbox');
+    expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
