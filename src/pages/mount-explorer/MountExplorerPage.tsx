@@ -17,14 +17,14 @@ export default function MountExplorerPage() {
     return (
       <Notice
         icon={<LogIn size={28} />}
-        title={t`Log in to browse mounts`}
+        title={t`Mount explorer`}
         actions={
           <LinkButton href="/admin" variant="primary">
             {t`Log in`}
           </LinkButton>
         }
       >
-        {t`The mount explorer needs an admin login or an API key with mount permission.`}
+        {t`Log in to browse the mounted storage: the mount explorer needs an admin login or an API key with mount permission.`}
       </Notice>
     );
   }
