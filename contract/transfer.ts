@@ -138,8 +138,9 @@ export interface FsDelete {
 }
 
 /**
- * Several files or folders as one zip, streamed to `sink` as it is built (stored, no recompression): a file
- * picked with the File System Access API, or a download through the service worker.
+ * Several files or folders as one zip, built as it streams (stored, no recompression): written straight into a
+ * file the user picked (File System Access API), or, where the browser has no such API, handed back whole as a
+ * blob for the page to save.
  */
 export interface FsZipDownload {
   taskId: string;
@@ -147,7 +148,7 @@ export interface FsZipDownload {
   paths: string[];
   /** The zip's file name. */
   name: string;
-  sink: { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'serviceWorker'; downloadId: string };
+  sink: { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'blob' };
 }
 
 /** Per-item result of copy, delete and download tasks: what is done, and what failed with why. */
@@ -156,6 +157,9 @@ export interface FsItemsResult {
   skipped: string[];
   failed: { path: string; error: TransferError }[];
 }
+
+/** Uploads into a mount make no share: the journal's share options are empty for them. */
+export const NO_SHARE_OPTIONS: ShareOptions = { expires_in: 0, max_views: 0 };
 
 export interface TransferProgress {
   /** Bytes done (for uploads: uploaded parts plus the current part's loaded bytes). */
@@ -212,8 +216,11 @@ export interface JournalPart {
   etag: string;
 }
 
-/** single: one presigned PUT; multipart: a local file in parts; url: bytes fetched from a web address. */
-export type JournalKind = 'single' | 'multipart' | 'url';
+/**
+ * single: one presigned PUT; multipart: a local file in parts; url: bytes fetched from a web address (all three
+ * file shares); fs: a local file into a mount folder (`fsFolder`), in parts or one PUT.
+ */
+export type JournalKind = 'single' | 'multipart' | 'url' | 'fs';
 
 export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -227,6 +234,8 @@ export interface JournalTaskSpec {
   mimetype: string;
   storageConfigId?: string;
   options: ShareOptions;
+  /** For `fs` uploads: the mount folder the file goes in, ending in `/`. */
+  fsFolder?: string;
   partSize: number;
   partCount: number;
   size: number;

@@ -6,7 +6,8 @@ import type { TaskInput } from '../../machines/task.machine';
  * engine. The explorer only builds these and sends `tasks.add`; it never talks to the engine itself.
  */
 export type ExplorerTaskPayload =
-  | { kind: 'fsUpload'; file: File; folder: string; relativePath?: string }
+  /** `file` is absent after a reload until the user picks it again; `resume` continues the journal's upload. */
+  | { kind: 'fsUpload'; file?: File; folder: string; relativePath?: string; resume?: boolean }
   | { kind: 'fsCopy'; items: FsCopyItem[]; skipExisting: boolean }
   | { kind: 'fsDelete'; paths: string[] }
   | { kind: 'fsDownload'; paths: string[]; name: string; sink: FsZipDownload['sink'] };

@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { FileShare } from '../../contract/files';
+import type { FsUploadResult } from '../../contract/fs';
 import {
   concurrencyFor,
   DEFAULT_CONCURRENCY,
@@ -7,6 +8,11 @@ import {
   type ApiAccess,
   type EngineEvent,
   type FileShareUpload,
+  type FsCopy,
+  type FsDelete,
+  type FsFileUpload,
+  type FsItemsResult,
+  type FsZipDownload,
   type JournalTask,
   type UrlShareUpload,
 } from '../../contract/transfer';
@@ -51,12 +57,20 @@ export function apiAccess(credentials: { adminToken?: string; apiKey?: string },
 export const transferEngine = {
   uploadFile: (command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadFile(command, Comlink.proxy(onEvent)),
-  resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
+  resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult> =>
     remote().resumeFile(taskId, file, api, Comlink.proxy(onEvent)),
   uploadUrl: (command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadUrl(command, Comlink.proxy(onEvent)),
   resumeUrl: (taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().resumeUrl(taskId, api, Comlink.proxy(onEvent)),
+  uploadToMount: (command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult> =>
+    remote().uploadToMount(command, Comlink.proxy(onEvent)),
+  copyInMounts: (command: FsCopy, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
+    remote().copyInMounts(command, Comlink.proxy(onEvent)),
+  deleteInMounts: (command: FsDelete, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
+    remote().deleteInMounts(command, Comlink.proxy(onEvent)),
+  downloadZip: (command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult & { blob?: Blob }> =>
+    remote().downloadZip(command, Comlink.proxy(onEvent)),
   journalTasks: (): Promise<JournalTask[]> => remote().journalTasks(),
   cancel: (taskId: string) => remote().cancel(taskId),
   forget: (taskId: string, api: ApiAccess) => remote().forget(taskId, api),

@@ -1,7 +1,27 @@
 import type { FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/multipart';
-import type { ApiAccess, EngineEvent, FileShareUpload, JournalTask, TransferConcurrency, TransferError, UrlShareUpload } from '../../contract/transfer';
+import type { FsUploadResult } from '../../contract/fs';
+import type {
+  ApiAccess,
+  EngineEvent,
+  FileShareUpload,
+  FsCopy,
+  FsDelete,
+  FsFileUpload,
+  FsItemsResult,
+  FsZipDownload,
+  JournalTask,
+  JournalTaskSpec,
+  TransferConcurrency,
+  TransferError,
+  UrlShareUpload,
+} from '../../contract/transfer';
 import { openJournal, type Journal } from '../journal/store';
+import { fsCopy } from '../pipelines/fs-copy';
+import { fsDelete } from '../pipelines/fs-delete';
+import { fsDownloadZip } from '../pipelines/fs-download-zip';
+import { fsDescription, fsUpload } from '../pipelines/fs-upload';
+import { fsProtocol, shareMultipartJob } from '../pipelines/multipart-protocol';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
 import { urlUpload } from '../pipelines/url-upload';
@@ -63,12 +83,23 @@ export class TransferEngine {
   /** A local file as a file share: one presigned PUT when small, multipart when over 5 MiB. */
   async uploadFile(command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
     return this.run(command.taskId, async (signal) => {
-      if (command.file.size <= MULTIPART_THRESHOLD) return this.journaled(command, () => presignedUpload(command, { signal, emit: onEvent }), signal);
+      if (command.file.size <= MULTIPART_THRESHOLD) {
+        const { file } = command;
+        const describe = {
+          kind: 'single' as const,
+          label: file.name,
+          file: { name: file.name, size: file.size, lastModified: file.lastModified, type: file.type },
+          mimetype: command.mimetype,
+          ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
+          options: command.options,
+        };
+        return this.journaled(command.taskId, describe, file.size, () => presignedUpload(command, { signal, emit: onEvent }), signal);
+      }
       // A retry of a failed task picks up its journal: same upload, only the missing parts.
       const previous = (await this.journal.tasks()).get(command.taskId);
       const resume = previous && previous.status !== 'completed' && previous.uploadId ? previous : undefined;
       return multipartUpload(
-        {
+        shareMultipartJob({
           taskId: command.taskId,
           api: command.api,
           source: command.file,
@@ -78,39 +109,62 @@ export class TransferEngine {
           options: command.options,
           family: 's3',
           ...(resume && { resume }),
-        },
+        }),
         this.context(signal, onEvent),
       );
     });
   }
 
   /** A small upload is one request, so its log is just queued and how it ended: enough to list it after a reload. */
-  private async journaled(command: FileShareUpload, work: () => Promise<FileShare>, signal: AbortSignal): Promise<FileShare> {
-    const { taskId, file } = command;
+  private async journaled<R>(
+    taskId: string,
+    describe: Omit<JournalTaskSpec, 'taskId' | 'partSize' | 'partCount' | 'size'>,
+    size: number,
+    work: () => Promise<R>,
+    signal: AbortSignal,
+  ): Promise<R> {
     const at = () => Date.now();
-    await this.journal.append({
-      type: 'queued',
-      taskId,
-      at: at(),
-      kind: 'single',
-      label: file.name,
-      file: { name: file.name, size: file.size, lastModified: file.lastModified, type: file.type },
-      mimetype: command.mimetype,
-      ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
-      options: command.options,
-      partSize: file.size,
-      partCount: 1,
-      size: file.size,
-    });
+    await this.journal.append({ type: 'queued', taskId, at: at(), ...describe, partSize: size, partCount: 1, size });
     try {
-      const share = await work();
-      await this.journal.append({ type: 'completed', taskId, at: at(), result: share });
-      return share;
+      const result = await work();
+      await this.journal.append({ type: 'completed', taskId, at: at(), result });
+      return result;
     } catch (error) {
       if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
       else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
       throw error;
     }
+  }
+
+  /**
+   * A local file into a mount folder (mount explorer). Large files resume from the journal like file shares: a
+   * retry, or the same file picked again after a reload, sends only the missing parts.
+   */
+  async uploadToMount(command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult> {
+    return this.run(command.taskId, async (signal) => {
+      const context = this.context(signal, onEvent);
+      if (command.file.size <= MULTIPART_THRESHOLD) {
+        return this.journaled(command.taskId, fsDescription(command), command.file.size, () => fsUpload(command, context), signal);
+      }
+      const previous = (await this.journal.tasks()).get(command.taskId);
+      const resume = previous && previous.status !== 'completed' && previous.uploadId ? previous : undefined;
+      return fsUpload(command, context, resume);
+    });
+  }
+
+  /** Copies between mount paths (see fsCopy); the answer lists what was copied, skipped and failed. */
+  async copyInMounts(command: FsCopy, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
+    return this.run(command.taskId, (signal) => fsCopy(command, this.context(signal, onEvent)));
+  }
+
+  /** Removes mount paths in batches (see fsDelete). */
+  async deleteInMounts(command: FsDelete, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
+    return this.run(command.taskId, (signal) => fsDelete(command, { signal, emit: onEvent }));
+  }
+
+  /** Selected mount paths as one zip (see fsDownloadZip). */
+  async downloadZip(command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult & { blob?: Blob }> {
+    return this.run(command.taskId, (signal) => fsDownloadZip(command, { signal, emit: onEvent }));
   }
 
   /** A file from a web address as a file share. */
@@ -177,17 +231,21 @@ export class TransferEngine {
    * Continue a multipart upload after a reload with the file the user picked again; it must be the same file
    * (name, size and last-modified), or the parts would not fit together.
    */
-  async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
+  async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult> {
     const task = (await this.journal.tasks()).get(taskId);
     if (!task?.file) throw { code: 'unknown' } satisfies TransferError;
     const same = task.file.name === file.name && task.file.size === file.size && task.file.lastModified === file.lastModified;
     if (!same) throw { code: 'file_mismatch' } satisfies TransferError;
+    if (task.kind === 'fs' && task.fsFolder !== undefined) {
+      // The folder already holds a dropped folder's sub-folders, so the file goes straight in by its name.
+      return this.uploadToMount({ taskId, api, file, folder: task.fsFolder }, onEvent);
+    }
     if (task.kind === 'single') {
       return this.uploadFile({ taskId, api, file, mimetype: task.mimetype, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) }, onEvent);
     }
     return this.run(taskId, (signal) =>
       multipartUpload(
-        {
+        shareMultipartJob({
           taskId,
           api,
           source: file,
@@ -197,7 +255,7 @@ export class TransferEngine {
           options: task.options,
           family: 's3',
           resume: task,
-        },
+        }),
         this.context(signal, onEvent),
       ),
     );
@@ -219,7 +277,10 @@ export class TransferEngine {
   async forget(taskId: string, api: ApiAccess): Promise<void> {
     this.cancel(taskId);
     const task = (await this.journal.tasks()).get(taskId);
-    if (task?.fileId && task.uploadId && task.status !== 'completed') {
+    if (task?.kind === 'fs' && task.fileId && task.uploadId && task.file && task.status !== 'completed') {
+      const target = { folder: task.fsFolder ?? '/', filename: task.file.name, contentType: task.mimetype, size: task.size };
+      await fsProtocol(api, target).abort({ fileId: task.fileId, uploadId: task.uploadId }).catch(() => undefined);
+    } else if (task?.fileId && task.uploadId && task.status !== 'completed') {
       const family = task.kind === 'url' ? 'url' : 's3';
       await callApi(api, `/${family}/multipart/abort`, {
         method: 'POST',

@@ -1,9 +1,4 @@
-import type { FileShare } from '../../contract/files';
-import type {
-  MultipartInitResponse,
-  MultipartSignResponse,
-} from '../../contract/multipart';
-import type { ApiAccess, EngineEvent, JournalEvent, JournalPart, JournalTask, ShareOptions, TransferError, UploadStage } from '../../contract/transfer';
+import type { EngineEvent, JournalEvent, JournalPart, JournalTask, JournalTaskSpec, TransferError, UploadStage } from '../../contract/transfer';
 import { PART_TIMEOUT_MS } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { classifyFailure, type AttemptOutcome, type RetryDecision } from '../engine/retry';
@@ -11,22 +6,17 @@ import type { Scheduler } from '../engine/scheduler';
 import type { Journal } from '../journal/store';
 import { apply, missingParts } from '../journal/replay';
 import { planUpload, partRange } from '../planner/plan';
-import { callApi } from '../transport/api';
 import { isSuccess, send, stripQuotes } from '../transport/http';
+import type { MultipartProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';
 
-export interface MultipartJob {
+export interface MultipartJob<R> {
   taskId: string;
-  api: ApiAccess;
-  /** Where the bytes come from: a local file, or a blob produced by another step (URL download). */
+  /** Where the bytes come from: a local file, or a blob produced by another step (URL download, copy). */
   source: Blob;
-  label: string;
-  mimetype: string;
-  storageConfigId?: string;
-  options: ShareOptions;
-  /** API family: `/s3/multipart/*` for file shares, `/url/multipart/*` for URL uploads. */
-  family: 's3' | 'url';
-  sourceUrl?: string;
+  /** What the journal's first event says of the task, besides the plan and size this pipeline adds. */
+  describe: Omit<JournalTaskSpec, 'taskId' | 'partSize' | 'partCount' | 'size'>;
+  protocol: MultipartProtocol<R>;
   /** The journal's record when resuming after a reload. */
   resume?: JournalTask;
   /** Maps this pipeline's 0–100 progress into the task's (URL uploads use 50–99). */
@@ -49,8 +39,8 @@ export interface MultipartContext {
  * concurrency budget with retries, recorded in the journal as it lands, then complete. A cancel aborts the
  * upload on the storage; a failure keeps it so that a retry resumes from the first missing part.
  */
-export async function multipartUpload(job: MultipartJob, context: MultipartContext): Promise<FileShare> {
-  const { taskId, api, source, family } = job;
+export async function multipartUpload<R>(job: MultipartJob<R>, context: MultipartContext): Promise<R> {
+  const { taskId, source, protocol } = job;
   const stage = (value: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage: value });
   const at = () => Date.now();
   stage('starting');
@@ -62,15 +52,7 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
       type: 'queued',
       taskId,
       at: at(),
-      kind: family === 's3' ? 'multipart' : 'url',
-      label: job.label,
-      ...(source instanceof File && {
-        file: { name: source.name, size: source.size, lastModified: source.lastModified, type: source.type },
-      }),
-      ...(job.sourceUrl && { url: job.sourceUrl }),
-      mimetype: job.mimetype,
-      ...(job.storageConfigId && { storageConfigId: job.storageConfigId }),
-      options: job.options,
+      ...job.describe,
       partSize: plan.partSize,
       partCount: plan.partCount,
       size: source.size,
@@ -86,42 +68,25 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   let { fileId, uploadId } = task;
   let recordStart: Promise<void> | undefined;
   if (!fileId || !uploadId) {
-    const init = await callApi<MultipartInitResponse>(api, `/${family}/multipart/init`, {
-      method: 'POST',
-      body: {
-        ...(job.storageConfigId && { s3_config_id: job.storageConfigId }),
-        filename: job.label,
-        mimetype: job.mimetype,
-        size: source.size,
-        part_size: plan.partSize,
-        ...(job.options.slug && { slug: job.options.slug }),
-        ...(job.sourceUrl && { source_url: job.sourceUrl }),
-      },
-      signal: context.signal,
-      failure: 'init_failed',
-    });
-    fileId = init.file_id;
-    uploadId = init.upload_id;
+    ({ fileId, uploadId } = await protocol.init(plan, context.signal));
     // Written while the first parts are signed; awaited before any part is recorded.
     recordStart = context.journal.append({ type: 'started', taskId, at: at(), fileId, uploadId });
   } else {
-    // Trust the storage over the journal: a part the journal saw finish but the storage lost is sent again.
-    const onStorage = await callApi<{ parts: { partNumber: number; size: number; etag: string }[] }>(
-      api,
-      `/${family}/multipart/parts?file_id=${encodeURIComponent(fileId)}&upload_id=${encodeURIComponent(uploadId)}`,
-      { method: 'GET', signal: context.signal, failure: 'init_failed' },
-    );
-    // A part only counts when the storage holds all of it: a request cut off by the reload can leave a
-    // partial part behind (some S3-compatible stores list those), which must be sent again.
-    const whole = onStorage.parts.filter(
-      (part) =>
-        part.etag !== '' &&
-        part.partNumber <= plan.partCount &&
-        part.size === partRange(source.size, plan, part.partNumber).end - partRange(source.size, plan, part.partNumber).start,
-    );
-    task = { ...task, parts: Object.fromEntries(whole.map((part) => [part.partNumber, part])) };
+    // Trust the storage over the journal when it can tell: a part the journal saw finish but the storage lost
+    // is sent again. A part only counts when the storage holds all of it: a request cut off by the reload can
+    // leave a partial part behind (some S3-compatible stores list those), which must be sent again.
+    const stored = await protocol.storedParts({ fileId, uploadId }, context.signal);
+    if (stored) {
+      const whole = stored.filter(
+        (part) =>
+          part.etag !== '' &&
+          part.partNumber <= plan.partCount &&
+          part.size === partRange(source.size, plan, part.partNumber).end - partRange(source.size, plan, part.partNumber).start,
+      );
+      task = { ...task, parts: Object.fromEntries(whole.map((part) => [part.partNumber, part])) };
+    }
   }
-  const ref = { file_id: fileId, upload_id: uploadId };
+  const ref = { fileId, uploadId };
 
   stage('uploading');
   const done = new Map(Object.values(task.parts).map((part) => [part.partNumber, part]));
@@ -143,14 +108,7 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   report();
 
   const queue = missingParts({ ...task, parts: Object.fromEntries(done) });
-  const partUrls = new PartUrls(queue, (partNumbers) =>
-    callApi<MultipartSignResponse>(api, `/${family}/multipart/sign`, {
-      method: 'POST',
-      body: { ...ref, partNumbers },
-      signal: context.signal,
-      failure: 'part_failed',
-    }).then((signed) => ({ urls: signed.urls, until: Date.now() + (signed.expires_in * 1000) / 2 })),
-  );
+  const partUrls = new PartUrls(queue, (partNumbers) => protocol.sign(ref, partNumbers, context.signal));
 
   let waitingForNetwork = false;
   /** Before the next try: wait for the network (saying so), or back off; a cancel ends the wait at once. */
@@ -251,7 +209,7 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
   } catch (error) {
     if (context.signal.aborted) {
       // Only a user's cancel gives up on the storage side; a failure keeps the parts for a retry.
-      await callApi(api, `/${family}/multipart/abort`, { method: 'POST', body: ref, failure: 'unknown' }).catch(() => undefined);
+      await protocol.abort(ref).catch(() => undefined);
       await context.journal.append({ type: 'cancelled', taskId, at: at() });
       throw { code: 'cancelled' } satisfies TransferError;
     }
@@ -263,25 +221,15 @@ export async function multipartUpload(job: MultipartJob, context: MultipartConte
 
   stage('processing');
   stage('completing');
-  let share: FileShare;
+  let result: R;
   try {
-    share = await callApi<FileShare>(api, `/${family}/multipart/complete`, {
-      method: 'POST',
-      body: {
-        ...ref,
-        parts: [...done.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ partNumber, etag })),
-        ...job.options,
-        // The slug was claimed at init.
-        slug: undefined,
-      },
-      signal: context.signal,
-      failure: 'commit_failed',
-    });
+    const parts = [...done.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ partNumber, etag }));
+    result = await protocol.complete(ref, parts, context.signal);
   } catch (error) {
     await context.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
     throw error;
   }
-  await context.journal.append({ type: 'completed', taskId, at: at(), result: share });
+  await context.journal.append({ type: 'completed', taskId, at: at(), result });
   stage('completed');
-  return share;
+  return result;
 }

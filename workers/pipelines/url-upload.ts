@@ -5,6 +5,7 @@ import type { UrlInfo } from '../../contract/url-upload';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
 import { putObject } from '../transport/put-object';
+import { shareMultipartJob } from './multipart-protocol';
 import { multipartUpload, type MultipartContext } from './multipart-upload';
 
 /** Share of the progress bar for the download: 0–49 %; the upload takes 50–99 %. */
@@ -39,7 +40,7 @@ export async function urlUpload(
 
   if (file.size > MULTIPART_THRESHOLD) {
     return multipartUpload(
-      {
+      shareMultipartJob({
         taskId,
         api,
         source: file,
@@ -51,7 +52,7 @@ export async function urlUpload(
         sourceUrl: info.url,
         ...(resume?.uploadId && { resume }),
         progressWindow: UPLOAD_WINDOW,
-      },
+      }),
       context,
     );
   }

@@ -1,10 +1,11 @@
 import { useLingui } from '@lingui/react/macro';
 import { ChevronRight, CornerLeftUp } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { asRequestFailure } from '../../../contract/envelope';
+import type { FsListing } from '../../../contract/fs';
 import { Button } from '../../components/Button';
 import { Dialog, dialogStyles } from '../../components/Dialog';
 import { listFolder } from '../../lib/api/fs';
-import { useResource } from '../../lib/use-resource';
 import styles from './Explorer.module.css';
 import { crumbsOf, parentOf } from './explorer-path';
 import { ItemIcon } from './item-icon';
@@ -20,10 +21,9 @@ export function CopyDialog({ paths, onClose, onCopy }: CopyDialogProps) {
   const { t } = useLingui();
   const [folder, setFolder] = useState('/');
   const [overwrite, setOverwrite] = useState(false);
-  const load = useCallback(() => listFolder(folder), [folder]);
-  const listing = useResource(load);
-  const folders = listing.data?.path === folder ? listing.data.items.filter((item) => item.isDirectory) : [];
-  const canCopyHere = listing.status === 'ready' && !listing.data.isVirtual;
+  const listing = useFolder(folder);
+  const folders = listing.data?.items.filter((item) => item.isDirectory) ?? [];
+  const canCopyHere = Boolean(listing.data && !listing.data.isVirtual);
   const into = paths.some((path) => path.endsWith('/') && folder.startsWith(path));
   const where = crumbsOf(folder).map((crumb) => crumb.name).join(' / ') || t`Root`;
 
@@ -51,8 +51,8 @@ export function CopyDialog({ paths, onClose, onCopy }: CopyDialogProps) {
               </button>
             </li>
           ))}
-          {listing.status === 'ready' && folders.length === 0 && <li className={styles.pickerEmpty}>{t`No folders here`}</li>}
-          {listing.status === 'error' && <li className="form-error">{listing.error.message}</li>}
+          {listing.data && folders.length === 0 && <li className={styles.pickerEmpty}>{t`No folders here`}</li>}
+          {listing.error && <li className="form-error">{listing.error}</li>}
         </ul>
         <label className={styles.check}>
           <input type="checkbox" checked={overwrite} onChange={(event) => setOverwrite(event.target.checked)} />
@@ -68,4 +68,20 @@ export function CopyDialog({ paths, onClose, onCopy }: CopyDialogProps) {
       </div>
     </Dialog>
   );
+}
+
+/** The listing of the folder being browsed; a new folder starts a new listing (an old answer is dropped). */
+function useFolder(folder: string): { data?: FsListing; error?: string } {
+  const [state, setState] = useState<{ folder: string; data?: FsListing; error?: string }>({ folder });
+  useEffect(() => {
+    let current = true;
+    listFolder(folder).then(
+      (data) => current && setState({ folder, data }),
+      (error: unknown) => current && setState({ folder, error: asRequestFailure(error).message }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [folder]);
+  return state.folder === folder ? state : {};
 }

@@ -5,7 +5,7 @@ import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useAppActors } from '../../app/actors';
-import { fsCopyTask, fsDeleteTask, fsUploadTasks } from '../../app/explorer-tasks';
+import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTasks } from '../../app/explorer-tasks';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
@@ -16,7 +16,7 @@ import { CopyDialog } from './CopyDialog';
 import { DeleteDialog, NameDialog } from './dialogs';
 import type { PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
-import { explorerHref, folderOfLocation, nameOf, parentOf, targetIn } from './explorer-path';
+import { explorerHref, folderOfLocation, nameOf, parentOf } from './explorer-path';
 import { ExplorerToolbar } from './ExplorerToolbar';
 import { FolderStatus } from './FolderStatus';
 import { ItemList } from './ItemList';
@@ -60,7 +60,8 @@ export function Explorer() {
   };
 
   const copy = (paths: string[], destination: string, skipExisting: boolean) => {
-    const items = paths.map((sourcePath) => ({ sourcePath, targetPath: targetIn(destination, sourcePath) }));
+    // A target ending in `/` is the folder each source goes into, by its own name.
+    const items = paths.map((sourcePath) => ({ sourcePath, targetPath: destination }));
     const task = fsCopyTask(t`Copy to ${destination}`, items, skipExisting);
     tasks.send({ type: 'tasks.add', task });
     watch([task.id]);
@@ -76,6 +77,23 @@ export function Explorer() {
     } catch (error) {
       toasts.error(asRequestFailure(error).message);
     }
+  };
+
+  /** Several items (or a folder) as one zip: into a file the user picks where the browser can, else saved whole. */
+  const downloadZip = async (items: FsItem[]) => {
+    const name = items.length === 1 ? `${items[0]!.name}.zip` : `${nameOf(folder) || 'files'}.zip`;
+    let sink: Parameters<typeof fsDownloadTask>[2] = { kind: 'blob' };
+    const picker = (window as { showSaveFilePicker?: (options: { suggestedName: string }) => Promise<FileSystemFileHandle> }).showSaveFilePicker;
+    if (picker) {
+      try {
+        sink = { kind: 'file', handle: await picker({ suggestedName: name }) };
+      } catch {
+        return; // The user closed the picker.
+      }
+    }
+    const task = fsDownloadTask(name, items.map((item) => item.path), sink);
+    tasks.send({ type: 'tasks.add', task });
+    toasts.success(t`Downloading ${items.length} items as ${name}`);
   };
 
   const download = async (item: FsItem) => {
@@ -115,6 +133,7 @@ export function Explorer() {
             onOpen={openItem}
             onCopyLink={(item) => void copyLink(item)}
             onDownload={(item) => void download(item)}
+            onDownloadZip={(items) => void downloadZip(items)}
           />
           {snapshot.hasTag('ready') && items.length > 0 ? (
             <ItemList

@@ -31,10 +31,12 @@ interface ToolbarProps {
   onOpen: (item: FsItem) => void;
   onCopyLink: (item: FsItem) => void;
   onDownload: (item: FsItem) => void;
+  /** Several items, or a folder: one zip. */
+  onDownloadZip: (items: FsItem[]) => void;
 }
 
 /** What can be done here: in the folder, or with the selection when there is one. */
-export function ExplorerToolbar({ snapshot, send, selected, writable, onUpload, onOpen, onCopyLink, onDownload }: ToolbarProps) {
+export function ExplorerToolbar({ snapshot, send, selected, writable, onUpload, onOpen, onCopyLink, onDownload, onDownloadZip }: ToolbarProps) {
   const { t } = useLingui();
   const files = useRef<HTMLInputElement>(null);
   const folders = useRef<HTMLInputElement>(null);
@@ -92,6 +94,12 @@ export function ExplorerToolbar({ snapshot, send, selected, writable, onUpload, 
                 {t`Copy link`}
               </Button>
             </>
+          )}
+          {realSelection && (!one || one.isDirectory) && (
+            <Button onClick={() => onDownloadZip(selected)}>
+              <Download size={16} aria-hidden />
+              {t`Download as zip`}
+            </Button>
           )}
           {realSelection && (
             <>

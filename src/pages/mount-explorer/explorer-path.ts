@@ -44,6 +44,3 @@ export function nameProblem(name: string): 'required' | 'invalid' | 'too_long' |
   if (new TextEncoder().encode(trimmed).length > 255) return 'too_long';
   return undefined;
 }
-
-/** Where `source` (a file, or a folder ending in `/`) lands inside `folder`. */
-export const targetIn = (folder: string, source: string) => `${folder}${nameOf(source)}${source.endsWith('/') ? '/' : ''}`;

@@ -1,0 +1,28 @@
+import type { FsBatchResult } from '../../contract/fs';
+import type { EngineEvent, FsItemsResult, TransferError } from '../../contract/transfer';
+
+/** A task over many items reports the item it is on and the counts so far, and its progress in items. */
+export function itemReporter(taskId: string, emit: (event: EngineEvent) => void, total: number, result: FsItemsResult) {
+  return (currentFile: string) => {
+    const counts = { success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length };
+    const loaded = counts.success + counts.skipped + counts.failed;
+    emit({ type: 'engine.item', taskId, currentFile, counts });
+    emit({
+      type: 'engine.progress',
+      taskId,
+      progress: { loaded, total, percent: total ? Math.floor((loaded * 100) / total) : 100, speed: 0, secondsLeft: null },
+    });
+  };
+}
+
+export const emptyItemsResult = (): FsItemsResult => ({ succeeded: [], skipped: [], failed: [] });
+
+/** The server's per-path failures, as transfer errors that carry its (translated) message. */
+export const serverFailures = (failed: FsBatchResult['failed']): FsItemsResult['failed'] =>
+  failed.map((item) => ({ path: item.path, error: { code: 'unknown', serverMessage: item.message } }));
+
+/** A whole request refused: each of its paths failed for that reason. */
+export const allFailed = (paths: string[], error: unknown): FsItemsResult['failed'] =>
+  paths.map((path) => ({ path, error: error as TransferError }));
+
+export const isCancelled = (error: unknown) => (error as TransferError | undefined)?.code === 'cancelled';

@@ -1,0 +1,72 @@
+import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import type { FsPresign, FsUploadResult } from '../../contract/fs';
+import { NO_SHARE_OPTIONS, type FsFileUpload, type JournalTask, type JournalTaskSpec } from '../../contract/transfer';
+import { ProgressMeter } from '../engine/progress';
+import { callApi } from '../transport/api';
+import { putObject } from '../transport/put-object';
+import { fsBase, fsProtocol } from './multipart-protocol';
+import { multipartUpload, type MultipartContext } from './multipart-upload';
+
+/** Where a file lands: its folder (with a dropped folder's sub-folders) and its name. */
+export function fsTargetOf(command: Pick<FsFileUpload, 'folder' | 'relativePath' | 'file'>): { folder: string; filename: string } {
+  const segments = (command.relativePath ?? command.file.name).split('/').filter(Boolean);
+  const filename = segments.pop() ?? command.file.name;
+  return { folder: `${command.folder}${segments.map((segment) => `${segment}/`).join('')}`, filename };
+}
+
+/** The journal's description of an fs upload: enough to ask for the same file again after a reload. */
+export function fsDescription(command: FsFileUpload): Omit<JournalTaskSpec, 'taskId' | 'partSize' | 'partCount' | 'size'> {
+  const { file } = command;
+  const { folder } = fsTargetOf(command);
+  return {
+    kind: 'fs',
+    label: command.relativePath ?? file.name,
+    file: { name: file.name, size: file.size, lastModified: file.lastModified, type: file.type },
+    mimetype: file.type || 'application/octet-stream',
+    options: NO_SHARE_OPTIONS,
+    fsFolder: folder,
+  };
+}
+
+/**
+ * A local file into a mount folder: one presigned PUT (then commit) when small, the fs multipart routes in
+ * parts when large, as the server signs them (S3 straight to the bucket, LOCAL through signed local URLs).
+ */
+export async function fsUpload(command: FsFileUpload, context: MultipartContext, resume?: JournalTask): Promise<FsUploadResult> {
+  const { taskId, api, file } = command;
+  const { folder, filename } = fsTargetOf(command);
+  const contentType = file.type || 'application/octet-stream';
+  context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
+  if (file.size > MULTIPART_THRESHOLD) {
+    return multipartUpload(
+      {
+        taskId,
+        source: file,
+        describe: fsDescription(command),
+        protocol: fsProtocol(api, { folder, filename, contentType, size: file.size }),
+        ...(resume?.uploadId && { resume }),
+      },
+      context,
+    );
+  }
+  context.emit({ type: 'engine.stage', taskId, stage: 'initializing' });
+  const presign = await callApi<FsPresign>(api, `${fsBase(api)}/presign`, {
+    method: 'POST',
+    body: { path: folder, fileName: filename, contentType, fileSize: file.size },
+    signal: context.signal,
+    failure: 'presign_failed',
+  });
+  context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
+  const meter = new ProgressMeter(file.size, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
+  meter.update(0);
+  const etag = await putObject(presign.uploadUrl, file, presign.contentType, meter, context.signal);
+  context.emit({ type: 'engine.stage', taskId, stage: 'completing' });
+  const result = await callApi<FsUploadResult>(api, `${fsBase(api)}/presign/commit`, {
+    method: 'POST',
+    body: { targetPath: presign.targetPath, key: presign.key, mountId: presign.mountId, contentType: presign.contentType, fileSize: file.size, ...(etag && { etag }) },
+    signal: context.signal,
+    failure: 'commit_failed',
+  });
+  context.emit({ type: 'engine.stage', taskId, stage: 'completed' });
+  return result;
+}
