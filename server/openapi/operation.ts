@@ -26,6 +26,7 @@ const PATH_PARAMS: Record<string, string> = {
   id: 'The record\'s id.',
   slug: 'The share\'s link suffix.',
   configId: 'The storage configuration\'s id.',
+  file: 'The file\'s name.',
   [WILDCARD]: 'The rest of the path (it may hold `/`).',
 };
 
@@ -88,7 +89,11 @@ function successResponses(doc: RouteDoc, where: string): Json {
           description: answer.description,
           ...(answer.headers && { headers: Object.fromEntries(answer.headers.map((name) => [name, { schema: { type: 'string' } }])) }),
           ...(answer.contentType && {
-            content: { [answer.contentType]: { schema: answer.contentType === 'application/json' ? { type: 'object' } : BINARY } },
+            content: {
+              [answer.contentType]: {
+                schema: answer.contentType === 'application/json' ? { type: 'object' } : { type: 'string', contentMediaType: answer.contentType },
+              },
+            },
           }),
         },
       ]),

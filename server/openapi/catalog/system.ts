@@ -20,5 +20,16 @@ export const systemDocs: RouteDocs = {
     summary: 'This API description (OpenAPI 3.1)',
     raw: [{ status: 200, contentType: 'application/json', description: 'The OpenAPI document.' }],
   },
+  'GET /api/docs': {
+    tag,
+    summary: 'The interactive API reference',
+    raw: [{ status: 200, contentType: 'text/html', description: 'The reference page.' }],
+  },
+  'GET /api/docs/:file': {
+    tag,
+    summary: 'The reference page\'s scripts and styles',
+    raw: [{ status: 200, contentType: 'text/css', description: 'A stylesheet or (`text/javascript`) a script.' }],
+    errors: [404],
+  },
 };
 
