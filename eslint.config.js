@@ -63,6 +63,11 @@ export default tseslint.config(
     },
   },
   {
+    // The API reference page's own scripts: plain browser scripts, served as files (server/routes/api-docs.ts).
+    files: ['server/openapi/page/*.js'],
+    languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
+  },
+  {
     files: ['scripts/**/*.mjs', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

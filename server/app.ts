@@ -13,6 +13,7 @@ import { languageFrom, translate } from './i18n/messages';
 import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
 import { securityHeaders } from './middleware/security-headers';
+import { apiDocsRoutes } from './routes/api-docs';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { fileShareRoutes } from './routes/file-shares';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps) {
   api.route('/user/fs', fsRoutes(deps, 'user'));
   api.route('/admin/cache', cacheRoutes(deps, 'admin'));
   api.route('/user/cache', cacheRoutes(deps, 'user'));
+  api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);
 
   app.all('/api/*', () => {

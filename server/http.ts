@@ -5,6 +5,7 @@ import type { Envelope } from '../contract/envelope';
 import type { AppDeps, AppEnv } from './context';
 import { badInput } from './errors';
 import { translate, type MessageKey, type MessageParams } from './i18n/messages';
+import { withInput } from './openapi/annotations';
 
 type SuccessStatus = 200 | 201 | 202;
 
@@ -31,21 +32,30 @@ function firstIssue(issues: readonly v.BaseIssue<unknown>[]) {
   return badInput(field, issue?.message ?? 'invalid');
 }
 
-/** Validates the JSON body with a contract schema; a failure is a 400 naming the field. */
+/**
+ * Validates the JSON body with a contract schema; a failure is a 400 naming the field. The schema rides on the
+ * middleware for the API document.
+ */
 export const jsonBody = <S extends v.GenericSchema>(schema: S) =>
-  validator('json', (value) => {
-    const result = v.safeParse(schema, value);
-    if (!result.success) throw firstIssue(result.issues);
-    return result.output as v.InferOutput<S>;
-  });
+  withInput(
+    validator('json', (value) => {
+      const result = v.safeParse(schema, value);
+      if (!result.success) throw firstIssue(result.issues);
+      return result.output as v.InferOutput<S>;
+    }),
+    { target: 'json', schema },
+  );
 
 /** Validates the query string the same way. */
 export const queryParams = <S extends v.GenericSchema>(schema: S) =>
-  validator('query', (value) => {
-    const result = v.safeParse(schema, value);
-    if (!result.success) throw firstIssue(result.issues);
-    return result.output as v.InferOutput<S>;
-  });
+  withInput(
+    validator('query', (value) => {
+      const result = v.safeParse(schema, value);
+      if (!result.success) throw firstIssue(result.issues);
+      return result.output as v.InferOutput<S>;
+    }),
+    { target: 'query', schema },
+  );
 
 /**
  * The origin clients reach this server at, for URLs we hand out (signed links, LOCAL upload URLs):

@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import type { Permission } from '../../contract/auth';
 import type { AppDeps, AppEnv, Principal } from '../context';
 import { ApiError } from '../errors';
+import { withAccess } from '../openapi/annotations';
 import { resolveApiKey } from '../services/api-keys';
 import { resolveToken } from '../services/sessions';
 
@@ -47,30 +48,39 @@ function unauthenticated(problem: AppEnv['Variables']['credentialProblem']): Api
 }
 
 /** Admin bearer token only; API keys get 403. */
-export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  const principal = c.get('principal');
-  if (principal.kind === 'anonymous') throw unauthenticated(c.get('credentialProblem'));
-  if (principal.kind !== 'admin') throw new ApiError(403, 'admin_only');
-  await next();
-});
-
-/** An admin, or an API key holding the permission. */
-export const requirePermission = (permission: Permission) =>
+export const requireAdmin = withAccess(
   createMiddleware<AppEnv>(async (c, next) => {
     const principal = c.get('principal');
     if (principal.kind === 'anonymous') throw unauthenticated(c.get('credentialProblem'));
-    if (principal.kind === 'apiKey' && !principal.permissions[permission]) {
-      throw new ApiError(403, 'permission_required', { permission });
-    }
+    if (principal.kind !== 'admin') throw new ApiError(403, 'admin_only');
     await next();
-  });
+  }),
+  { kind: 'admin' },
+);
+
+/** An admin, or an API key holding the permission. */
+export const requirePermission = (permission: Permission) =>
+  withAccess(
+    createMiddleware<AppEnv>(async (c, next) => {
+      const principal = c.get('principal');
+      if (principal.kind === 'anonymous') throw unauthenticated(c.get('credentialProblem'));
+      if (principal.kind === 'apiKey' && !principal.permissions[permission]) {
+        throw new ApiError(403, 'permission_required', { permission });
+      }
+      await next();
+    }),
+    { kind: 'permission', permission },
+  );
 
 /** Any valid API key (the key's own test route). */
-export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
-  const principal = c.get('principal');
-  if (principal.kind !== 'apiKey') throw unauthenticated(c.get('credentialProblem') ?? 'api_key_invalid');
-  await next();
-});
+export const requireApiKey = withAccess(
+  createMiddleware<AppEnv>(async (c, next) => {
+    const principal = c.get('principal');
+    if (principal.kind !== 'apiKey') throw unauthenticated(c.get('credentialProblem') ?? 'api_key_invalid');
+    await next();
+  }),
+  { kind: 'apiKey' },
+);
 
 export function adminOf(principal: Principal) {
   if (principal.kind !== 'admin') throw new Error('requireAdmin must run first');

@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { ExternalLink, Pencil, QrCode as QrIcon, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from './Button';
 import tableStyles from './DataTable.module.css';
 
@@ -13,10 +14,12 @@ interface RowActionsProps {
   onDelete: () => void;
   editLabel?: string;
   deleteLabel?: string;
+  /** Buttons of this kind of row only, before edit and delete. */
+  children?: ReactNode;
 }
 
 /** The icon buttons at the end of a management table row: open, QR code, edit, delete. */
-export function RowActions({ name, openHref, onQr, onEdit, onDelete, editLabel, deleteLabel }: RowActionsProps) {
+export function RowActions({ name, openHref, onQr, onEdit, onDelete, editLabel, deleteLabel, children }: RowActionsProps) {
   const { t } = useLingui();
   return (
     <div className={tableStyles.actions}>
@@ -30,6 +33,7 @@ export function RowActions({ name, openHref, onQr, onEdit, onDelete, editLabel, 
           <QrIcon size={15} aria-hidden />
         </Button>
       )}
+      {children}
       <Button size="small" aria-label={editLabel ?? t`Edit ${name}`} onClick={onEdit}>
         <Pencil size={15} aria-hidden />
       </Button>

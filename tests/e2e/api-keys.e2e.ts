@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { loginAsAdmin, newPerson } from './harness';
+import type { ApiKey } from '../../contract/api-keys';
+import { shareXUploaders } from '../../src/pages/admin/key-management/sharex';
+import { adminToken, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -97,6 +100,36 @@ describe('API keys', () => {
     expect(text).toContain('/team');
     expect(text).toContain('Files');
     expect(text).toContain('Never');
+    await context.close();
+  });
+
+  // sharex.test.ts posts what shareXUploaders describes to a real server; here the page hands out exactly that.
+  it('downloads ShareX uploaders for a key: files and text, each for this server and this key', async () => {
+    const created = await fetch(`${suite.server.url}/api/admin/api-keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${await adminToken(suite.server.url)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'desktop', text_permission: true, file_permission: true }),
+    });
+    const key = ((await created.json()) as { data: ApiKey }).data;
+    const expected = shareXUploaders(key, suite.server.url, suite.server.url);
+
+    const { page, context, errors } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/admin/key-management`);
+    await page.getByRole('button', { name: 'Use desktop with ShareX' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Use with ShareX' });
+    for (const [button, uploader] of [
+      ['Files and screenshots (.sxcu)', expected.files],
+      ['Text (.sxcu)', expected.text],
+    ] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: button }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^Clipstash (files|text) desktop\.sxcu$/);
+      expect(JSON.parse(await readFile(await download.path(), 'utf8'))).toEqual(uploader);
+    }
+    expect(expected.files?.RequestURL).toBe(`${suite.server.url}/api/upload`);
+    expect(expected.text?.Headers).toEqual({ Authorization: `ApiKey ${key.key}` });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { Copy, KeyRound, Plus } from 'lucide-react';
+import { Copy, KeyRound, MonitorUp, Plus } from 'lucide-react';
 import { useState } from 'react';
 import type { ApiKey } from '../../../../contract/api-keys';
 import { Button } from '../../../components/Button';
@@ -17,6 +17,7 @@ import { toasts } from '../../../lib/toast';
 import { useResource } from '../../../lib/use-resource';
 import { asRequestFailure } from '../../../../contract/envelope';
 import { KeyFormDialog } from './KeyFormDialog';
+import { ShareXDialog } from './ShareXDialog';
 import styles from './KeyManagement.module.css';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; key: ApiKey } | undefined;
@@ -28,6 +29,7 @@ export default function KeyManagement({ title }: { title: string }) {
   const [deleting, setDeleting] = useState<ApiKey>();
   const [deleteBusy, setDeleteBusy] = useState(false);
   const [created, setCreated] = useState<ApiKey>();
+  const [shareX, setShareX] = useState<ApiKey>();
 
   const copy = async (key: string) => {
     if (await copyText(key)) toasts.success(t`Key copied to the clipboard`);
@@ -139,7 +141,11 @@ export default function KeyManagement({ title }: { title: string }) {
                       deleteLabel={t`Delete key ${key.name}`}
                       onEdit={() => setEditing({ mode: 'edit', key })}
                       onDelete={() => setDeleting(key)}
-                    />
+                    >
+                      <Button size="small" aria-label={t`Use ${key.name} with ShareX`} title={t`Use with ShareX`} onClick={() => setShareX(key)}>
+                        <MonitorUp size={15} aria-hidden />
+                      </Button>
+                    </RowActions>
                   </td>
                 </tr>
               ))}
@@ -160,6 +166,8 @@ export default function KeyManagement({ title }: { title: string }) {
           }}
         />
       )}
+
+      <ShareXDialog apiKey={shareX} onClose={() => setShareX(undefined)} />
 
       <ConfirmDialog
         open={deleting !== undefined}

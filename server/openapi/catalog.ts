@@ -1,0 +1,34 @@
+import { authDocs } from './catalog/auth';
+import { fileDocs } from './catalog/files';
+import { fsDocs } from './catalog/fs';
+import { mountDocs, storageDocs } from './catalog/mounts';
+import { pasteDocs } from './catalog/pastes';
+import type { RouteDoc, RouteDocs, RouteKey } from './catalog/types';
+import { systemDocs } from './catalog/system';
+import { uploadDocs } from './catalog/uploads';
+
+/**
+ * Summary, group, answer and failures of every API route, by `METHOD /path` as Hono lists it. Input schemas and
+ * access rules are not here: they are read from the routes' own middlewares (annotations.ts).
+ */
+export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
+  pasteDocs,
+  fileDocs,
+  uploadDocs,
+  fsDocs,
+  mountDocs,
+  storageDocs,
+  authDocs,
+  systemDocs,
+]);
+
+function merge(parts: readonly RouteDocs[]): Map<RouteKey, RouteDoc> {
+  const all = new Map<RouteKey, RouteDoc>();
+  for (const part of parts) {
+    for (const [key, doc] of Object.entries(part) as [RouteKey, RouteDoc][]) {
+      if (all.has(key)) throw new Error(`${key} is documented twice`);
+      all.set(key, doc);
+    }
+  }
+  return all;
+}

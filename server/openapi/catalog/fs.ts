@@ -1,0 +1,138 @@
+import * as v from 'valibot';
+import {
+  cacheClearSchema,
+  fsBatchCopySchema,
+  fsBatchResultSchema,
+  fsEntrySchema,
+  fsLinkSchema,
+  fsListingSchema,
+  fsMultipartInitSchema,
+  fsPartSchema,
+  fsPresignSchema,
+  fsUploadResultSchema,
+} from '../../../contract/fs';
+import { objectStream } from './streams';
+import { docsOf, type RouteDocs, type Tag } from './types';
+
+const tag: Tag = 'Mount file system';
+
+const pathQuerySchema = v.object({ path: v.pipe(v.string(), v.description('The file\'s absolute path, e.g. `/local/notes.md`.')) });
+
+const uploadFormSchema = v.object({
+  path: v.optional(v.pipe(v.string(), v.description('The folder the file goes in.')), '/'),
+  mimetype: v.optional(v.pipe(v.string(), v.description('Overrides the type guessed from the name.'))),
+});
+
+/** The same routes for admins (`/api/admin/fs`) and for admins or keys with the mount permission (`/api/user/fs`). */
+function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
+  return docsOf([
+    [`GET ${base}/list`, {
+      tag,
+      summary: 'List a folder',
+      description: 'Folders first, then files; `/` and the folders above mount points are virtual. `refresh=true` skips the cache.',
+      data: fsListingSchema,
+      errors: [404],
+    }],
+    [`GET ${base}/get`, { tag, summary: 'Details of a file or folder', data: fsEntrySchema, errors: [404] }],
+    [`GET ${base}/download`, { tag, summary: 'Download a file', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
+    [`GET ${base}/preview`, { tag, summary: 'A file, inline', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
+    [`POST ${base}/mkdir`, { tag, summary: 'Create a folder', data: v.null(), ok: [201], errors: [404, 409] }],
+    [`POST ${base}/upload`, {
+      tag,
+      summary: 'Upload a file into a folder',
+      description: 'Streamed to storage; for files over 5 MiB the multipart routes resume after a failure.',
+      form: { fields: uploadFormSchema, file: 'file' },
+      data: fsUploadResultSchema,
+      ok: [201],
+      errors: [404, 409, 413],
+    }],
+    [`DELETE ${base}/remove`, { tag, summary: 'Delete a file or a folder with its content', data: v.null(), errors: [404] }],
+    [`POST ${base}/batch-remove`, {
+      tag,
+      summary: 'Delete several paths',
+      description: '202 when some failed: each with its reason.',
+      data: fsBatchResultSchema,
+      ok: [200, 202],
+    }],
+    [`POST ${base}/rename`, { tag, summary: 'Rename or move within a mount', data: v.null(), errors: [404, 409] }],
+    [`POST ${base}/update`, { tag, summary: 'Save a text file (created when missing)', data: fsUploadResultSchema, errors: [404, 409, 413] }],
+    [`GET ${base}/file-link`, {
+      tag,
+      summary: 'A direct link to a file',
+      description: 'A presigned (or signed local) GET URL; `expires_in` in seconds, 7 days by default.',
+      data: fsLinkSchema,
+      errors: [404],
+    }],
+    [`POST ${base}/multipart/init`, {
+      tag,
+      summary: 'Start a multipart upload into a folder',
+      description: 'Parts of 5 MiB (the last smaller): send each to `multipart/part`, or sign URLs with `multipart/sign`.',
+      data: fsMultipartInitSchema,
+      ok: [201],
+      errors: [404, 409, 413],
+    }],
+    [`POST ${base}/multipart/part`, {
+      tag,
+      summary: 'Send one part through the server',
+      binaryBody: 'The part\'s bytes.',
+      data: fsPartSchema,
+      errors: [404, 413],
+    }],
+    [`POST ${base}/multipart/sign`, {
+      tag,
+      summary: 'Sign part URLs to PUT parts straight to storage',
+      data: v.object({ urls: v.array(v.object({ partNumber: v.number(), url: v.string() })) }),
+      errors: [404],
+    }],
+    [`POST ${base}/multipart/complete`, {
+      tag,
+      summary: 'Assemble the parts',
+      data: fsUploadResultSchema,
+      ok: [201],
+      errors: [404, 413],
+    }],
+    [`POST ${base}/multipart/abort`, { tag, summary: 'Abort a multipart upload', data: v.null(), errors: [404] }],
+    [`POST ${base}/presign`, {
+      tag,
+      summary: 'Get a URL to PUT one file to',
+      description: 'PUT the bytes to `uploadUrl`, then `presign/commit`.',
+      data: fsPresignSchema,
+      errors: [404, 409, 413],
+    }],
+    [`POST ${base}/presign/commit`, { tag, summary: 'Finish a presigned upload', data: fsUploadResultSchema, ok: [201], errors: [404, 413] }],
+    [`POST ${base}/batch-copy`, {
+      tag,
+      summary: 'Copy files and folders',
+      description:
+        'Within one storage the server copies. Across storages the answer has `requiresClientSideCopy: true` and, per ' +
+        'file, a download URL and an upload target: copy the bytes, then call `batch-copy-commit`. 202 when some failed.',
+      data: fsBatchCopySchema,
+      ok: [200, 202],
+    }],
+    [`POST ${base}/batch-copy-commit`, {
+      tag,
+      summary: 'Confirm copies the client made',
+      description: 'Checks each target object exists with the right size. 202 when some failed.',
+      data: fsBatchResultSchema,
+      ok: [200, 202],
+    }],
+  ]);
+}
+
+export const fsDocs: RouteDocs = {
+  ...fileSystem('/api/admin/fs'),
+  ...fileSystem('/api/user/fs'),
+  'POST /api/admin/cache/clear': {
+    tag,
+    summary: 'Clear cached folder listings',
+    description: 'Of one mount (`mountId`) or of all.',
+    data: cacheClearSchema,
+    errors: [404],
+  },
+  'POST /api/user/cache/clear': {
+    tag,
+    summary: 'Clear cached folder listings of the mounts you see',
+    data: cacheClearSchema,
+    errors: [404],
+  },
+};

@@ -1,0 +1,35 @@
+import { dashboardStatsSchema } from '../../../contract/files';
+import { healthSchema, maxUploadSizeSchema, systemSettingsSchema, versionSchema } from '../../../contract/system';
+import type { RouteDocs, Tag } from './types';
+
+const tag: Tag = 'System';
+
+export const systemDocs: RouteDocs = {
+  'GET /api/health': { tag, summary: 'Is the server up?', data: healthSchema },
+  'GET /api/version': { tag, summary: 'The server\'s version', data: versionSchema },
+  'GET /api/system/max-upload-size': {
+    tag,
+    summary: 'The largest upload allowed, in MB',
+    data: maxUploadSizeSchema,
+  },
+  'GET /api/admin/system-settings': { tag, summary: 'Read the settings', data: systemSettingsSchema },
+  'PUT /api/admin/system-settings': { tag, summary: 'Change the settings', data: systemSettingsSchema },
+  'GET /api/admin/dashboard/stats': { tag, summary: 'Totals, storage use and last week\'s activity', data: dashboardStatsSchema },
+  'GET /api/openapi.json': {
+    tag,
+    summary: 'This API description (OpenAPI 3.1)',
+    raw: [{ status: 200, contentType: 'application/json', description: 'The OpenAPI document.' }],
+  },
+  'GET /api/docs': {
+    tag,
+    summary: 'The interactive API reference',
+    raw: [{ status: 200, contentType: 'text/html', description: 'The reference page.' }],
+  },
+  'GET /api/docs/:file': {
+    tag,
+    summary: 'The reference page\'s scripts and styles',
+    raw: [{ status: 200, contentType: 'text/css', description: 'A stylesheet or (`text/javascript`) a script.' }],
+    errors: [404],
+  },
+};
+

@@ -1,0 +1,39 @@
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { NAMED_SCHEMAS } from './named-schemas';
+
+export type { JsonSchema };
+
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * One conversion for the whole document: JSON Schema 2020-12 (the dialect of OpenAPI 3.1), named schemas as
+ * `$ref`s. The contract's custom checks (`check`, `rawCheck`), `trim`, transforms and `finite` (every JSON number
+ * is) have no JSON Schema form; they are skipped rather than failing, and any other unsupported piece still
+ * throws, so a new kind of schema in the contract is noticed by the document's test.
+ */
+const common = (typeMode: 'input' | 'output') =>
+  ({
+    target: 'draft-2020-12',
+    typeMode,
+    ignoreActions: ['check', 'raw_check', 'trim', 'transform', 'finite'],
+    overrideRef: ({ referenceId }) => `${COMPONENTS}${referenceId}`,
+  }) satisfies Omit<ConversionConfig, 'definitions'>;
+const config = (typeMode: 'input' | 'output'): ConversionConfig => ({ ...common(typeMode), definitions: NAMED_SCHEMAS });
+
+/** The converter adds `$schema` and copies of the definitions to every root; the document holds them once. */
+function bare(schema: JsonSchema): JsonSchema {
+  const { $schema: _dialect, $defs: _definitions, ...rest } = schema as JsonSchema & { $defs?: unknown };
+  return rest;
+}
+
+/** What a client may send: the schema's input side (query strings stay strings before their transform). */
+export const requestSchema = (schema: v.GenericSchema): JsonSchema => bare(toJsonSchema(schema, config('input')));
+
+/** What the server answers. */
+export const responseSchema = (schema: v.GenericSchema): JsonSchema => bare(toJsonSchema(schema, config('output')));
+
+/** `components.schemas`. */
+export const namedSchemas = (): Record<string, JsonSchema> => toJsonSchemaDefs(NAMED_SCHEMAS, common('output'));
+
+export const refTo = (name: keyof typeof NAMED_SCHEMAS) => ({ $ref: `${COMPONENTS}${name}` });
