@@ -9,7 +9,7 @@ export const INSTANCE_ID = randomUUID();
  * inserted when missing, or taken over when its holder let it expire (or renewed when it is ours); on both dialects
  * the upsert's WHERE is checked against the row as committed, so two instances never both win.
  */
-export async function holdLease(db: DB, name: string, now: Date, ttlMs: number, holder = INSTANCE_ID): Promise<boolean> {
+export async function holdLease(db: DB, name: string, now: Date, ttlMs: number, holder: string = INSTANCE_ID): Promise<boolean> {
   const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
   const result = await db
     .insertInto('leases')
@@ -25,6 +25,6 @@ export async function holdLease(db: DB, name: string, now: Date, ttlMs: number, 
 }
 
 /** Gives the lease up (a clean shutdown), so another instance need not wait for it to expire. */
-export async function releaseLease(db: DB, name: string, holder = INSTANCE_ID): Promise<void> {
+export async function releaseLease(db: DB, name: string, holder: string = INSTANCE_ID): Promise<void> {
   await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
 }
