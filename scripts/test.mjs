@@ -59,8 +59,9 @@ run('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.
 catalogsUpToDate();
 vitest('unit');
 if (postgresInstalled) {
-  // The server's tests a second time, every test app on a throw-away PostgreSQL cluster.
+  // The server's tests a second time, every test app on a throw-away PostgreSQL cluster; then several instances.
   vitest('unit', { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } });
+  vitest('integration');
 } else {
   console.log('\n▷ PostgreSQL is not installed (apt-get install postgresql): the server suite ran on SQLite only');
 }
