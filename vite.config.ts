@@ -72,7 +72,21 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{contract,server,machines,workers,src}/**/*.test.{ts,tsx}'],
+          // Starts a throw-away PostgreSQL only when TEST_DATABASE=postgres (the server files' second run).
+          globalSetup: ['tests/fixtures/postgres-setup.ts'],
           environment: 'node',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Several server processes on one throw-away PostgreSQL and one s3rver.
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts'],
+          globalSetup: ['tests/integration/global-setup.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -4,12 +4,14 @@
  */
 import { fsBench } from './fs';
 import { pageWeight } from './page-weight';
+import { scale } from './scale';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   fs: fsBench,
   'page-weight': pageWeight,
+  scale,
   'streaming-memory': streamingMemory,
   transfer,
 };

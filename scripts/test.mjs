@@ -9,24 +9,28 @@ const polyfills = ['--import', './scripts/node20-polyfills.mjs'];
 const reportDir = mkdtempSync(join(tmpdir(), 'clipstash-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-function run(title, args, afterwards = () => {}) {
+function run(title, args, afterwards = () => {}, env = {}) {
   console.log(`\n▶ ${title}`);
-  const result = spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  const result = spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...env } });
   afterwards();
   if (result.status !== 0) finish(`✖ ${title} failed`);
 }
 
-function vitest(project) {
-  const report = join(reportDir, `${project}.json`);
-  const args = [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
-  run(`vitest: ${project}`, args, () => {
+/** One vitest project (optionally only some folders, with extra environment), its counts added to the totals. */
+function vitest(project, { title = project, filters = [], env = {} } = {}) {
+  const report = join(reportDir, `${title.replace(/\W+/g, '-')}.json`);
+  const args = [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', '--project', project, ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  run(`vitest: ${title}`, args, () => {
     if (!existsSync(report)) return;
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(report, 'utf8'));
     totals.passed += numPassedTests;
     totals.failed += numFailedTests;
     totals.skipped += numPendingTests + numTodoTests;
-  });
+  }, env);
 }
+
+/** Debian's PostgreSQL (toolchain.md): without it the server suite runs on SQLite only, and says so. */
+const postgresInstalled = existsSync(join(process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin', 'initdb'));
 
 /** Fails when the sources hold messages the catalogs do not (someone forgot `npm run extract`). */
 function catalogsUpToDate() {
@@ -54,5 +58,12 @@ run('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', 
 run('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.']);
 catalogsUpToDate();
 vitest('unit');
+if (postgresInstalled) {
+  // The server's tests a second time, every test app on a throw-away PostgreSQL cluster; then several instances.
+  vitest('unit', { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } });
+  vitest('integration');
+} else {
+  console.log('\n▷ PostgreSQL is not installed (apt-get install postgresql): the server suite ran on SQLite only');
+}
 vitest('e2e');
 finish();

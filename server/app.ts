@@ -30,7 +30,7 @@ import { urlUploadRoutes } from './routes/url-upload';
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  const limiter = new LoginRateLimiter(deps.now);
+  const limiter = new LoginRateLimiter(deps.db, deps.now);
 
   app.use('*', securityHeaders(deps.db));
   app.use('/api/*', async (c, next) => {

@@ -27,6 +27,8 @@ describe('readConfig', () => {
       trustProxy: false,
       adminTokenTtlHours: 24,
       staticDir: resolve('./dist'),
+      databaseUrl: undefined,
+      sharedDataDir: false,
     });
   });
 
@@ -146,6 +148,28 @@ describe('readConfig', () => {
 
   it.each(['ALLOW_PRIVATE_URLS', 'TRUST_PROXY'])('rejects %s=yes', (name) => {
     expect(problemWith({ [name]: 'yes' })).toContain(name);
+  });
+
+  describe('DATABASE_URL', () => {
+    const key = randomBytes(32).toString('hex');
+    const url = 'postgres://clip:s3cret-pw@db.example.com:5432/clipstash';
+
+    it('selects PostgreSQL; SHARED_DATA_DIR is off unless set', () => {
+      expect(readConfig({ DATABASE_URL: ` ${url} `, ENCRYPTION_KEY: key })).toMatchObject({ databaseUrl: url, sharedDataDir: false });
+      expect(readConfig({ DATABASE_URL: url, SHARED_DATA_DIR: '1' })).toMatchObject({ databaseUrl: url, sharedDataDir: true });
+    });
+
+    it('refuses anything but a postgres:// URL without echoing it', () => {
+      const message = problemWith({ DATABASE_URL: 'mysql://clip:s3cret-pw@db/clipstash', ENCRYPTION_KEY: key });
+      expect(message).toContain('DATABASE_URL must be a postgres:// URL');
+      expect(message).not.toContain('s3cret-pw');
+    });
+
+    it('needs ENCRYPTION_KEY unless DATA_DIR (and its key file) is shared, and says why', () => {
+      const message = problemWith({ DATABASE_URL: url });
+      expect(message).toMatch(/ENCRYPTION_KEY must be set with DATABASE_URL: every instance/);
+      expect(message).not.toContain('s3cret-pw');
+    });
   });
 
   it('lists every problem at once', () => {

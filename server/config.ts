@@ -16,6 +16,10 @@ export interface ServerConfig {
   adminTokenTtlHours: number;
   /** Folder of the built SPA; undefined when only the API is served (tests). */
   staticDir: string | undefined;
+  /** PostgreSQL (`DATABASE_URL`), which several instances may share; undefined: SQLite under dataDir. Never log it. */
+  databaseUrl: string | undefined;
+  /** `SHARED_DATA_DIR=1`: every instance sees the same dataDir (a network folder), so LOCAL storage is shared too. */
+  sharedDataDir: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +49,19 @@ export function readConfig(env: Env = process.env): ServerConfig {
   }
   const allowPrivateUrls = flag(env, 'ALLOW_PRIVATE_URLS', problems);
   const trustProxy = flag(env, 'TRUST_PROXY', problems);
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  const sharedDataDir = flag(env, 'SHARED_DATA_DIR', problems);
+  // The URL may hold a password: name the variable, never echo its value.
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^\s]+$/i.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// URL (without it, SQLite under DATA_DIR is used)');
+  }
+  if (databaseUrl !== undefined && !sharedDataDir && encryptionKey === undefined) {
+    problems.push(
+      'ENCRYPTION_KEY must be set with DATABASE_URL: every instance on the database must seal and open secrets and ' +
+        'sign links with the same key, and the key file in DATA_DIR is per machine (or set SHARED_DATA_DIR=1 when all ' +
+        'instances share DATA_DIR)',
+    );
+  }
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
@@ -60,6 +77,8 @@ export function readConfig(env: Env = process.env): ServerConfig {
     trustProxy,
     adminTokenTtlHours: ttl,
     staticDir: resolve(env.STATIC_DIR?.trim() || './dist'),
+    databaseUrl,
+    sharedDataDir,
   };
 }
 

@@ -2,22 +2,29 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { ConfigError, readConfig } from './config';
 import { openDatabase } from './db/database';
+import { describePostgresUrl } from './db/dialect';
 import { createSecretBox, loadEncryptionKey } from './security/secret-box';
 import { ensureAdmin } from './services/admins';
-import { startUploadSweeper, sweepStaleUploads } from './services/files';
+import { startUploadSweeper, sweepAsLeader } from './services/files';
+import { assertStorageShared, localStorageAllowed } from './services/shared-storage';
 import { ensureDefaultStorage } from './services/storage-configs';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
   const config = readConfig();
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
   const secrets = createSecretBox(loadEncryptionKey(config.dataDir, config.encryptionKey));
   const now = () => new Date();
   const generatedPassword = await ensureAdmin(db, config, now());
-  await ensureDefaultStorage(db, now());
+  // A fresh install gets LOCAL storage unless it would live on one instance's disk only: then S3 comes first.
+  if (localStorageAllowed(config)) await ensureDefaultStorage(db, now());
+  await assertStorageShared(db, config).catch(async (error: unknown) => {
+    await db.destroy();
+    throw error;
+  });
   const deps = { db, config, secrets, now };
   const app = createApp(deps);
-  await sweepStaleUploads(deps);
+  await sweepAsLeader(deps);
   const stopSweeper = startUploadSweeper(deps);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -25,6 +32,7 @@ async function main() {
     const url = config.publicUrl ?? `http://${shownHost}:${info.port}`;
     console.log(`Clipstash is running at ${url}`);
     console.log(`Data folder: ${config.dataDir}`);
+    console.log(`Database: ${config.databaseUrl ? describePostgresUrl(config.databaseUrl) : 'SQLite in the data folder'}`);
     if (generatedPassword) {
       console.log('');
       console.log('First start: an admin account was created. Log in at ' + `${url}/admin with:`);

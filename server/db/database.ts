@@ -1,36 +1,52 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { connectPostgres, connectSqlite, migrationSchemaOf } from './dialect';
 import { initialSchema } from './migrations/001-initial';
 import { fileSharesIndexes } from './migrations/002-file-shares';
 import { multipartUploads } from './migrations/003-multipart-uploads';
+import { postgresTypes } from './migrations/004-postgres-types';
+import { sharedState } from './migrations/005-shared-state';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
 
-/** Migrations in order; names sort as they must run. */
-const migrations: Record<string, Migration> = {
+/** Migrations in order; names sort as they must run. One list for both dialects (see dialect.ts). */
+export const migrations: Record<string, Migration> = {
   '001-initial': initialSchema,
   '002-file-shares': fileSharesIndexes,
   '003-multipart-uploads': multipartUploads,
+  '004-postgres-types': postgresTypes,
+  '005-shared-state': sharedState,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Opens (creating if needed) `clipstash.sqlite` under dataDir in WAL mode and applies pending migrations. */
-export async function openDatabase(dataDir: string): Promise<DB> {
-  mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(join(dataDir, 'clipstash.sqlite'));
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
+/** The SQLite file of a data folder. */
+export const sqlitePath = (dataDir: string) => join(dataDir, 'clipstash.sqlite');
+
+/**
+ * Opens the database and applies pending migrations: PostgreSQL when `databaseUrl` is given (`DATABASE_URL`),
+ * else `clipstash.sqlite` under dataDir (created if needed).
+ */
+export async function openDatabase(dataDir: string, databaseUrl?: string): Promise<DB> {
+  const db = databaseUrl ? connectPostgres(databaseUrl) : connectSqlite(sqlitePath(dataDir));
+  try {
+    await migrate(db);
+  } catch (error) {
     await db.destroy();
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    throw error;
   }
   return db;
+}
+
+/** A migrator of this server's migrations on `db` (its migration table where dialect.ts says). */
+export async function migratorOf(db: DB): Promise<Migrator> {
+  const schema = await migrationSchemaOf(db);
+  return new Migrator({ db, provider, ...(schema !== undefined && { migrationTableSchema: schema }) });
+}
+
+async function migrate(db: DB): Promise<void> {
+  const { error, results } = await (await migratorOf(db)).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }

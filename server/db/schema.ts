@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** SQLite has no booleans: flags are stored as 0/1. Times are ISO-8601 strings in UTC. */
+/** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
 type Flag = number;
 
 export interface AdminsTable {
@@ -109,6 +109,8 @@ export interface MountsTable {
   sort_order: number;
   cache_ttl: number;
   is_active: Flag;
+  /** Bumped by every write through the app: cached listings of an older version are stale (see fs/shared-cache.ts). */
+  cache_version: Generated<number>;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -120,6 +122,21 @@ export interface SystemSettingsTable {
   updated_at: string;
 }
 
+/** Failed logins per `ip|username`: epoch milliseconds as a JSON array, oldest first (see login-rate-limit.ts). */
+export interface LoginFailuresTable {
+  key: string;
+  failures: string;
+  /** The latest failure: a row whose latest failure left the window is of no use any more. */
+  updated_at: string;
+}
+
+/** A chore that one instance at a time runs: held by `holder` until `expires_at` unless renewed. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -129,4 +146,6 @@ export interface Database {
   files: FilesTable;
   mounts: MountsTable;
   system_settings: SystemSettingsTable;
+  login_failures: LoginFailuresTable;
+  leases: LeasesTable;
 }

@@ -3,6 +3,8 @@ import type { FolderListing } from '../storage/driver';
 interface Entry {
   listing: FolderListing;
   expires: number;
+  /** The mount's `cache_version` read before the listing was taken (see shared-cache.ts). */
+  version: number;
 }
 
 /** Folders remembered at most, over all mounts: the oldest go first. */
@@ -11,6 +13,8 @@ const MAX_ENTRIES = 2000;
 /**
  * Folder listings per mount, each kept for its mount's `cache_ttl`. Writes through the API (and WebDAV) drop what
  * they touched at once, so the cache only ever hides changes made behind the app's back, and only until the TTL.
+ * Each listing is tagged with its mount's version: a write through another instance bumps the version in the
+ * database, and listings of an older version are not served.
  */
 export class DirectoryCache {
   private readonly entries = new Map<string, Entry>();
@@ -19,22 +23,22 @@ export class DirectoryCache {
 
   private static id = (mountId: string, folder: string) => `${mountId}\u0000${folder}`;
 
-  get(mountId: string, folder: string): FolderListing | undefined {
+  get(mountId: string, folder: string, version: number): FolderListing | undefined {
     const id = DirectoryCache.id(mountId, folder);
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    if (entry.expires <= this.now().getTime()) {
+    if (entry.expires <= this.now().getTime() || entry.version !== version) {
       this.entries.delete(id);
       return undefined;
     }
     return entry.listing;
   }
 
-  set(mountId: string, folder: string, listing: FolderListing, ttlSeconds: number): void {
+  set(mountId: string, folder: string, listing: FolderListing, ttlSeconds: number, version: number): void {
     if (ttlSeconds <= 0) return;
     const id = DirectoryCache.id(mountId, folder);
     this.entries.delete(id);
-    this.entries.set(id, { listing, expires: this.now().getTime() + ttlSeconds * 1000 });
+    this.entries.set(id, { listing, expires: this.now().getTime() + ttlSeconds * 1000, version });
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= MAX_ENTRIES) break;
       this.entries.delete(oldest);
@@ -53,6 +57,18 @@ export class DirectoryCache {
       const below = folder === '' || cached === folder || cached.startsWith(`${folder}/`);
       const above = cached === '' || folder.startsWith(`${cached}/`);
       if (below || above) this.entries.delete(id);
+    }
+  }
+
+  /**
+   * This instance's own write moved the mount from version `to - 1` to `to`, and it has dropped what the write
+   * touched: the listings it kept at `to - 1` are still right. (When another write came in between, `to - 1` is
+   * not what they were read at, and they stay stale.)
+   */
+  carryOver(mountId: string, to: number): void {
+    const prefix = DirectoryCache.id(mountId, '');
+    for (const [id, entry] of this.entries) {
+      if (id.startsWith(prefix) && entry.version === to - 1) entry.version = to;
     }
   }
 

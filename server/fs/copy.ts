@@ -80,7 +80,7 @@ export async function batchCopy(
           result.failed.push(failureOf(from.path.text, error, lang));
         }
       }
-      invalidate(deps, target);
+      await invalidate(deps, target);
     } catch (error) {
       result.failed.push(failureOf(item.sourcePath, error, lang));
     }
@@ -128,7 +128,7 @@ export async function commitClientCopies(
       const object = await target.driver.stat(target.key);
       if (!object) throw new ApiError(404, 'fs_not_found', { path: target.path.text });
       if (object.size !== file.fileSize) throw new ApiError(400, 'invalid_input', { field: 'fileSize', issue: 'size_mismatch' }, { field: 'fileSize', issue: 'size_mismatch' });
-      invalidate(deps, target);
+      await invalidate(deps, target);
       result.succeeded.push(target.path.text);
     } catch (error) {
       result.failed.push(failureOf(file.targetPath, error, lang));

@@ -61,14 +61,14 @@ export async function folderListing(deps: AppDeps, target: MountTarget, refresh:
   const cache = directoryCacheOf(deps, deps.now);
   const cacheKey = target.inner.join('/');
   if (!refresh) {
-    const cached = cache.get(target.mount.id, cacheKey);
+    const cached = cache.get(target.mount.id, cacheKey, target.mount.cache_version);
     if (cached) return cached;
   }
   const listing = await onStorage(target.path.text, () => target.driver.list(target.key));
   if (listing.folders.length === 0 && listing.objects.length === 0 && target.inner.length > 0) {
     await assertFolder(target);
   }
-  cache.set(target.mount.id, cacheKey, listing, target.mount.cache_ttl);
+  cache.set(target.mount.id, cacheKey, listing, target.mount.cache_ttl, target.mount.cache_version);
   return listing;
 }
 

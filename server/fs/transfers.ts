@@ -117,7 +117,7 @@ export async function completeFsMultipart(
     assertFits(total, limits);
   }
   const etag = await target.driver.completeMultipart(target.key, input.uploadId, input.parts).catch((error: unknown) => Promise.reject(mapUploadError(path, stored)(error)));
-  invalidate(deps, target);
+  await invalidate(deps, target);
   return { path: target.path.text, size: total, etag, mimetype: contentTypeFor(target, input.contentType) };
 }
 
@@ -160,6 +160,6 @@ export async function commitFsUpload(
     await target.driver.delete(target.key).catch(() => undefined);
     assertFits(object.size, limits);
   }
-  invalidate(deps, target);
+  await invalidate(deps, target);
   return { path: target.path.text, size: object.size, etag: object.etag ?? '', mimetype: contentTypeFor(target, input.contentType) };
 }

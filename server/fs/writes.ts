@@ -7,15 +7,14 @@ import { putWithinBudget } from '../forms/budgeted-put';
 import { assertFits, byteBudget, uploadLimits } from '../services/files';
 import { translate, type Lang } from '../i18n/messages';
 import { cleanContentType } from '../storage/http-headers';
-import { directoryCacheOf } from './cache';
+import { invalidateFolder } from './shared-cache';
 import { checkName, childOf, isWithin, nameOf, parentOf, type FsPath } from './paths';
 import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
 
-/** Drops the cached listings a write to `target` changed. */
-export function invalidate(deps: AppDeps, target: MountTarget): void {
-  directoryCacheOf(deps, deps.now).invalidate(target.mount.id, target.inner.join('/'));
-}
+/** Drops the cached listings a write to `target` changed, on every instance (call it after the storage changed). */
+export const invalidate = (deps: AppDeps, target: MountTarget): Promise<void> =>
+  invalidateFolder(deps, target.mount.id, target.inner.join('/'));
 
 /** What is at a target: a file, a folder, or nothing. */
 export async function kindAt(target: MountTarget): Promise<'file' | 'folder' | 'none'> {
@@ -42,7 +41,7 @@ export async function makeFolder(deps: AppDeps, caller: FsCaller, path: FsPath):
   const target = await resolveInMount(deps, caller, path);
   if ((await kindAt(target)) !== 'none') throw exists(path);
   await onStorage(path.text, () => target.driver.makeFolder(target.key));
-  invalidate(deps, target);
+  await invalidate(deps, target);
 }
 
 export async function removePath(deps: AppDeps, caller: FsCaller, path: FsPath): Promise<void> {
@@ -55,7 +54,7 @@ export async function removePath(deps: AppDeps, caller: FsCaller, path: FsPath):
     else await target.driver.removeFolder(target.key);
     await keepParent(target);
   });
-  invalidate(deps, target);
+  await invalidate(deps, target);
 }
 
 /** Each path on its own: one that fails does not stop the others. */
@@ -92,8 +91,8 @@ export async function renamePath(deps: AppDeps, caller: FsCaller, from: FsPath, 
     else await moveFolder(source, target);
     await keepParent(source);
   });
-  invalidate(deps, source);
-  invalidate(deps, target);
+  await invalidate(deps, source);
+  await invalidate(deps, target);
 }
 
 async function moveFolder(source: MountTarget, target: MountTarget): Promise<void> {
@@ -128,7 +127,7 @@ export async function writeFile(
     throw new ApiError(413, 'body_too_large', { limit: String(byteBudget(limits)) });
   }
   if (outcome.kind === 'failed') throw storageError(target.path.text, outcome.error);
-  invalidate(deps, target);
+  await invalidate(deps, target);
   return { path: target.path.text, size: outcome.head.size, etag: outcome.head.etag, mimetype };
 }
 

@@ -1,44 +1,49 @@
+import type { DB } from '../db/database';
+import { lockTransaction } from '../db/dialect';
+
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-const SWEEP_ABOVE = 1000;
 
 /**
- * Counts failed logins per IP + username in a sliding window. In memory: one server process serves the app,
- * and a restart forgetting failures is acceptable.
+ * Counts failed logins per IP + username in a sliding window, in the database: every instance on it sees the same
+ * count, and a restart forgets nothing. One row per key holds the failures still in the window.
  */
 export class LoginRateLimiter {
-  private readonly failures = new Map<string, number[]>();
+  constructor(
+    private readonly db: DB,
+    private readonly now: () => Date,
+  ) {}
 
-  constructor(private readonly now: () => Date) {}
-
-  private recent(key: string): number[] {
-    const since = this.now().getTime() - LOGIN_WINDOW_MS;
-    const kept = (this.failures.get(key) ?? []).filter((at) => at > since);
-    if (kept.length > 0) this.failures.set(key, kept);
-    else this.failures.delete(key);
-    return kept;
+  /**
+   * Minutes until the next try is allowed, or 0 when this one is: then it is already counted as a failure (a success
+   * clears it with `succeed`). Checking and counting happen under one lock per key, so guesses sent at once to any
+   * instances cannot all pass the check before one of them is counted. Blocked tries are not counted.
+   */
+  async attempt(key: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockTransaction(trx, `login:${key}`);
+      const now = this.now().getTime();
+      const since = now - LOGIN_WINDOW_MS;
+      const row = await trx.selectFrom('login_failures').select('failures').where('key', '=', key).executeTakeFirst();
+      const recent = row ? (JSON.parse(row.failures) as number[]).filter((at) => at > since) : [];
+      if (recent.length >= LOGIN_FAILURE_LIMIT) {
+        const oldest = recent[recent.length - LOGIN_FAILURE_LIMIT] ?? now;
+        return Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 60_000));
+      }
+      const failures = JSON.stringify([...recent, now].slice(-LOGIN_FAILURE_LIMIT));
+      const updatedAt = new Date(now).toISOString();
+      await trx
+        .insertInto('login_failures')
+        .values({ key, failures, updated_at: updatedAt })
+        .onConflict((conflict) => conflict.column('key').doUpdateSet({ failures, updated_at: updatedAt }))
+        .execute();
+      // Guesses spread over many usernames would otherwise leave rows behind forever.
+      await trx.deleteFrom('login_failures').where('updated_at', '<=', new Date(since).toISOString()).execute();
+      return 0;
+    });
   }
 
-  /** Minutes until the next try is allowed, or 0 when it is allowed now. */
-  blockedForMinutes(key: string): number {
-    const recent = this.recent(key);
-    if (recent.length < LOGIN_FAILURE_LIMIT) return 0;
-    const oldest = recent[recent.length - LOGIN_FAILURE_LIMIT] ?? 0;
-    return Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - this.now().getTime()) / 60_000));
-  }
-
-  fail(key: string) {
-    this.failures.set(key, [...this.recent(key), this.now().getTime()]);
-    // Guesses spread over many usernames would otherwise leave stale keys behind forever.
-    if (this.failures.size > SWEEP_ABOVE) for (const stale of [...this.failures.keys()]) this.recent(stale);
-  }
-
-  /** How many IP + username pairs are tracked (for tests). */
-  get trackedCount(): number {
-    return this.failures.size;
-  }
-
-  succeed(key: string) {
-    this.failures.delete(key);
+  async succeed(key: string): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('key', '=', key).execute();
   }
 }

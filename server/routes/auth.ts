@@ -15,17 +15,16 @@ export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
   app.post('/admin/login', jsonBody(loginRequestSchema), async (c) => {
     const { username, password } = c.req.valid('json');
     const limitKey = `${clientAddress(c, deps)}|${username.toLowerCase()}`;
-    const minutes = limiter.blockedForMinutes(limitKey);
+    // The attempt counts as a failure before the slow password check: otherwise guesses sent at once would all
+    // pass the check before any of them is recorded. A success below clears it again.
+    const minutes = await limiter.attempt(limitKey);
     if (minutes > 0) throw new ApiError(429, 'too_many_attempts', { minutes }, { retryAfterMinutes: minutes });
-    // Count the attempt before the slow password check: otherwise guesses sent at once all pass the check
-    // above before any of them is recorded. A success below clears it again.
-    limiter.fail(limitKey);
 
     const admin = await deps.db.selectFrom('admins').selectAll().where('username', '=', username).executeTakeFirst();
     // Verify against a throwaway hash when the user is unknown, so timing does not reveal usernames.
     const valid = await verifyPassword(password, admin?.password_hash ?? UNKNOWN_USER_HASH);
     if (!admin || !valid) throw new ApiError(401, 'invalid_credentials');
-    limiter.succeed(limitKey);
+    await limiter.succeed(limitKey);
     const { token, expiresAt } = await issueToken(deps.db, admin.id, deps.now(), deps.config.adminTokenTtlHours);
     return ok(c, { username: admin.username, token, expiresAt }, 'logged_in');
   });

@@ -21,7 +21,7 @@ import {
 } from '../../contract/fs';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError, badInput } from '../errors';
-import { directoryCacheOf } from '../fs/cache';
+import { clearMountCache } from '../fs/shared-cache';
 import { batchCopy, commitClientCopies } from '../fs/copy';
 import { listFolder, statPath } from '../fs/listing';
 import { nameOf, normalizePath } from '../fs/paths';
@@ -224,11 +224,11 @@ export function cacheRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   const app = new Hono<AppEnv>();
   app.post('/clear', kind === 'admin' ? requireAdmin : requirePermission('mount'), jsonBody(cacheClearRequestSchema), async (c) => {
     const { mountId } = c.req.valid('json');
-    const cache = directoryCacheOf(deps, deps.now);
     const mounts = await visibleMounts(deps, c.get('principal'));
     const chosen = mountId === undefined ? mounts : mounts.filter((mount) => mount.id === mountId);
     if (mountId !== undefined && chosen.length === 0) throw new ApiError(404, 'mount_not_found');
-    const cleared = chosen.reduce((sum, mount) => sum + cache.clear(mount.id), 0);
+    let cleared = 0;
+    for (const mount of chosen) cleared += await clearMountCache(deps, mount.id);
     return ok(c, { cleared }, 'cache_cleared', 200, { cleared });
   });
   return app;

@@ -1,24 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../tests/fixtures/test-database';
 import { readConfig } from '../config';
-import { openDatabase, type DB } from '../db/database';
+import type { DB } from '../db/database';
 import { verifyPassword } from '../security/passwords';
 import { ensureAdmin } from './admins';
 
 describe('ensureAdmin', () => {
+  let database: TestDatabase;
   let dir: string;
   let db: DB;
   const at = new Date('2030-01-01T00:00:00.000Z');
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'clipstash-admin-'));
-    db = await openDatabase(dir);
+    database = await createTestDatabase();
+    ({ db, dataDir: dir } = database);
   });
-  afterEach(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.close());
 
   it('creates the configured admin once, with a hashed password, and returns nothing to print', async () => {
     const config = readConfig({ DATA_DIR: dir, ADMIN_USERNAME: 'owner', ADMIN_PASSWORD: 'configured pw' });

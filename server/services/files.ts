@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import * as v from 'valibot';
 import {
   FILE_LINK_TTL_SECONDS,
@@ -16,10 +16,12 @@ import {
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';
 import type { DB } from '../db/database';
+import { insertionOrder } from '../db/dialect';
 import type { FilesTable } from '../db/schema';
 import { ApiError, badInput, notFound } from '../errors';
 import { shareStateOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
+import { holdLease } from './leases';
 import { readSettings } from './settings';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
 import { findStorageConfig, reservedBytes, resolveUploadConfig, touchStorageConfig } from './storage-configs';
@@ -436,10 +438,21 @@ export async function sweepStaleUploads(deps: AppDeps): Promise<{ removed: numbe
   return { removed, failed };
 }
 
+const SWEEP_EVERY_MS = 5 * 60_000;
+
+/**
+ * Sweeps when this instance holds the sweep lease (taking it when free or expired), so that of several instances on
+ * one database one at a time sweeps; the holder renews it each time, another takes over when it stops.
+ */
+export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
+  if (!(await holdLease(deps.db, 'upload-sweeper', deps.now(), 2 * everyMs))) return undefined;
+  return sweepStaleUploads(deps);
+}
+
 /** Runs the sweep every few minutes; returns the stop function. */
-export function startUploadSweeper(deps: AppDeps, everyMs = 5 * 60_000): () => void {
+export function startUploadSweeper(deps: AppDeps, everyMs = SWEEP_EVERY_MS): () => void {
   const timer = setInterval(() => {
-    sweepStaleUploads(deps).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
+    sweepAsLeader(deps, everyMs).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -508,7 +521,7 @@ export async function listFiles(deps: AppDeps, scope: FileScope, limit: number, 
   const rows = await scoped(deps.db, scope)
     .where('status', '=', 'committed')
     .orderBy('created_at', 'desc')
-    .orderBy(sql`rowid`, 'desc')
+    .orderBy(insertionOrder(deps.db), 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

@@ -5,7 +5,7 @@ import type { createMountRequestSchema, Mount, updateMountRequestSchema } from '
 import { creatorOf, type AppDeps, type Principal } from '../context';
 import type { MountsTable } from '../db/schema';
 import { ApiError, badInput } from '../errors';
-import { directoryCacheOf } from '../fs/cache';
+import { clearMountCache } from '../fs/shared-cache';
 import { isWithin } from '../fs/paths';
 import { findStorageConfig } from './storage-configs';
 
@@ -123,12 +123,12 @@ export async function updateMount(deps: AppDeps, principal: Principal, id: strin
     })
     .where('id', '=', id)
     .execute();
-  directoryCacheOf(deps, deps.now).clear(id);
+  await clearMountCache(deps, id);
   return getMount(deps, principal, id);
 }
 
 export async function deleteMount(deps: AppDeps, id: string): Promise<void> {
   const result = await deps.db.deleteFrom('mounts').where('id', '=', id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw mountNotFound();
-  directoryCacheOf(deps, deps.now).clear(id);
+  await clearMountCache(deps, id);
 }

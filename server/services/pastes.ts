@@ -13,6 +13,7 @@ import type {
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';
 import type { DB } from '../db/database';
+import { insertionOrder } from '../db/dialect';
 import type { PastesTable } from '../db/schema';
 import { ApiError, notFound } from '../errors';
 import { shareStateOf } from './share-state';
@@ -186,7 +187,7 @@ function summaries(db: DB, scope: PasteScope) {
       'created_at',
       'updated_at',
       sql<string>`substr(content, 1, ${PREVIEW_CHARS})`.as('preview'),
-      sql<number>`length(cast(content as blob))`.as('size'),
+      sql<number>`octet_length(content)`.as('size'),
     ]);
   if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
   return query;
@@ -218,11 +219,11 @@ async function countPastes(db: DB, scope: PasteScope): Promise<number> {
   return Number((await query.executeTakeFirstOrThrow()).total);
 }
 
-/** Newest first; rowid breaks ties between pastes created in the same millisecond. */
+/** Newest first; insertion order breaks ties between pastes created in the same millisecond. */
 async function listSlice(deps: AppDeps, scope: PasteScope, limit: number, offset: number) {
   const rows = await summaries(deps.db, scope)
     .orderBy('created_at', 'desc')
-    .orderBy(sql`rowid`, 'desc')
+    .orderBy(insertionOrder(deps.db), 'desc')
     .limit(limit)
     .offset(offset)
     .execute();

@@ -25,10 +25,10 @@ function scripted(...slugs: string[]) {
 describe('slugs service', () => {
   let t: TestApp;
   const stamp = '2030-01-15T12:00:00.000Z';
-  const addPaste = (slug: string) =>
+  const addPaste = (slug: string, id = `id-${slug}`) =>
     t.db
       .insertInto('pastes')
-      .values({ id: `id-${slug}`, slug, content: 'x', max_views: 0, created_by: 'admin', created_at: stamp, updated_at: stamp })
+      .values({ id, slug, content: 'x', max_views: 0, created_by: 'admin', created_at: stamp, updated_at: stamp })
       .execute();
 
   beforeAll(async () => {
@@ -118,7 +118,8 @@ describe('slugs service', () => {
   });
 
   it('turns a lost insert race on a custom slug into 409 and draws a random slug again', async () => {
-    const insert = (slug: string) => addPaste(slug).then(() => slug);
+    // A new id: only the slug may collide (which constraint a database reports first is its own business).
+    const insert = (slug: string) => addPaste(slug, `id-${slug}-again`).then(() => slug);
     // Another writer takes the slug between the check and the insert.
     const custom = await writeWithSlug(t.db, 'pastes', 'raced', async (slug) => {
       await addPaste(slug);

@@ -1,5 +1,6 @@
 import { RANDOM_SLUG_LENGTH, SLUG_MAX, slugProblem } from '../../contract/slugs';
 import type { DB } from '../db/database';
+import { isUniqueViolation } from '../db/dialect';
 import { badInput, conflict } from '../errors';
 import { randomBase62 } from '../security/tokens';
 
@@ -48,14 +49,8 @@ export async function generateSlug(
   throw new Error(`No free slug in ${table}`);
 }
 
-/** The UNIQUE violation SQLite raises when two writers race for one slug after both checked it free. */
-export function isSlugConflict(error: unknown, table: SlugTable): boolean {
-  return (
-    error instanceof Error &&
-    (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' &&
-    error.message.includes(`${table}.slug`)
-  );
-}
+/** The UNIQUE violation the database raises when two writers race for one slug after both checked it free. */
+export const isSlugConflict = (error: unknown, table: SlugTable): boolean => isUniqueViolation(error, table, 'slug');
 
 /**
  * Runs `write` (an insert) with the requested slug, or with a random one when none is requested.

@@ -11,6 +11,7 @@ import {
 } from '../../contract/storage';
 import type { AppDeps, Principal } from '../context';
 import type { DB } from '../db/database';
+import { lockTransaction } from '../db/dialect';
 import type { Database, StorageConfigsTable } from '../db/schema';
 import { ApiError } from '../errors';
 import type { StorageConfigRow } from '../storage/registry';
@@ -27,10 +28,11 @@ export const storageConfigNotFound = () => new ApiError(404, 'storage_config_not
 /**
  * Every start: the embedded LOCAL config exists (public; the default unless another config already is) and
  * the mount `/local` points at it, so a fresh install uploads with zero setup. Idempotent; never takes the
- * default away from a config the admin chose.
+ * default away from a config the admin chose. Instances starting together on one database take turns.
  */
 export async function ensureDefaultStorage(db: DB, now: Date): Promise<StorageConfigRow> {
   return db.transaction().execute(async (trx) => {
+    await lockTransaction(trx, 'ensure-default-storage');
     const at = now.toISOString();
     const hasDefault = (await trx.selectFrom('storage_configs').select('id').where('is_default', '=', 1).executeTakeFirst()) !== undefined;
     let local = await trx

@@ -1,0 +1,126 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type RawBuilder } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+
+/**
+ * Everything that differs between SQLite (the default) and PostgreSQL (`DATABASE_URL`) lives here; the rest of the
+ * server writes one query for both. What needs no help: times are canonical UTC ISO text and flags 0/1 integers on
+ * both, `RETURNING` and `ON CONFLICT … DO UPDATE … WHERE` are spelled alike, `octet_length` exists in both.
+ */
+export type DialectName = 'sqlite' | 'postgres';
+
+// Kysely<any>: migrations see an untyped database, services a typed one.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+export const dialectOf = (db: AnyDb): DialectName =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+
+// ---------------------------------------------------------------------------------------------- connecting
+
+/** A SQLite file in WAL mode (created with its folder unless read-only). */
+export function connectSqlite(file: string, options: { readonly?: boolean } = {}): Kysely<Database> {
+  const readonly = options.readonly ?? false;
+  if (!readonly) mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file, { readonly, fileMustExist: readonly });
+  if (!readonly) sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * 64-bit integers (counts, byte sizes) and sums (numeric) arrive as JavaScript numbers, as SQLite gives them: every
+ * value the app stores is far below 2^53. Set per pool, so other users of `pg` in the process are not affected.
+ */
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID || oid === NUMERIC_OID
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/** A pool on `DATABASE_URL`. Its `options` parameter may set a search_path (one schema per install or test). */
+export function connectPostgres(url: string): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, types: pgTypes });
+  // An idle connection dropped by the server (restart, failover) must not bring the process down; the next query
+  // opens a new one. The message names no credentials.
+  pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * The schema Kysely's migration table must live in: Kysely finds its table in any schema unless told which, so
+ * several installs (or test runs) sharing one PostgreSQL database in their own schemas would see each other's.
+ * SQLite has no schemas.
+ */
+export async function migrationSchemaOf(db: AnyDb): Promise<string | undefined> {
+  if (dialectOf(db) !== 'postgres') return undefined;
+  const schema = (await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db)).rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL: no schema to create tables in (the search_path names none that exists)');
+  return schema;
+}
+
+/** `postgresql://host:port/database` without user, password or parameters: what logs may show of DATABASE_URL. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `postgresql://${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'postgresql (unparsable URL)';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- queries
+
+/** The column PostgreSQL tables get for insertion order (SQLite has its implicit `rowid`). */
+export const INSERTION_ORDER_COLUMN = 'seq';
+
+/**
+ * Breaks ties between rows created in the same millisecond, in the order they were inserted: SQLite's `rowid`,
+ * PostgreSQL's identity column (its `ctid` moves when a row is updated, e.g. by a counted view).
+ */
+export const insertionOrder = (db: AnyDb): RawBuilder<unknown> =>
+  dialectOf(db) === 'postgres' ? sql.ref(INSERTION_ORDER_COLUMN) : sql`rowid`;
+
+/** Migration step: gives a table the insertion-order column on PostgreSQL (see insertionOrder). */
+export async function addInsertionOrder(db: AnyDb, table: string): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await db.schema
+    .alterTable(table)
+    .addColumn(INSERTION_ORDER_COLUMN, 'bigint', (column) => column.generatedByDefaultAsIdentity().notNull())
+    .execute();
+}
+
+/**
+ * Migration step: byte counts pass 2^31, which PostgreSQL's `integer` cannot hold. SQLite integers are 64-bit
+ * whatever the declared type, so there is nothing to do there.
+ */
+export async function widenToBigint(db: AnyDb, table: string, column: string): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await db.schema.alterTable(table).alterColumn(column, (alter) => alter.setDataType('bigint')).execute();
+}
+
+/** The error a UNIQUE constraint on `table.column` raises when a write would break it. */
+export function isUniqueViolation(error: unknown, table: string, column: string): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, table: pgTable, detail } = error as { code?: unknown; table?: unknown; detail?: unknown };
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE') return error.message.includes(`${table}.${column}`);
+  // PostgreSQL: unique_violation, with the table and `Key (column)=(value) already exists.`
+  return code === '23505' && pgTable === table && typeof detail === 'string' && detail.startsWith(`Key (${column})=`);
+}
+
+/**
+ * Serialises the transactions that take the same named lock, across every instance, until they end. SQLite needs
+ * nothing: the server's one connection runs one transaction at a time. PostgreSQL: a transaction-scoped advisory
+ * lock on the name's 64-bit hash.
+ */
+export async function lockTransaction(trx: AnyDb, name: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
+}
