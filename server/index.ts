@@ -5,7 +5,8 @@ import { openDatabase } from './db/database';
 import { describePostgresUrl } from './db/dialect';
 import { createSecretBox, loadEncryptionKey } from './security/secret-box';
 import { ensureAdmin } from './services/admins';
-import { startUploadSweeper, sweepAsLeader } from './services/files';
+import { startUploadSweeper, sweepAsLeader, UPLOAD_SWEEP_LEASE } from './services/files';
+import { releaseLease } from './services/leases';
 import { assertStorageShared, localStorageAllowed } from './services/shared-storage';
 import { ensureDefaultStorage } from './services/storage-configs';
 
@@ -47,7 +48,11 @@ async function main() {
   const shutdown = () => {
     stopSweeper();
     server.close();
-    void db.destroy().finally(() => process.exit(0));
+    // Another instance takes the sweep over at once instead of when the lease expires.
+    void releaseLease(db, UPLOAD_SWEEP_LEASE)
+      .catch(() => undefined)
+      .then(() => db.destroy())
+      .finally(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

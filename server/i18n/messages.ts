@@ -70,6 +70,10 @@ export const messages = {
     en: 'This is the default storage configuration; make another one the default first',
     zh: '这是默认存储配置，请先将其他配置设为默认',
   },
+  local_storage_not_shared: {
+    en: 'LOCAL storage keeps files on one server: with several instances on one database, use S3 (or share DATA_DIR with SHARED_DATA_DIR=1)',
+    zh: '本地存储只把文件保存在一台服务器上：多个实例共用一个数据库时请使用 S3（或设置 SHARED_DATA_DIR=1 共享 DATA_DIR）',
+  },
   storage_config_builtin: { en: 'The built-in local storage cannot be deleted', zh: '内置本地存储不能删除' },
   storage_config_unset_default: {
     en: 'There must be a default storage configuration; make another one the default instead',

@@ -439,13 +439,14 @@ export async function sweepStaleUploads(deps: AppDeps): Promise<{ removed: numbe
 }
 
 const SWEEP_EVERY_MS = 5 * 60_000;
+export const UPLOAD_SWEEP_LEASE = 'upload-sweeper';
 
 /**
  * Sweeps when this instance holds the sweep lease (taking it when free or expired), so that of several instances on
  * one database one at a time sweeps; the holder renews it each time, another takes over when it stops.
  */
 export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
-  if (!(await holdLease(deps.db, 'upload-sweeper', deps.now(), 2 * everyMs))) return undefined;
+  if (!(await holdLease(deps.db, UPLOAD_SWEEP_LEASE, deps.now(), 2 * everyMs))) return undefined;
   return sweepStaleUploads(deps);
 }
 

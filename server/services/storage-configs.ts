@@ -15,6 +15,7 @@ import { lockTransaction } from '../db/dialect';
 import type { Database, StorageConfigsTable } from '../db/schema';
 import { ApiError } from '../errors';
 import type { StorageConfigRow } from '../storage/registry';
+import { localStorageAllowed } from './shared-storage';
 
 export type CreateStorageConfigInput = v.InferOutput<typeof createStorageConfigRequestSchema>;
 export type UpdateStorageConfigInput = v.InferOutput<typeof updateStorageConfigRequestSchema>;
@@ -168,6 +169,10 @@ async function clearDefault(trx: Transaction<Database>) {
 }
 
 export async function createStorageConfig(deps: AppDeps, principal: Principal, input: CreateStorageConfigInput): Promise<StorageConfig> {
+  // Several instances on one database would not find each other's files; the next start would refuse it anyway.
+  if (input.storage_type === 'LOCAL' && !localStorageAllowed(deps.config)) {
+    throw new ApiError(400, 'local_storage_not_shared', {}, { field: 'storage_type', issue: 'not_shared' });
+  }
   const at = deps.now().toISOString();
   const common = {
     id: randomUUID(),

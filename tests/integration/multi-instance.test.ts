@@ -86,9 +86,12 @@ describe('three instances on one PostgreSQL and one S3', () => {
     await schema?.drop();
   });
 
-  it('made no LOCAL storage: files would live on one machine only', async () => {
+  it('made no LOCAL storage and makes none: files would live on one machine only', async () => {
     const configs = await ok(call(c, '/api/s3-configs', { token }), v.array(storageConfigSchema));
     expect(configs.map((config) => config.storage_type)).toEqual(['S3']);
+    const refused = await call(a, '/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: 'disk' } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ data: { field: 'storage_type', issue: 'not_shared' } });
   });
 
   it('takes a login on one instance on the others, and a logout on one everywhere', async () => {
