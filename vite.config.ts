@@ -75,6 +75,9 @@ export default defineConfig({
           // Starts a throw-away PostgreSQL only when TEST_DATABASE=postgres (the server files' second run).
           globalSetup: ['tests/fixtures/postgres-setup.ts'],
           environment: 'node',
+          // Password hashing (scrypt) and database writes are CPU-bound: a busy CI machine must not turn a slow
+          // pass into a time-out.
+          testTimeout: 20_000,
         },
       },
       {

@@ -13,7 +13,7 @@ import {
 const DAY = 24 * 60 * 60 * 1000;
 const START = Date.UTC(2026, 0, 1);
 
-function start(input: InstallPromptInput = {}, outcome: () => Promise<InstallOutcome> = async () => 'accepted') {
+function start(input: InstallPromptInput = {}, outcome: () => Promise<InstallOutcome> = async () => 'accepted', engaged = true) {
   const persisted: number[] = [];
   let prompts = 0;
   let browser: ((event: InstallPromptEvent) => void) | undefined;
@@ -31,6 +31,7 @@ function start(input: InstallPromptInput = {}, outcome: () => Promise<InstallOut
     },
   });
   const actor = createActor(machine, { input }).start();
+  if (engaged) actor.send({ type: 'user.engaged' });
   return {
     actor,
     persisted,
@@ -47,6 +48,23 @@ beforeEach(() => {
 afterEach(() => vi.useRealTimers());
 
 describe('install prompt machine', () => {
+  it('waits for the person to do something on the site, even with an offer', () => {
+    const { actor, browser, visible } = start({}, undefined, false);
+    browser('install.offered');
+    vi.advanceTimersByTime(INSTALL_PROMPT_CHECK_INTERVAL_MS * 3);
+    expect(visible()).toBe(false);
+    actor.send({ type: 'user.engaged' });
+    expect(visible()).toBe(true);
+  });
+
+  it('after a "later", engaging again does not bring it back', () => {
+    const { actor, browser, visible } = start();
+    browser('install.offered');
+    actor.send({ type: 'install.later' });
+    actor.send({ type: 'user.engaged' });
+    expect(visible()).toBe(false);
+  });
+
   it('stays hidden until the browser offers installation, then shows', () => {
     const { browser, visible } = start();
     vi.advanceTimersByTime(INSTALL_PROMPT_CHECK_INTERVAL_MS * 3);

@@ -13,7 +13,9 @@ export type InstallPromptEvent =
   /** The app got installed, by this prompt or by the browser's own menu (`appinstalled`). */
   | { type: 'install.completed' }
   | { type: 'install.accept' }
-  | { type: 'install.later' };
+  | { type: 'install.later' }
+  /** The person did something on the site (a click, a tap, a key): only then may the banner appear. */
+  | { type: 'user.engaged' };
 
 export interface InstallPromptInput {
   /** When "later" was last chosen (ms since the epoch), from storage. */
@@ -25,6 +27,8 @@ export interface InstallPromptInput {
 export interface InstallPromptContext {
   /** The browser has an unused installation offer. */
   offered: boolean;
+  /** The person has done something on the site in this visit: the banner never greets someone unasked. */
+  engaged: boolean;
   dismissedAt?: number;
   installed: boolean;
 }
@@ -40,7 +44,8 @@ const persistDismissal = {
 } as const;
 
 /**
- * The install banner. Hidden until the browser offers installation; while hidden it re-checks every 5 s, so a
+ * The install banner. Hidden until the browser offers installation and the person has done something on the site
+ * (`user.engaged`: nothing appears before that); while hidden it re-checks every 5 s, so a
  * "later" that has run out brings the banner back by itself. Install asks the browser (`promptInstall`, which
  * resolves with the person's choice); later — in the banner or in the browser's dialog — is remembered
  * (`persistDismissal`) for 7 days. `browserInstall` reports the browser's offers and installs.
@@ -64,10 +69,11 @@ export const installPromptMachine = setup({
     /** "Later" (in the banner or the browser's dialog): from now, for 7 days; `persistDismissal` follows. */
     snooze: assign({ dismissedAt: () => Date.now() }),
     markInstalled: assign({ installed: true }),
+    markEngaged: assign({ engaged: true }),
   },
   guards: {
-    canShow: ({ context }) => context.offered && !isSnoozed(context.dismissedAt, Date.now()),
-    notSnoozed: ({ context }) => !isSnoozed(context.dismissedAt, Date.now()),
+    canShow: ({ context }) => context.engaged && context.offered && !isSnoozed(context.dismissedAt, Date.now()),
+    mayShowOnOffer: ({ context }) => context.engaged && !isSnoozed(context.dismissedAt, Date.now()),
     accepted: (_, params: { outcome: InstallOutcome }) => params.outcome === 'accepted',
     isInstalled: ({ context }) => context.installed,
   },
@@ -76,12 +82,13 @@ export const installPromptMachine = setup({
   },
 }).createMachine({
   id: 'installPrompt',
-  context: ({ input }) => ({ offered: false, dismissedAt: input.dismissedAt, installed: input.installed ?? false }),
+  context: ({ input }) => ({ offered: false, engaged: false, dismissedAt: input.dismissedAt, installed: input.installed ?? false }),
   invoke: { src: 'browserInstall' },
   initial: 'starting',
   on: {
     'install.offered': { actions: 'rememberOffer' },
     'install.completed': { target: '.installed', actions: 'markInstalled' },
+    'user.engaged': { actions: 'markEngaged' },
   },
   states: {
     starting: {
@@ -90,8 +97,12 @@ export const installPromptMachine = setup({
     hidden: {
       on: {
         'install.offered': [
-          { guard: 'notSnoozed', target: 'visible', actions: 'rememberOffer' },
+          { guard: 'mayShowOnOffer', target: 'visible', actions: 'rememberOffer' },
           { actions: 'rememberOffer' },
+        ],
+        'user.engaged': [
+          { guard: ({ context }) => context.offered && !isSnoozed(context.dismissedAt, Date.now()), target: 'visible', actions: 'markEngaged' },
+          { actions: 'markEngaged' },
         ],
       },
       after: {

@@ -67,12 +67,27 @@ export function createPwaActors(auth: Actor<typeof authMachine>, inspect?: Actor
         persistDismissal: (_, { at }) => localStore.set(STORAGE_KEYS.installPromptDismissedAt, String(at)),
       },
       actors: {
-        browserInstall: fromCallback<InstallPromptEvent>(({ sendBack }) =>
-          watchInstallOffers({
+        browserInstall: fromCallback<InstallPromptEvent>(({ sendBack }) => {
+          const stopWatching = watchInstallOffers({
             onOffered: () => sendBack({ type: 'install.offered' }),
             onInstalled: () => sendBack({ type: 'install.completed' }),
-          }),
-        ),
+          });
+          // The first click, tap or key press on the site counts as engagement.
+          const engaged = () => {
+            sendBack({ type: 'user.engaged' });
+            stopEngagement();
+          };
+          const stopEngagement = () => {
+            removeEventListener('pointerdown', engaged, true);
+            removeEventListener('keydown', engaged, true);
+          };
+          addEventListener('pointerdown', engaged, true);
+          addEventListener('keydown', engaged, true);
+          return () => {
+            stopWatching();
+            stopEngagement();
+          };
+        }),
         promptInstall: fromPromise(() => promptInstall()),
       },
     }),

@@ -106,7 +106,16 @@ describe('installable app', () => {
       await page.clock.install({ time: new Date('2026-03-02T09:00:00Z') });
       await page.goto(`${suite.server.url}/`);
       const prompt = page.getByRole('region', { name: 'Install Clipstash' });
+      // Nothing is offered to someone who has not done anything on the site yet.
+      await page.getByRole('link', { name: 'Upload' }).waitFor();
+      await page.clock.runFor(6_000);
+      expect(await prompt.count()).toBe(0);
+      await page.getByRole('heading', { level: 1 }).first().click();
       await prompt.waitFor({ timeout: 20_000 });
+      // It takes its own room after the page's content: nothing of the page lies under it.
+      const box = await prompt.boundingBox();
+      const main = await page.locator('main').boundingBox();
+      expect(box && main && box.y).toBeGreaterThanOrEqual((main?.y ?? 0) + (main?.height ?? 0));
       expect(await seriousA11yViolations(page)).toEqual([]);
       const clickedAt = await page.evaluate(() => Date.now());
       await prompt.getByRole('button', { name: 'Later' }).click();
@@ -130,6 +139,9 @@ describe('installable app', () => {
       // Past 7 days: the next 5 s check shows it again.
       await page.clock.fastForward(60_000);
       await page.clock.runFor(5_000);
+      // This visit has not done anything yet: the prompt waits for the first click.
+      expect(await prompt.count()).toBe(0);
+      await page.getByRole('heading', { level: 1 }).first().click();
       await prompt.waitFor();
       await prompt.getByRole('button', { name: 'Install' }).waitFor();
     } finally {

@@ -6,7 +6,7 @@ import { PRODUCT_NAME } from '../routes';
 import { EnvSwitcher } from './EnvSwitcher';
 import { Header } from './Header';
 import { OfflineBadge } from './OfflineBadge';
-import { PwaPrompts } from './PwaPrompts';
+import { InstallPromptSlot, PwaPrompts } from './PwaPrompts';
 import styles from './Shell.module.css';
 
 export function Shell({ children }: { children: ReactNode }) {
@@ -22,6 +22,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <main id="main-content" className={styles.main}>
         {children}
       </main>
+      <InstallPromptSlot />
       <footer className={styles.footer}>
         © {year} {PRODUCT_NAME}
       </footer>
