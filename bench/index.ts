@@ -4,6 +4,7 @@
  */
 import { fsBench } from './fs';
 import { pageWeight } from './page-weight';
+import { reads } from './reads';
 import { scale } from './scale';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
@@ -11,6 +12,7 @@ import { transfer } from './transfer/index';
 const benchmarks: Record<string, () => Promise<void>> = {
   fs: fsBench,
   'page-weight': pageWeight,
+  reads,
   scale,
   'streaming-memory': streamingMemory,
   transfer,

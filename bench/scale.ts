@@ -6,10 +6,10 @@ import { freshSchema, startPostgresCluster } from '../tests/fixtures/postgres';
 const CONNECTIONS = 50;
 /** Seconds of load per setup (BENCH_SCALE_SECONDS). */
 const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 10);
-const ADMIN_PASSWORD = 'bench password';
+export const ADMIN_PASSWORD = 'bench password';
 
 /** Creates a paste without a view limit through `instance`; answers its read path. */
-async function pastePath(instance: Instance): Promise<string> {
+export async function pastePath(instance: Instance): Promise<string> {
   const login = await fetch(`${instance.origin}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -25,14 +25,18 @@ async function pastePath(instance: Instance): Promise<string> {
   return `/api/paste/${paste.data.slug}`;
 }
 
-/** Paste reads per second, 50 connections spread round-robin over the instances, every answer a 200. */
-async function readsPerSecond(instances: Instance[]): Promise<number> {
-  const path = await pastePath(instances[0] as Instance);
-  const urls = instances.map((instance) => `${instance.origin}${path}`);
+/** Requests per second with 50 connections spread round-robin over `urls`, every answer a 200. */
+export async function requestsPerSecond(urls: string[], seconds = SECONDS): Promise<number> {
   // autocannon spreads its connections over an array of URLs; its typings know only one.
-  const result = await autocannon({ url: urls as unknown as string, connections: CONNECTIONS, duration: SECONDS });
+  const result = await autocannon({ url: urls as unknown as string, connections: CONNECTIONS, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} answers were not 2xx, ${result.errors} errors`);
   return Math.round(result.requests.average);
+}
+
+/** Paste reads per second over the instances. */
+async function readsPerSecond(instances: Instance[]): Promise<number> {
+  const path = await pastePath(instances[0] as Instance);
+  return requestsPerSecond(instances.map((instance) => `${instance.origin}${path}`));
 }
 
 async function measure(count: number, env: Record<string, string>): Promise<number> {
@@ -46,7 +50,7 @@ async function measure(count: number, env: Record<string, string>): Promise<numb
 
 /**
  * `reads_per_s_{sqlite,pg_1,pg_3}`: GET /api/paste/{slug} of a paste without a view limit (every read counts a view
- * in the database), wrk-style with 50 connections for 10 s, against one instance on SQLite, one on PostgreSQL and
+ * in memory, written about once a second), wrk-style with 50 connections for 10 s, against one instance on SQLite, one on PostgreSQL and
  * three on one PostgreSQL (a throw-away cluster). Every process shares this machine's cores, load generator included.
  */
 export async function scale() {

@@ -9,6 +9,7 @@ import { startUploadSweeper, sweepAsLeader, UPLOAD_SWEEP_LEASE } from './service
 import { releaseLease } from './services/leases';
 import { assertStorageShared, localStorageAllowed } from './services/shared-storage';
 import { ensureDefaultStorage } from './services/storage-configs';
+import { viewCountsOf } from './services/view-counts';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -49,7 +50,10 @@ async function main() {
     stopSweeper();
     server.close();
     // Another instance takes the sweep over at once instead of when the lease expires.
-    void releaseLease(db, UPLOAD_SWEEP_LEASE)
+    // Views counted in memory are written before the database closes.
+    void viewCountsOf(deps)
+      .flush()
+      .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))
       .catch(() => undefined)
       .then(() => db.destroy())
       .finally(() => process.exit(0));

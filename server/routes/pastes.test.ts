@@ -23,6 +23,7 @@ import {
   type RequestOptions,
   type TestApp,
 } from '../../tests/fixtures/test-app';
+import { viewCountsOf } from '../services/view-counts';
 
 type Auth = Pick<RequestOptions, 'token' | 'apiKey'>;
 
@@ -43,8 +44,11 @@ function pasteClient(t: TestApp) {
     raw: (slug: string, query = '', options: RequestOptions = {}) =>
       t.request(`/api/raw/${encodeURIComponent(slug)}${query}`, options),
     row: (slug: string) => t.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirstOrThrow(),
-    views: async (slug: string) =>
-      (await t.db.selectFrom('pastes').select('views').where('slug', '=', slug).executeTakeFirstOrThrow()).views,
+    /** The views stored, once the ones counted in memory are written. */
+    views: async (slug: string) => {
+      await viewCountsOf(t.deps).flush();
+      return (await t.db.selectFrom('pastes').select('views').where('slug', '=', slug).executeTakeFirstOrThrow()).views;
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { DashboardStats } from '../../contract/files';
 import type { AppDeps } from '../context';
 import type { DB } from '../db/database';
 import { committedUsage } from './storage-configs';
+import { viewCountsOf } from './view-counts';
 
 const DAY_MS = 86_400_000;
 export const DASHBOARD_DAYS = 7;
@@ -31,6 +32,7 @@ async function count(db: DB, table: 'pastes' | 'api_keys' | 'storage_configs'): 
 
 /** `GET /api/admin/dashboard/stats`. */
 export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
+  await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const days = lastDays(deps.now());
   const [totalPastes, totalApiKeys, totalS3Configs, usage, configs, lastWeekPastes, lastWeekFiles] = await Promise.all([
     count(deps.db, 'pastes'),

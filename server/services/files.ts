@@ -29,6 +29,7 @@ import { cleanContentType } from '../storage/http-headers';
 import { buildObjectKey, cleanFilename } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
+import { viewCountsOf } from './view-counts';
 
 export type FileRow = Selectable<FilesTable>;
 export type ShareOptions = v.InferOutput<typeof shareOptionsSchema>;
@@ -518,6 +519,7 @@ async function countFiles(db: DB, scope: FileScope): Promise<number> {
 
 /** Committed files, newest first. */
 export async function listFiles(deps: AppDeps, scope: FileScope, limit: number, offset: number) {
+  await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const total = await countFiles(deps.db, scope);
   const rows = await scoped(deps.db, scope)
     .where('status', '=', 'committed')
@@ -537,10 +539,12 @@ async function committedRow(deps: AppDeps, scope: FileScope, id: string): Promis
 }
 
 export async function getFile(deps: AppDeps, scope: FileScope, id: string): Promise<FileShare> {
+  await viewCountsOf(deps).flush(); // Management reads see every counted view.
   return toFileShare(await committedRow(deps, scope, id), deps.now());
 }
 
 export async function updateFile(deps: AppDeps, scope: FileScope, id: string, input: UpdateFileInput): Promise<FileShare> {
+  await viewCountsOf(deps).flush(); // A new view limit starts from every view counted so far.
   await committedRow(deps, scope, id);
   const now = deps.now();
   assertFuture(input.expiresAt, now, 'expiresAt');
@@ -618,8 +622,12 @@ async function committedBySlug(db: DB, slug: string): Promise<FileRow> {
   return row;
 }
 
-/** One view, counted in one statement with the limit and the expiry in its WHERE (as pastes do). */
+/**
+ * One view. Without a view limit it is counted in memory and written within a second (see ViewCounts); with one,
+ * in one statement with the limit and the expiry in its WHERE (as pastes do).
+ */
 async function countView(deps: AppDeps, row: FileRow): Promise<FileRow> {
+  if (row.max_views === 0) return { ...row, views: row.views + viewCountsOf(deps).add('files', row.id) };
   const now = deps.now();
   const counted = await deps.db
     .updateTable('files')

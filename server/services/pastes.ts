@@ -19,6 +19,7 @@ import { ApiError, notFound } from '../errors';
 import { shareStateOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
+import { viewCountsOf } from './view-counts';
 
 type PasteRow = Selectable<PastesTable>;
 
@@ -122,7 +123,7 @@ function publicView(row: PasteRow, options: { content: boolean; owner: boolean }
 }
 
 /**
- * Counts one view and returns the paste as counted, in one statement: the limit and the expiry are in the
+ * Counts one view of a paste with a view limit and returns the paste as counted, in one statement: the limit and the expiry are in the
  * WHERE, so concurrent readers can never count past `max_views`. No row → the paste is gone (or was deleted).
  */
 async function countView(db: DB, id: string, now: Date): Promise<PasteRow | undefined> {
@@ -160,6 +161,11 @@ export async function openPaste(
   }
   if (access.peek) return publicView(row, { content: false, owner });
 
+  if (row.max_views === 0) {
+    // No limit to keep: the view is counted in memory and written within a second (see ViewCounts).
+    const unwritten = viewCountsOf(deps).add('pastes', row.id);
+    return publicView({ ...row, views: row.views + unwritten }, { content: true, owner });
+  }
   const counted = await countView(deps.db, row.id, deps.now());
   if (counted) return publicView(counted, { content: true, owner });
   // Lost the race for the last view, expired meanwhile, or deleted meanwhile.
@@ -232,18 +238,21 @@ async function listSlice(deps: AppDeps, scope: PasteScope, limit: number, offset
 }
 
 export async function listPastesByPage(deps: AppDeps, scope: PasteScope, page: number, limit: number) {
+  await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const total = await countPastes(deps.db, scope);
   const items = await listSlice(deps, scope, limit, (page - 1) * limit);
   return { items, pagination: { total, page, limit, totalPages: Math.ceil(total / limit) } };
 }
 
 export async function listPastesByOffset(deps: AppDeps, scope: PasteScope, limit: number, offset: number) {
+  await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const total = await countPastes(deps.db, scope);
   const items = await listSlice(deps, scope, limit, offset);
   return { items, pagination: { total, limit, offset, hasMore: offset + items.length < total } };
 }
 
 export async function getPaste(deps: AppDeps, scope: PasteScope, id: string): Promise<PasteDetail> {
+  await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const row = await summaries(deps.db, scope).select('content').where('id', '=', id).executeTakeFirst();
   if (!row) throw pasteNotFound();
   return { ...summaryOf(row, deps.now()), content: row.content };
@@ -255,6 +264,7 @@ export async function updatePaste(
   id: string,
   input: UpdatePasteInput,
 ): Promise<PasteDetail> {
+  await viewCountsOf(deps).flush(); // A new view limit starts from every view counted so far.
   await getPaste(deps, scope, id);
   const now = deps.now();
   assertFuture(input.expiresAt, now);
