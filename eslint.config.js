@@ -14,7 +14,7 @@ const forbidden = {
 const folderPatterns = (folders) => folders.map((folder) => `**/${folder}/**`).concat(folders.map((f) => `../${f}`));
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/locales/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-server/**', 'node_modules/**', 'src/locales/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,6 +6,7 @@ import { fsBench } from './fs';
 import { pageWeight } from './page-weight';
 import { reads } from './reads';
 import { scale } from './scale';
+import { server } from './server';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
 
@@ -14,6 +15,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'page-weight': pageWeight,
   reads,
   scale,
+  server,
   'streaming-memory': streamingMemory,
   transfer,
 };

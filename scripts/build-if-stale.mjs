@@ -1,9 +1,23 @@
-// Builds the SPA when dist/ is missing or older than any of its sources. Used by `npm start` and the e2e tests.
+// Builds the SPA (dist/) and the server (dist-server/) when missing or older than any of their sources. Used by
+// `npm start`, the browser tests and the benchmarks.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['src', 'public', 'contract', 'machines', 'workers', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package.json'];
+const BUILDS = [
+  {
+    what: 'the app',
+    output: 'dist/index.html',
+    sources: ['src', 'public', 'contract', 'machines', 'workers', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package.json'],
+    command: ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
+  },
+  {
+    what: 'the server',
+    output: 'dist-server/index.js',
+    sources: ['server', 'contract', 'scripts/build-server.mjs', 'package.json'],
+    command: ['scripts/build-server.mjs'],
+  },
+];
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
@@ -13,15 +27,17 @@ function newestChange(path) {
 }
 
 export function buildIfStale(root = process.cwd()) {
-  const index = join(root, 'dist/index.html');
-  const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (builtAt >= Math.max(...SOURCES.map((source) => newestChange(join(root, source))))) return;
-  console.log(builtAt ? 'Sources changed: rebuilding the app…' : 'Building the app…');
-  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-    // Test runners set NODE_ENV=test, which would make Vite bundle React's development build.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) throw new Error(`vite build failed with exit code ${build.status}`);
+  for (const { what, output, sources, command } of BUILDS) {
+    const target = join(root, output);
+    const builtAt = existsSync(target) ? statSync(target).mtimeMs : 0;
+    if (builtAt >= Math.max(...sources.map((source) => newestChange(join(root, source))))) continue;
+    console.log(builtAt ? `Sources changed: rebuilding ${what}…` : `Building ${what}…`);
+    const build = spawnSync(process.execPath, command, {
+      cwd: root,
+      stdio: 'inherit',
+      // Test runners set NODE_ENV=test, which would make Vite bundle React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    if (build.status !== 0) throw new Error(`building ${what} failed with exit code ${build.status}`);
+  }
 }

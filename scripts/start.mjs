@@ -1,4 +1,4 @@
-// `npm start`: build the SPA when it is missing or stale, then serve SPA + API from one origin.
+// `npm start`: build the SPA and the server when missing or stale, then serve SPA + API from one origin.
 import { spawn } from 'node:child_process';
 import { buildIfStale } from './build-if-stale.mjs';
 
@@ -8,6 +8,6 @@ try {
   console.error(error.message);
   process.exit(1);
 }
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['dist-server/index.js'], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { VersionInfo } from '../contract/system';
+import { join } from 'node:path';
+import { APP_ROOT } from './app-root';
 
 function gitCommit(): string | undefined {
   try {
@@ -12,7 +14,7 @@ function gitCommit(): string | undefined {
   }
 }
 
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(join(APP_ROOT, 'package.json'), 'utf8')) as { version: string };
 const commit = process.env.GIT_COMMIT ?? gitCommit();
 
 export const APP_VERSION: VersionInfo = { version: pkg.version, ...(commit && { commit }) };

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
 import { buildOpenApi } from '../openapi/document';
 import type { HonoRoute } from '../openapi/routes';
+import { APP_ROOT } from '../app-root';
 
-const PAGE_DIR = fileURLToPath(new URL('../openapi/page/', import.meta.url));
+const PAGE_DIR = join(APP_ROOT, 'server/openapi/page');
 const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** The reference page's files: Swagger UI's from its package, ours beside the page. Nothing else is served. */

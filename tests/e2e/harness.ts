@@ -16,10 +16,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The real server (built SPA + API) on a free port with an empty temporary data folder. */
+/**
+ * The production server (the built SPA and the bundled server of `npm start`) on a free port with an empty
+ * temporary data folder.
+ */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'clipstash-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['dist-server/index.js'], {
     env: {
       ...process.env,
       PORT: '0',
