@@ -51,9 +51,9 @@ export function buildOpenApi(routes: readonly HonoRoute[]): OpenApiBuild {
     components: {
       schemas: namedSchemas(),
       responses: Object.fromEntries(
-        Object.values(ERROR_RESPONSES).map(({ name, description }) => [
+        Object.values(ERROR_RESPONSES).map(({ name, description, empty }) => [
           name,
-          { description, content: { 'application/json': { schema: refTo('ErrorEnvelope') } } },
+          { description, ...(!empty && { content: { 'application/json': { schema: refTo('ErrorEnvelope') } } }) },
         ]),
       ),
       securitySchemes: {

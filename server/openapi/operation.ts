@@ -8,7 +8,7 @@ import { WILDCARD, type ApiEndpoint } from './routes';
 type Json = Record<string, unknown>;
 
 /** `components.responses` names of the failures, each the error envelope (server.md, "Envelope and status codes"). */
-export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string }> = {
+export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; empty?: true }> = {
   400: { name: 'BadRequest', description: 'Invalid input: `data.field` and `data.issue` name the problem.' },
   401: { name: 'Unauthorized', description: 'No, wrong or expired credentials (or a wrong share password).' },
   403: { name: 'Forbidden', description: 'Authenticated but not allowed (an API key on an admin route, a missing permission, outside the key\'s base path).' },
@@ -16,7 +16,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   409: { name: 'Conflict', description: 'Taken (slug, name, path) or in use.' },
   410: { name: 'Gone', description: 'Expired, or its views are used up.' },
   413: { name: 'TooLarge', description: 'Over the max upload size or the storage quota: `data` has the sizes.' },
-  416: { name: 'RangeNotSatisfiable', description: 'The `Range` asked for lies outside the object.' },
+  416: { name: 'RangeNotSatisfiable', description: 'The `Range` asked for lies outside the object (no body).', empty: true },
   429: { name: 'RateLimited', description: 'Too many attempts: `data.retryAfterMinutes`.' },
 };
 

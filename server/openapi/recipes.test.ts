@@ -104,5 +104,6 @@ describe('the README\'s recipes for scripts', () => {
     expect((await fetch(`${origin}/api/raw/${pasteSlug}`)).status).toBe(404);
     expect((await fetch(`${origin}/api/public/files/${small}`)).status).toBe(404);
     expect((await fetch(`${origin}/api/public/files/${fromUrl}`)).status).toBe(200);
-  });
+    // About 1.5 s alone; each recipe starts bash, curl and jq many times, slow on a busy machine.
+  }, 60_000);
 });

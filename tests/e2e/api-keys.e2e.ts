@@ -116,6 +116,7 @@ describe('API keys', () => {
     const { page, context, errors } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);
     await page.goto(`${suite.server.url}/admin/key-management`);
+    await expect(page.getByRole('link', { name: 'API reference' }).getAttribute('href')).resolves.toBe(`${suite.server.url}/api/docs`);
     await page.getByRole('button', { name: 'Use desktop with ShareX' }).click();
     const dialog = page.getByRole('dialog', { name: 'Use with ShareX' });
     for (const [button, uploader] of [

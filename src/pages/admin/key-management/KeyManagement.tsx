@@ -11,6 +11,7 @@ import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { deleteApiKey, listApiKeys } from '../../../lib/api/api-keys';
+import { backendBaseUrl } from '../../../lib/backend-url';
 import { copyText } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
@@ -57,7 +58,14 @@ export default function KeyManagement({ title }: { title: string }) {
     <section>
       <ModuleHeader
         title={title}
-        description={t`API keys let scripts and other people create shares without the admin password.`}
+        description={
+          <>
+            {t`API keys let scripts and other people create shares without the admin password.`}{' '}
+            <a href={`${backendBaseUrl()}/api/docs`} target="_blank" rel="noreferrer">
+              {t`API reference`}
+            </a>
+          </>
+        }
         actions={
           <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
             <Plus size={17} aria-hidden />
