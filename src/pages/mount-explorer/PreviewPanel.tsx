@@ -16,7 +16,11 @@ import { fileLink, saveTextFile } from '../../lib/api/fs';
 import { formatBytes } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
+import previewStyles from '../../components/file-preview/FilePreview.module.css';
 import styles from './Explorer.module.css';
+
+/** Text as the file previews show it, in the explorer's taller frame. */
+const textBoxClass = `${previewStyles.textBox} ${styles.textBox}`;
 
 /** Links for the preview live an hour: long enough to watch a film, short enough not to matter if leaked. */
 const PREVIEW_LINK_SECONDS = 3600;
@@ -182,9 +186,9 @@ function TextFile({
           className={styles.editor}
         />
       ) : language === 'markdown' ? (
-        <MarkdownView markdown={current} className={styles.textBox} label={t`Preview`} />
+        <MarkdownView markdown={current} className={textBoxClass} label={t`Preview`} />
       ) : (
-        <pre className={styles.textBox} tabIndex={0} aria-label={t`Preview`}>
+        <pre className={textBoxClass} tabIndex={0} aria-label={t`Preview`}>
           {current}
         </pre>
       )}
