@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const SOURCES = ['src', 'public', 'contract', 'machines', 'workers', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package.json'];
+const SOURCES = ['src', 'public', 'contract', 'machines', 'workers', 'index.html', 'vite.config.ts', 'scripts/precompress.mjs', 'lingui.config.ts', 'package.json'];
 
 function newestChange(path) {
   if (!existsSync(path)) return 0;
