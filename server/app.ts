@@ -10,6 +10,7 @@ import { ApiError } from './errors';
 import { languageFrom, translate } from './i18n/messages';
 import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
+import { compressJson } from './middleware/compression';
 import { securityHeaders } from './middleware/security-headers';
 import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './routes/api-docs';
@@ -36,6 +37,7 @@ export function createApp(deps: AppDeps) {
     c.set('lang', languageFrom(c.req.header('accept-language')));
     await next();
   });
+  app.use('/api/*', compressJson());
   app.use('/api/*', limitJsonBodies);
   app.use('/api/*', resolvePrincipal(deps));
 
