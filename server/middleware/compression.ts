@@ -48,7 +48,7 @@ export function compressJson(): MiddlewareHandler {
     const plain = Buffer.from(await c.res.arrayBuffer());
     const body = plain.length < THRESHOLD_BYTES ? plain : await compressors[coding](plain);
     // Hono merges the old answer's headers into the new one: Content-Length must be set after.
-    c.res = new Response(body, c.res);
+    c.res = new Response(new Uint8Array(body), c.res);
     if (body !== plain) c.res.headers.set('Content-Encoding', coding);
     c.res.headers.set('Content-Length', String(body.length));
   };
