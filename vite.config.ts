@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './scripts/precompress.mjs';
 
 /**
  * The service worker precaches the app shell only: index.html, what it loads, the language catalogs, icons and the
@@ -61,6 +62,8 @@ export default defineConfig({
         },
       },
     }),
+    // Last: .br and .gz beside every built text file, the service worker included, for the server to negotiate.
+    precompress(),
   ],
   worker: { format: 'es' },
   server: { proxy: { '/api': 'http://localhost:8787' } },

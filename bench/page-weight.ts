@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { adminToken, launchBrowser, startServer } from '../tests/e2e/harness';
+import { reportColdLoads } from './page-load';
 
 /**
  * Gzip size of the JavaScript a fresh visitor's browser requested before `selector` first appeared: the code
@@ -39,18 +40,35 @@ async function jsBeforeFirstRenderKb(browser: Browser, url: string, selector: st
   return Math.round((total / 1024) * 10) / 10;
 }
 
-/** `paste_view_js_gzip_kb` and `home_js_gzip_kb`. */
+/** A small text file shared by the admin; returns its slug. */
+async function uploadFile(baseUrl: string, token: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob(['hello from the page-weight bench\n'], { type: 'text/plain' }), 'bench.txt');
+  const res = await fetch(`${baseUrl}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  if (!res.ok) throw new Error(`upload answered ${res.status}`);
+  return ((await res.json()) as { data: { slug: string } }).data.slug;
+}
+
+/**
+ * `paste_view_js_gzip_kb` and `home_js_gzip_kb`, then what a browser really transfers on a cold load of each
+ * visitor page from the server as `npm start` runs it (median of 3): script bytes on the wire and decoded, first
+ * contentful paint, long tasks until network idle.
+ */
 export async function pageWeight() {
   buildIfStale();
   const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   try {
+    const token = await adminToken(server.url);
     await fetch(`${server.url}/api/paste`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', Authorization: `Bearer ${await adminToken(server.url)}` },
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` },
       body: JSON.stringify({ slug: 'bench', content: '# Benchmark\n\nSome *text*:\n\n- one\n- two\n\n```js\nconst x = 1;\n```' }),
     });
     console.log(`paste_view_js_gzip_kb: ${await jsBeforeFirstRenderKb(browser, `${server.url}/paste/bench`, '.markdown-body h1')}`);
     console.log(`home_js_gzip_kb: ${await jsBeforeFirstRenderKb(browser, `${server.url}/`, '.cm-content')}`);
+    const fileSlug = await uploadFile(server.url, token);
+    const pages: [string, string][] = [['paste', '/paste/bench'], ['file', `/file/${fileSlug}`], ['home', '/'], ['upload', '/upload']];
+    for (const [name, path] of pages) await reportColdLoads(browser, name, `${server.url}${path}`);
   } finally {
     await browser.close();
     await server.stop();

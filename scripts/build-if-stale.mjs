@@ -8,7 +8,7 @@ const BUILDS = [
   {
     what: 'the app',
     output: 'dist/index.html',
-    sources: ['src', 'public', 'contract', 'machines', 'workers', 'index.html', 'vite.config.ts', 'lingui.config.ts', 'package.json'],
+    sources: ['src', 'public', 'contract', 'machines', 'workers', 'index.html', 'vite.config.ts', 'scripts/precompress.mjs', 'lingui.config.ts', 'package.json'],
     command: ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
   },
   {

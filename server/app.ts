@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
@@ -12,7 +10,9 @@ import { ApiError } from './errors';
 import { languageFrom, translate } from './i18n/messages';
 import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
+import { compressJson } from './middleware/compression';
 import { securityHeaders } from './middleware/security-headers';
+import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './routes/api-docs';
 import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
@@ -37,6 +37,7 @@ export function createApp(deps: AppDeps) {
     c.set('lang', languageFrom(c.req.header('accept-language')));
     await next();
   });
+  app.use('/api/*', compressJson());
   app.use('/api/*', limitJsonBodies);
   app.use('/api/*', resolvePrincipal(deps));
 
@@ -103,30 +104,3 @@ const limitJsonBodies: MiddlewareHandler<AppEnv> = (c, next) =>
   c.req.header('content-type')?.includes('application/json') && !c.req.path.startsWith(`${LOCAL_STORAGE_PREFIX}/`)
     ? jsonBodyLimit(c, next)
     : next();
-
-/**
- * Hashed assets are cached for a year; index.html and the service worker are always revalidated. A missing asset
- * is a 404, never the app's page: a browser asking for a chunk of another build would otherwise keep HTML under a
- * script's URL for a year. index.html is read on each navigation, so it always names the assets on disk.
- */
-function mountSpa(app: Hono<AppEnv>, root: string) {
-  const indexPath = join(root, 'index.html');
-  app.use('/assets/*', async (c, next) => {
-    await next();
-    if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
-  });
-  // A new deploy must reach the browser's service-worker update check through any cache on the way.
-  app.use('/sw.js', async (c, next) => {
-    await next();
-    if (c.res.ok) c.header('Cache-Control', 'no-cache');
-  });
-  app.use('*', serveStatic({ root }));
-  app.get('/assets/*', (c) => {
-    c.header('Cache-Control', 'no-store');
-    return c.text('Not found', 404);
-  });
-  app.get('*', async (c) => {
-    c.header('Cache-Control', 'no-cache');
-    return c.html(await readFile(indexPath, 'utf8'));
-  });
-}

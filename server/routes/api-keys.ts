@@ -3,12 +3,15 @@ import { createApiKeyRequestSchema, updateApiKeyRequestSchema } from '../../cont
 import type { AppDeps, AppEnv } from '../context';
 import { jsonBody, ok } from '../http';
 import { requireAdmin } from '../middleware/auth';
+import { keepUncompressed } from '../middleware/compression';
 import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../services/api-keys';
 
 /** `/api/admin/api-keys`: admins only. */
 export function apiKeyRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use('*', requireAdmin);
+  // Every answer here shows keys in full (the list too): never compressed.
+  app.use('*', keepUncompressed);
 
   app.get('/', async (c) => ok(c, await listApiKeys(deps)));
 

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../errors';
 import { clientAddress, jsonBody, ok } from '../http';
 import { adminOf, apiKeyOf, requireAdmin, requireApiKey } from '../middleware/auth';
+import { keepUncompressed } from '../middleware/compression';
 import type { LoginRateLimiter } from '../middleware/login-rate-limit';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { issueToken, revokeAllTokens, revokeToken } from '../services/sessions';
@@ -12,7 +13,7 @@ import { issueToken, revokeAllTokens, revokeToken } from '../services/sessions';
 export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
   const app = new Hono<AppEnv>();
 
-  app.post('/admin/login', jsonBody(loginRequestSchema), async (c) => {
+  app.post('/admin/login', keepUncompressed, jsonBody(loginRequestSchema), async (c) => {
     const { username, password } = c.req.valid('json');
     const limitKey = `${clientAddress(c, deps)}|${username.toLowerCase()}`;
     // The attempt counts as a failure before the slow password check: otherwise guesses sent at once would all

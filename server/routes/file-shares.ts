@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { verifyFileRequestSchema } from '../../contract/files';
 import type { AppDeps, AppEnv } from '../context';
 import { jsonBody, ok, publicBaseUrl } from '../http';
+import { keepUncompressed } from '../middleware/compression';
 import { authorizeFileStream, openFileInfo, storageOf } from '../services/files';
 import { driverFor } from '../storage/registry';
 import { serveObject } from './object-stream';
@@ -14,6 +15,8 @@ const isHead = (c: Context<AppEnv>) => c.req.method === 'HEAD';
  */
 export function fileShareRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
+  // Share answers hand out view/download links with tokens: never compressed.
+  app.use('/public/files/*', keepUncompressed);
 
   // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view.
   app.get('/public/files/:slug', async (c) =>

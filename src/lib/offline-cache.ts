@@ -1,4 +1,5 @@
 import type { Dexie, EntityTable } from 'dexie';
+import { whenSettled } from './idle';
 
 /** frontend-spec §4/§9: business answers are kept 7 days; the database is at version 2 with four stores. */
 export const OFFLINE_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
@@ -121,9 +122,10 @@ function db(): Promise<OfflineDatabase | undefined> {
   return database;
 }
 
-/** Storing waits for an idle moment: it must not compete with the render of the answer being stored. */
-const whenIdle = (task: () => void) =>
-  typeof requestIdleCallback === 'function' ? requestIdleCallback(task, { timeout: 2_000 }) : setTimeout(task, 0);
+/**
+ * Storing waits until the page has settled: it must not compete with the render of the answer being stored, and
+ * Dexie's code (about 28 KB compressed) is no part of a visitor's first load.
+ */
 
 const expired = (cachedAt: number, now: number) => now - cachedAt >= OFFLINE_CACHE_MAX_AGE_MS || cachedAt > now;
 
@@ -147,7 +149,7 @@ export const offlineCache = {
     const slot = offlineSlot(request);
     if (!slot || !contentType?.includes('application/json')) return;
     const entry = { body, cachedAt: Date.now(), owner, request };
-    await new Promise((resolve) => whenIdle(() => resolve(undefined)));
+    await new Promise((resolve) => whenSettled(() => resolve(undefined)));
     try {
       const store = await db();
       if (!store) return;

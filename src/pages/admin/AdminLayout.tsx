@@ -10,7 +10,7 @@ import {
   Settings,
   type LucideIcon,
 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { ADMIN_MODULE_TITLES, type AdminModule } from '../../app/admin-modules';
 import { useAuth } from '../../app/actors';
@@ -38,6 +38,11 @@ export function AdminLayout({ modules, current, children }: AdminLayoutProps) {
   const { t, i18n } = useLingui();
   const { role, username, keyName, send } = useAuth();
   const who = role === 'admin' ? username : keyName;
+  const navRef = useRef<HTMLElement>(null);
+  // On a narrow screen the menu is a sideways strip: bring the current module into it (no-op when it is shown).
+  useEffect(() => {
+    navRef.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   return (
     <div className={styles.layout}>
       <aside className={styles.sidebar}>
@@ -49,7 +54,7 @@ export function AdminLayout({ modules, current, children }: AdminLayoutProps) {
             </p>
           )}
         </div>
-        <nav aria-label={role === 'admin' ? t`Admin panel` : t`User panel`}>
+        <nav ref={navRef} className={styles.menuNav} aria-label={role === 'admin' ? t`Admin panel` : t`User panel`}>
           <ul className={styles.menu}>
             {modules.map((module) => {
               const Icon = ICONS[module];

@@ -1,0 +1,71 @@
+import type { Browser } from 'playwright-core';
+
+/** What one cold load of a page cost the browser, up to network idle. */
+export interface PageLoad {
+  /** Script bytes on the wire (CDP `encodedDataLength`: compressed body + headers). */
+  scriptTransferredKb: number;
+  /** Script bytes after decoding. */
+  scriptDecodedKb: number;
+  fcpMs: number;
+  longTasks: number;
+  longTaskMs: number;
+}
+
+const kb = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+
+/** One cold load in a fresh browser context: empty HTTP cache, no service worker. */
+export async function coldLoad(browser: Browser, url: string): Promise<PageLoad> {
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const seen: number[] = [];
+    (window as unknown as { __longTasks: number[] }).__longTasks = seen;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) seen.push(entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts = new Set<string>();
+  let transferred = 0;
+  let decoded = 0;
+  const decodedById = new Map<string, number>();
+  cdp.on('Network.responseReceived', (event) => {
+    if (event.type === 'Script') scripts.add(event.requestId);
+  });
+  cdp.on('Network.dataReceived', (event) => {
+    decodedById.set(event.requestId, (decodedById.get(event.requestId) ?? 0) + event.dataLength);
+  });
+  cdp.on('Network.loadingFinished', (event) => {
+    if (!scripts.has(event.requestId)) return;
+    transferred += event.encodedDataLength;
+    decoded += decodedById.get(event.requestId) ?? 0;
+  });
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const { fcp, longTasks } = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
+    longTasks: (window as unknown as { __longTasks: number[] }).__longTasks,
+  }));
+  await context.close();
+  return {
+    scriptTransferredKb: kb(transferred),
+    scriptDecodedKb: kb(decoded),
+    fcpMs: Math.round(fcp),
+    longTasks: longTasks.length,
+    longTaskMs: Math.round(longTasks.reduce((sum, ms) => sum + ms, 0)),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Each figure the median of `runs` cold loads, printed as `name_figure: value` lines. */
+export async function reportColdLoads(browser: Browser, name: string, url: string, runs = 3) {
+  const loads: PageLoad[] = [];
+  for (let i = 0; i < runs; i++) loads.push(await coldLoad(browser, url));
+  const figure = (key: keyof PageLoad) => median(loads.map((load) => load[key]));
+  console.log(`${name}_script_transferred_kb: ${figure('scriptTransferredKb')}`);
+  console.log(`${name}_script_decoded_kb: ${figure('scriptDecodedKb')}`);
+  console.log(`${name}_fcp_ms: ${figure('fcpMs')}`);
+  console.log(`${name}_long_tasks: ${figure('longTasks')}`);
+  console.log(`${name}_long_task_ms: ${figure('longTaskMs')}`);
+}

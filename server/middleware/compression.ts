@@ -1,0 +1,65 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { MiddlewareHandler } from 'hono';
+import { pickEncoding, type ContentCoding } from '../static/accept-encoding';
+
+/** Below this, compression saves less than it costs. */
+const THRESHOLD_BYTES = 1024;
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
+
+const compressors: Record<ContentCoding, (body: Buffer) => Promise<Buffer>> = {
+  // Quality 5: most of brotli's gain for a fraction of its top level's time; these are made per request.
+  br: (body) => promisify(brotliCompress)(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => promisify(gzip)(body, { level: 6 }),
+};
+
+/**
+ * Whether an answer is one of the API's own JSON envelopes. File streams (downloads, previews, also under `/api`)
+ * carry Content-Disposition and Accept-Ranges and are never touched, whatever type the stored file has: they are
+ * sent as stored, byte ranges included. `Cache-Control: no-transform` is the opt-out of answers with a secret.
+ */
+function isCompressibleJson(method: string, res: Response): boolean {
+  const headers = res.headers;
+  return (
+    method !== 'HEAD' &&
+    res.status !== 206 &&
+    res.body !== null &&
+    /^application\/json\s*(?:;|$)/i.test(headers.get('Content-Type') ?? '') &&
+    !headers.has('Content-Encoding') &&
+    !headers.has('Content-Disposition') &&
+    !headers.has('Content-Range') &&
+    !headers.has('Accept-Ranges') &&
+    !NO_TRANSFORM.test(headers.get('Cache-Control') ?? '')
+  );
+}
+
+/**
+ * Compresses the API's JSON answers over about 1 KB for clients that accept br or gzip. Mounted on `/api/*` only,
+ * so the SPA's files (precompressed at build time) and anything outside the API are never compressed here.
+ * Envelopes are built in memory by `c.json`, so buffering them costs nothing new and gives an exact Content-Length.
+ */
+export function compressJson(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (!isCompressibleJson(c.req.method, c.res)) return;
+    c.res.headers.append('Vary', 'Accept-Encoding');
+    const coding = pickEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
+    if (!coding) return;
+    const plain = Buffer.from(await c.res.arrayBuffer());
+    const body = plain.length < THRESHOLD_BYTES ? plain : await compressors[coding](plain);
+    // Hono merges the old answer's headers into the new one: Content-Length must be set after.
+    c.res = new Response(new Uint8Array(body), c.res);
+    if (body !== plain) c.res.headers.set('Content-Encoding', coding);
+    c.res.headers.set('Content-Length', String(body.length));
+  };
+}
+
+/**
+ * Marks an answer that carries a secret (a session token, an API key): it is never compressed, so no secret is
+ * ever compressed beside text an attacker chose (BREACH). `no-transform` tells proxies the same; `no-store` is
+ * what these answers had anyway.
+ */
+export const keepUncompressed: MiddlewareHandler = async (c, next) => {
+  await next();
+  c.res.headers.set('Cache-Control', 'no-store, no-transform');
+};
