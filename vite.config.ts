@@ -14,7 +14,9 @@ import { precompress } from './scripts/precompress.mjs';
 function appShellOnly<T extends { url: string }>(entries: T[]) {
   const html = readFileSync(new URL('dist/index.html', import.meta.url), 'utf8');
   const shell = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]));
-  const keep = (url: string) => !url.startsWith('assets/') || shell.has(url) || /^assets\/messages-[\w-]+\.js$/.test(url);
+  // Dexie too: the offline cache loads it once the page has settled, maybe before the worker controls the page.
+  const keep = (url: string) =>
+    !url.startsWith('assets/') || shell.has(url) || /^assets\/(?:messages|dexie)-[\w-]+\.js$/.test(url);
   return { manifest: entries.filter((entry) => keep(entry.url)) };
 }
 
@@ -67,7 +69,12 @@ export default defineConfig({
   ],
   worker: { format: 'es' },
   server: { proxy: { '/api': 'http://localhost:8787' } },
-  build: { target: 'es2022', sourcemap: true },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    // A chunk of its own with a known name, for the service worker's precache (appShellOnly).
+    rollupOptions: { output: { codeSplitting: { groups: [{ name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ }] } } },
+  },
   test: {
     projects: [
       {

@@ -27,6 +27,35 @@ async function assetCached(page: Page, name: RegExp) {
   );
 }
 
+/** Waits until the page's offline database (version 2, four stores) holds the answer for paste `slug`. */
+async function pasteInOfflineDatabase(page: Page, slug: string) {
+  await page.waitForFunction(
+    async (key) => {
+      // Never the first to open it: a probe would create an empty database and hold up the app's own upgrade.
+      if (!(await indexedDB.databases()).some((info) => info.name === 'clipstash-offline')) return false;
+      return new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('clipstash-offline');
+        open.onsuccess = () => {
+          const db = open.result;
+          const stores = ['pastes', 'files', 'directories', 'settings'].every((name) => db.objectStoreNames.contains(name));
+          if (!stores) {
+            db.close();
+            resolve(false);
+            return;
+          }
+          const get = db.transaction('pastes').objectStore('pastes').get(key);
+          get.onsuccess = () => resolve(typeof get.result?.cachedAt === 'number');
+          get.onerror = () => resolve(false);
+          db.close();
+        };
+        open.onerror = () => resolve(false);
+      });
+    },
+    slug,
+    { polling: 200, timeout: 20_000 },
+  );
+}
+
 async function createPaste(baseUrl: string, body: Record<string, unknown>): Promise<string> {
   const created = await fetch(`${baseUrl}/api/paste`, {
     method: 'POST',
@@ -151,6 +180,40 @@ describe('installable app', () => {
 });
 
 describe('offline', () => {
+  it('is served compressed, and the service worker precaches the decoded bytes (the offline test below runs on them)', async () => {
+    const slug = await createPaste(suite.server.url, { content: 'Compressed on the wire.', slug: 'compressed-e2e' });
+    const { page, context, errors } = await newPerson(suite.browser);
+    const encodings = new Map<string, string>();
+    page.on('response', async (response) => {
+      const path = new URL(response.url()).pathname;
+      if (/^\/assets\/index-[\w-]+\.(?:js|css)$|^\/paste\//.test(path)) {
+        encodings.set(path, (await response.allHeaders())['content-encoding'] ?? 'identity');
+      }
+    });
+    await page.goto(`${suite.server.url}/paste/${slug}`);
+    await page.getByText('Compressed on the wire.').waitFor();
+    // The page, the entry script and the style sheet all came compressed (brotli or gzip, as Chromium asked).
+    expect([...encodings.keys()].filter((path) => path.startsWith('/assets/'))).toHaveLength(2);
+    for (const [path, encoding] of encodings) expect([path, encoding]).toEqual([path, expect.stringMatching(/^(?:br|gzip)$/)]);
+
+    await controlledByServiceWorker(page);
+    const script = [...encodings.keys()].find((path) => path.endsWith('.js')) ?? '';
+    const precached = await page.evaluate(async (path) => {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        const hit = (await cache.keys()).find((request) => new URL(request.url).pathname === path);
+        if (hit) return (await (await cache.match(hit))?.text())?.length;
+      }
+      return undefined;
+    }, script);
+    const plain = await fetch(`${suite.server.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(precached).toBe((await plain.text()).length);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('shows the badge, serves a paste opened before from the cache, and a page never loaded falls back', async () => {
     const slug = await createPaste(suite.server.url, {
       content: '# Offline notes\n\nStill here without a network.',
@@ -164,22 +227,7 @@ describe('offline', () => {
     await controlledByServiceWorker(page);
     await assetCached(page, /\/PasteViewPage-[\w-]+\.js$/);
     // The API answer went to the offline database (version 2, four stores).
-    await page.waitForFunction(
-      async (key) =>
-        new Promise<boolean>((resolve) => {
-          const open = indexedDB.open('clipstash-offline');
-          open.onsuccess = () => {
-            const db = open.result;
-            const stores = ['pastes', 'files', 'directories', 'settings'].every((name) => db.objectStoreNames.contains(name));
-            const get = db.transaction('pastes').objectStore('pastes').get(key);
-            get.onsuccess = () => resolve(stores && typeof get.result?.cachedAt === 'number');
-            get.onerror = () => resolve(false);
-          };
-          open.onerror = () => resolve(false);
-        }),
-      slug,
-      { polling: 200 },
-    );
+    await pasteInOfflineDatabase(page, slug);
 
     await context.setOffline(true);
     const badge = page.getByRole('status').getByText('Offline mode');

@@ -123,6 +123,6 @@ describe('accessibility (axe-core: no serious or critical violation)', () => {
       }
       expect(report).toEqual([]);
       await context.close();
-    });
+    }, 240_000); // axe on every route, one after another: minutes on a busy 2-core machine.
   }
 });
