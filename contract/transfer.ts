@@ -121,7 +121,7 @@ export interface FsCopyItem {
 
 /**
  * Copy files and folders: the server copies inside one storage; between storages the worker streams each file
- * from its signed download URL to its signed target, then commits. `only` re-runs just these source paths (retry).
+ * from its signed download URL to its signed target, then commits. A retry sends only the files that failed.
  */
 export interface FsCopy {
   taskId: string;

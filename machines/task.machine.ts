@@ -1,5 +1,5 @@
 import { assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
-import type { TaskType, TransferError, TransferProgress, UploadStage } from '../contract/transfer';
+import type { FsItemsResult, TaskType, TransferError, TransferProgress, UploadStage } from '../contract/transfer';
 
 /** Per-item counts of tasks over many files (copy, delete). */
 export interface ItemCounts {
@@ -31,6 +31,13 @@ export interface TaskContext extends Omit<TaskInput, 'restored'> {
   counts?: ItemCounts;
   currentFile?: string;
   restoredAs?: RestoredStatus;
+  /** What the runs before a retry of a copy or delete achieved: the runner does only what they left undone. */
+  previous?: unknown;
+}
+
+/** What the runner is given: the task, and on a retry what the runs before achieved. */
+export interface RunnerInput extends Omit<TaskInput, 'restored'> {
+  previous?: unknown;
 }
 
 /** What a running task's runner reports back. */
@@ -50,10 +57,30 @@ export type TaskEvent =
 
 const idle: TransferProgress = { loaded: 0, total: 0, percent: 0, speed: 0, secondsLeft: null };
 
+/** Tasks whose retry runs only the items that failed; a download makes its whole zip again. */
+const RETRIES_FAILED_ONLY: readonly TaskType[] = ['copy', 'delete'];
+
+const isItemsResult = (value: unknown): value is FsItemsResult =>
+  typeof value === 'object' && value !== null && ['succeeded', 'skipped', 'failed'].every((key) => Array.isArray((value as Record<string, unknown>)[key]));
+
+/**
+ * A finished run's result joined to what the runs before it achieved (a retry ran only their failures, so its
+ * failures are the ones that remain), and the counts of the whole task.
+ */
+function settled(previous: unknown, result: unknown): { result: unknown; counts?: ItemCounts } {
+  if (!isItemsResult(result)) return { result };
+  const all = isItemsResult(previous)
+    ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
+    : result;
+  return { result: all, counts: { success: all.succeeded.length, skipped: all.skipped.length, failed: all.failed.length } };
+}
+
 /**
  * One task: running → completed | partial | failed | cancelled; a failed or cancelled task can be retried.
  * A task rebuilt after a reload may wait for its file first. The runner (the transfer engine behind Comlink)
- * is provided by the app; leaving `running` stops it, which is how a cancel reaches the engine.
+ * is provided by the app; leaving `running` stops it, which is how a cancel reaches the engine. A retry of a copy
+ * or delete hands the runner what the runs so far achieved, so that it runs again only the items that failed; the
+ * task's result and counts are then those of all its runs.
  * Tags for the UI: `busy`, `error`, `done`, `needsFile`.
  */
 export const taskMachine = setup({
@@ -63,10 +90,19 @@ export const taskMachine = setup({
     input: {} as TaskInput,
   },
   actors: {
-    runTask: fromCallback<TaskEvent, Omit<TaskInput, 'restored'>>(() => () => {}),
+    runTask: fromCallback<TaskEvent, RunnerInput>(() => () => {}),
   },
   actions: {
-    restart: assign({ progress: idle, stage: undefined, error: undefined, result: undefined, counts: undefined }),
+    /** A retry starts from zero, keeping what the runs so far achieved for the runner. */
+    restart: assign({
+      progress: idle,
+      stage: undefined,
+      error: undefined,
+      result: undefined,
+      counts: undefined,
+      previous: ({ context }) => (RETRIES_FAILED_ONLY.includes(context.type) ? (context.result ?? context.previous) : undefined),
+    }),
+    settle: assign(({ context, event }) => (event.type === 'engine.done' ? settled(context.previous, event.result) : {})),
   },
   guards: {
     /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
@@ -75,7 +111,11 @@ export const taskMachine = setup({
       return context.type === 'upload' && !payload?.file && !payload?.url;
     },
     restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,
-    someFailed: ({ context }) => (context.counts?.failed ?? 0) > 0,
+    /** The run's per-item result says so, or else the last counts the runner sent. */
+    someFailed: ({ context, event }) => {
+      const result = event.type === 'engine.done' ? event.result : undefined;
+      return isItemsResult(result) ? result.failed.length > 0 : (context.counts?.failed ?? 0) > 0;
+    },
   },
 }).createMachine({
   id: 'task',
@@ -114,15 +154,21 @@ export const taskMachine = setup({
       tags: ['busy'],
       invoke: {
         src: 'runTask',
-        input: ({ context }) => ({ id: context.id, type: context.type, label: context.label, payload: context.payload }),
+        input: ({ context }): RunnerInput => ({
+          id: context.id,
+          type: context.type,
+          label: context.label,
+          payload: context.payload,
+          ...(context.previous !== undefined && { previous: context.previous }),
+        }),
       },
       on: {
         'engine.stage': { actions: assign({ stage: ({ event }) => event.stage }) },
         'engine.progress': { actions: assign({ progress: ({ event }) => event.progress }) },
         'engine.item': { actions: assign({ currentFile: ({ event }) => event.currentFile, counts: ({ event }) => event.counts }) },
         'engine.done': [
-          { guard: 'someFailed', target: 'partial', actions: assign({ result: ({ event }) => event.result }) },
-          { target: 'completed', actions: assign({ result: ({ event }) => event.result }) },
+          { guard: 'someFailed', target: 'partial', actions: 'settle' },
+          { target: 'completed', actions: 'settle' },
         ],
         'engine.failed': [
           { guard: ({ event }) => event.error.code === 'cancelled', target: 'cancelled' },

@@ -1,4 +1,4 @@
-import type { FsCopyItem, FsZipDownload } from '../../contract/transfer';
+import type { FsCopyItem, FsItemsResult, FsZipDownload } from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
 
 /**
@@ -37,4 +37,21 @@ export function fsDeleteTask(label: string, paths: string[]): TaskInput {
 
 export function fsDownloadTask(name: string, paths: string[], sink: FsZipDownload['sink']): TaskInput {
   return { id: newTaskId(), type: 'download', label: name, payload: { kind: 'fsDownload', paths, name, sink } satisfies ExplorerTaskPayload };
+}
+
+/**
+ * The copies a retry makes: one per file that failed (the engine names failures by source file), each to the same
+ * place as the first run sent it. A file of a copied folder becomes a copy of its own, into the folder's copy.
+ */
+export function failedCopyItems(items: FsCopyItem[], failed: FsItemsResult['failed']): FsCopyItem[] {
+  const bare = (path: string) => path.replace(/\/$/, '');
+  return failed.flatMap(({ path }) => {
+    const item = items.find((candidate) => bare(candidate.sourcePath) === bare(path)) ?? items.find((candidate) => path.startsWith(`${bare(candidate.sourcePath)}/`));
+    if (!item) return [];
+    if (bare(item.sourcePath) === bare(path)) return [item];
+    // A target ending in `/` is the folder the source went into by its own name; otherwise the copy's own path.
+    const source = bare(item.sourcePath);
+    const folderCopy = item.targetPath.endsWith('/') ? `${item.targetPath}${source.slice(source.lastIndexOf('/') + 1)}` : bare(item.targetPath);
+    return [{ sourcePath: path, targetPath: `${folderCopy}${path.slice(source.length)}` }];
+  });
 }

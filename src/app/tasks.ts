@@ -3,10 +3,10 @@ import { createActor, fromCallback, type ActorOptions, type ActorRefFrom, type A
 import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
-import { taskMachine, type RestoredStatus, type TaskEvent, type TaskInput } from '../../machines/task.machine';
+import { taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { downloadBlob } from '../lib/download';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
-import { isExplorerPayload, type ExplorerTaskPayload } from './explorer-tasks';
+import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload } from './explorer-tasks';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
 export interface UploadPayload {
@@ -26,7 +26,7 @@ export interface UploadPayload {
  * events. Stopping the runner (cancel, or leaving the running state) cancels the task in the engine.
  */
 const runTaskInEngine = (credentials: () => StoredCredentials) =>
-  fromCallback<TaskEvent, Omit<TaskInput, 'restored'>>(({ input, sendBack }) => {
+  fromCallback<TaskEvent, RunnerInput>(({ input, sendBack }) => {
     let finished = false;
     const finish = (event: TaskEvent) => {
       finished = true;
@@ -39,7 +39,7 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
     let run: Promise<unknown>;
     if (isExplorerPayload(input.payload)) {
-      run = runExplorerTask(input.id, input.payload, api, relay);
+      run = runExplorerTask(input.id, input.payload, input.previous as FsItemsResult | undefined, api, relay);
     } else if (input.type === 'upload' && payload.url) {
       run = payload.resume
         ? transferEngine.resumeUrl(input.id, api, relay)
@@ -70,39 +70,17 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     };
   });
 
-/** How each copy or delete task last ended, so that a retry runs only what failed. */
-const lastResults = new Map<string, FsItemsResult>();
-
-/** What a retry still has to do: the failed items of the last run, or all of them the first time. */
-function stillToDo<T>(taskId: string, all: T[], pathOf: (item: T) => string): T[] {
-  const last = lastResults.get(taskId);
-  if (!last) return all;
-  const failed = new Set(last.failed.map((item) => item.path));
-  return all.filter((item) => failed.has(pathOf(item)));
-}
-
 /**
- * The final counts, sent before the task is done: the engine's own last count travels on another message
- * channel than its answer and may arrive after it, when the task no longer listens.
+ * The mount explorer's tasks, each handed to its engine pipeline. A retry of a copy or delete (`previous`: what the
+ * runs before achieved; the task machine joins the results) runs only what failed.
  */
-function withFinalCounts<T extends FsItemsResult>(relay: (event: EngineEvent) => void, taskId: string, run: Promise<T>): Promise<T> {
-  return run.then((result) => {
-    const counts = { success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length };
-    relay({ type: 'engine.item', taskId, currentFile: result.failed.at(-1)?.path ?? result.succeeded.at(-1) ?? '', counts });
-    return result;
-  });
-}
-
-/** Adds a run's result to what earlier runs of the task did. */
-function remember(taskId: string, result: FsItemsResult): FsItemsResult {
-  const last = lastResults.get(taskId);
-  const merged = last ? { succeeded: [...last.succeeded, ...result.succeeded], skipped: [...last.skipped, ...result.skipped], failed: result.failed } : result;
-  lastResults.set(taskId, merged);
-  return merged;
-}
-
-/** The mount explorer's tasks, each handed to its engine pipeline. */
-function runExplorerTask(taskId: string, payload: ExplorerTaskPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+function runExplorerTask(
+  taskId: string,
+  payload: ExplorerTaskPayload,
+  previous: FsItemsResult | undefined,
+  api: ApiAccess,
+  relay: (event: EngineEvent) => void,
+): Promise<unknown> {
   switch (payload.kind) {
     case 'fsUpload':
       if (!payload.file) return Promise.reject({ code: 'unknown' } satisfies TransferError);
@@ -110,23 +88,19 @@ function runExplorerTask(taskId: string, payload: ExplorerTaskPayload, api: ApiA
         ? transferEngine.resumeFile(taskId, payload.file, api, relay)
         : transferEngine.uploadToMount({ taskId, api, file: payload.file, folder: payload.folder, ...(payload.relativePath && { relativePath: payload.relativePath }) }, relay);
     case 'fsCopy': {
-      const items = stillToDo(taskId, payload.items, (item) => item.sourcePath);
-      return withFinalCounts(relay, taskId, transferEngine.copyInMounts({ taskId, api, items, skipExisting: payload.skipExisting }, relay).then((result) => remember(taskId, result)));
+      const items = previous ? failedCopyItems(payload.items, previous.failed) : payload.items;
+      return transferEngine.copyInMounts({ taskId, api, items, skipExisting: payload.skipExisting }, relay);
     }
     case 'fsDelete': {
-      const paths = stillToDo(taskId, payload.paths, (path) => path);
-      return withFinalCounts(relay, taskId, transferEngine.deleteInMounts({ taskId, api, paths }, relay).then((result) => remember(taskId, result)));
+      const paths = previous ? previous.failed.map((item) => item.path) : payload.paths;
+      return transferEngine.deleteInMounts({ taskId, api, paths }, relay);
     }
     case 'fsDownload':
-      return withFinalCounts(
-        relay,
-        taskId,
-        transferEngine.downloadZip({ taskId, api, paths: payload.paths, name: payload.name, sink: payload.sink }, relay).then(({ blob, ...result }) => {
-          // Without the File System Access API the zip comes back whole: save it now.
-          if (blob) downloadBlob(blob, payload.name);
-          return result;
-        }),
-      );
+      return transferEngine.downloadZip({ taskId, api, paths: payload.paths, name: payload.name, sink: payload.sink }, relay).then(({ blob, ...result }) => {
+        // Without the File System Access API the zip comes back whole: save it now.
+        if (blob) downloadBlob(blob, payload.name);
+        return result;
+      });
   }
 }
 
