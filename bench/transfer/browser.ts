@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, loginAsAdmin, newPerson } from '../../tests/e2e/harness';
 import { s3rverConfigRequest } from '../../tests/fixtures/s3rver';
-import { describePhases, type TimedRequest } from './phases';
+import { longTasksBetween, openSignedIn } from './page';
+import { describePhases, recordRequests, type TimedRequest } from './phases';
 import type { S3rverProcess } from './s3rver-process';
 import { WorkerProbe } from './worker-probe';
 
@@ -13,12 +13,6 @@ export interface BrowserRound {
   phases: string;
   /** What the page's main thread did meanwhile (CDP Performance metrics). */
   mainThread: string;
-}
-
-declare global {
-  interface Window {
-    __longTasks?: { start: number; duration: number }[];
-  }
 }
 
 /**
@@ -38,29 +32,11 @@ export class BrowserUploader {
     private readonly token: string,
     private readonly serverUrl: string,
   ) {
-    page.on('request', (request) => {
-      const entry: TimedRequest = { method: request.method(), url: request.url(), start: performance.now() };
-      this.requests.push(entry);
-      request.response().then(
-        () => (entry.end = performance.now()),
-        () => undefined,
-      );
-    });
+    recordRequests(page, this.requests);
   }
 
   static async open(serverUrl: string, s3: S3rverProcess): Promise<BrowserUploader> {
-    const browser = await launchBrowser();
-    const { context, page } = await newPerson(browser, process.env.BENCH_REDUCED_MOTION ? { reducedMotion: 'reduce' } : {});
-    // Installed before the app's code runs, so that every long task of the page is seen.
-    await context.addInitScript(() => {
-      const tasks: { start: number; duration: number }[] = [];
-      window.__longTasks = tasks;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
-    await loginAsAdmin(page, serverUrl);
-    const token = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
+    const { browser, context, page, token } = await openSignedIn(serverUrl);
     const created = await page.request.post(`${serverUrl}/api/s3-configs`, {
       data: s3rverConfigRequest(s3.endpoint, s3.bucket, { is_default: true, is_public: true }),
       headers: { Authorization: `Bearer ${token}` },
@@ -68,9 +44,7 @@ export class BrowserUploader {
     if (created.status() !== 201) throw new Error(`storage config answered ${created.status()}`);
     await page.goto(`${serverUrl}/upload`);
     await page.getByTestId('drop-zone').waitFor();
-    const probe = await WorkerProbe.attach(context, page);
-    // The engine's worker starts with the page (it rebuilds the task list from its journal).
-    for (let waited = 0; !probe.attached && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    const probe = await WorkerProbe.attachToEngine(context, page);
     return new BrowserUploader(browser, context, page, probe, token, serverUrl);
   }
 
@@ -94,13 +68,7 @@ export class BrowserUploader {
     const button = await page.getByRole('button', { name: 'Upload', exact: true }).elementHandle();
     if (!button) throw new Error('no Upload button');
 
-    // Once a second: each sample goes through the page's DevTools session, and the page is what is measured.
-    const sampler = setInterval(() => {
-      this.probe
-        .call<{ usedSize: number }>('Runtime.getHeapUsage')
-        .then((usage) => (this.peakHeap = Math.max(this.peakHeap, usage.usedSize)))
-        .catch(() => undefined);
-    }, 1000);
+    const stopSampling = this.probe.samplePeak();
     const metrics = await this.context.newCDPSession(page);
     await metrics.send('Performance.enable');
     const readMetrics = async () => Object.fromEntries((await metrics.send('Performance.getMetrics')).metrics.map((metric) => [metric.name, metric.value]));
@@ -125,14 +93,12 @@ export class BrowserUploader {
           element.click();
         }),
     );
-    clearInterval(sampler);
+    this.peakHeap = Math.max(this.peakHeap, stopSampling());
     const after = await readMetrics();
     await metrics.detach();
     const seconds = (pageEnd - pageStart) / 1000;
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
-    const longTasks = (await page.evaluate(() => window.__longTasks ?? []))
-      .filter((task) => task.start >= pageStart && task.start <= pageEnd)
-      .map((task) => `${Math.round(task.duration)} ms at +${Math.round(task.start - pageStart)} ms`);
+    const longTasks = await longTasksBetween(page, pageStart, pageEnd);
 
     const files = (await (await page.request.get(`${this.serverUrl}/api/admin/files?limit=1`, { headers: { Authorization: `Bearer ${this.token}` } })).json()) as {
       data: { items: { size: number }[] };

@@ -7,6 +7,7 @@ import { BrowserUploader } from './browser';
 import { generateFile } from './file';
 import { startS3rverProcess } from './s3rver-process';
 import { sdkUpload } from './sdk';
+import { describeWorkerHeap } from './worker-probe';
 
 const MiB = 1024 * 1024;
 /** The worker's part size (its planner: 5 MiB up to 48.8 GiB) and parts in flight, given to the SDK as well. */
@@ -74,12 +75,7 @@ export async function transfer() {
       longTasks.push(...inBrowser.longTasks);
     }
     const heapAfter = heapBefore === undefined ? undefined : await browser.workerHeap();
-    if (heapBefore !== undefined) {
-      note(
-        `worker heap: ${round(heapBefore / MiB)} MiB before, ${heapAfter === undefined ? '?' : round(heapAfter / MiB)} MiB after ` +
-          `(both after GC), peak ${round(browser.workerHeapPeak / MiB)} MiB`,
-      );
-    } else note('worker heap not measurable');
+    note(describeWorkerHeap(heapBefore, heapAfter, browser.workerHeapPeak));
 
     const workerMbS = median(workerRates);
     const sdkMbS = median(sdkRates);

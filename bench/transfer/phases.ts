@@ -1,3 +1,5 @@
+import type { Page } from 'playwright-core';
+
 /** A request and when it started and ended (ms, on the clock of whoever timed it). */
 export interface TimedRequest {
   /** `PUT` for a part; anything else for the other calls. */
@@ -5,6 +7,18 @@ export interface TimedRequest {
   url: string;
   start: number;
   end?: number;
+}
+
+/** Adds every request of the page (and of its workers) to `into`, timed from its start to its response's headers. */
+export function recordRequests(page: Page, into: TimedRequest[]) {
+  page.on('request', (request) => {
+    const entry: TimedRequest = { method: request.method(), url: request.url(), start: performance.now() };
+    into.push(entry);
+    request.response().then(
+      () => (entry.end = performance.now()),
+      () => undefined,
+    );
+  });
 }
 
 /**

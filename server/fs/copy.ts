@@ -11,6 +11,8 @@ import { storageError } from './storage-errors';
 import { fsPartSize } from './transfers';
 import { invalidate, kindAt } from './writes';
 
+/** Files of one item checked and copied (or signed for the client) at once. */
+const FILES_AT_ONCE = 8;
 /** Signed download URLs of client-side copies live this long: a copy of many large files takes a while. */
 const CLIENT_COPY_SECONDS = 24 * 3600;
 
@@ -62,24 +64,26 @@ export async function batchCopy(
       if (isWithin(targetPath, sourcePath)) throw new ApiError(400, 'fs_into_itself', {}, { field: 'targetPath', issue: 'into_itself' });
       if ((await kindAt(source)) === 'none') throw new ApiError(404, 'fs_not_found', { path: sourcePath.text });
       const sameStorage = source.config.id === target.config.id;
-      for (const [from, to] of await filePairs(source, target)) {
-        try {
-          if ((await kindAt(to)) !== 'none') {
-            if (skipExisting) {
+      const pairs = await filePairs(source, target);
+      // A few files at a time: each waits on storage (a HEAD, a copy, a signing, a multipart start).
+      const copyNext = async () => {
+        for (let pair = pairs.shift(); pair; pair = pairs.shift()) {
+          const [from, to] = pair;
+          try {
+            if (skipExisting && (await kindAt(to)) !== 'none') {
               result.skipped.push(to.path.text);
-              continue;
+            } else if (sameStorage) {
+              await from.driver.copy(from.key, to.key);
+              result.copied.push(to.path.text);
+            } else {
+              result.clientCopies.push(await clientCopyOf(deps, from, to, baseUrl));
             }
+          } catch (error) {
+            result.failed.push(failureOf(from.path.text, error, lang));
           }
-          if (sameStorage) {
-            await from.driver.copy(from.key, to.key);
-            result.copied.push(to.path.text);
-          } else {
-            result.clientCopies.push(await clientCopyOf(deps, from, to, baseUrl));
-          }
-        } catch (error) {
-          result.failed.push(failureOf(from.path.text, error, lang));
         }
-      }
+      };
+      await Promise.all(Array.from({ length: FILES_AT_ONCE }, copyNext));
       await invalidate(deps, target);
     } catch (error) {
       result.failed.push(failureOf(item.sourcePath, error, lang));

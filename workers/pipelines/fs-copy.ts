@@ -4,24 +4,33 @@ import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
 import { isSuccess, send, stripQuotes } from '../transport/http';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
-import { fsBase } from './multipart-protocol';
+import { fsBase, fsProtocol } from './multipart-protocol';
+import { PartUrls } from './part-urls';
 import type { MultipartContext } from './multipart-upload';
+
+/**
+ * Files copied at once. Each holds one request slot of the shared scheduler while it reads and writes (a large
+ * file's parts take one each), so the scheduler's budget per task still bounds the requests in flight; copying
+ * several keeps the slots busy between one small file and the next.
+ */
+const FILES_AT_ONCE = 3;
 
 /**
  * Copies files and folders between mount paths. The server copies what stays in one storage and answers the
  * rest as client copies: each is streamed here from its signed download URL into its signed target (one PUT, or
- * parts of the size the server chose, each part's bytes released once sent), then confirmed with
- * `batch-copy-commit`. One failed file never stops the others; a cancel aborts what is in flight and every
- * multipart upload the server opened for this copy, so no half-written object stays behind.
+ * parts of the size the server chose, each part's bytes released once sent), a few files at a time, and
+ * confirmed with `batch-copy-commit` (the copies finished meanwhile in one call). One failed file never stops the
+ * others; a cancel aborts what is in flight and every multipart upload the server opened for this copy that is
+ * not complete, so no half-written object stays behind.
  */
 export async function fsCopy(command: FsCopy, context: MultipartContext): Promise<FsItemsResult> {
-  const { taskId, api } = command;
+  const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
   const answer = await callApi<FsBatchCopy>(api, `${fsBase(api)}/batch-copy`, {
     method: 'POST',
     body: { items: command.items, skipExisting: command.skipExisting },
-    signal: context.signal,
+    signal,
     failure: 'unknown',
   });
   result.succeeded.push(...answer.copied);
@@ -33,52 +42,126 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   if (copies.length === 0) return result;
 
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
-  const total = copies.reduce((sum, copy) => sum + copy.fileSize, 0);
-  let finishedBytes = 0;
-  const meter = new ProgressMeter(total, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
-  const pending = new Set(copies);
-  try {
-    for (const copy of copies) {
+  const meter = new ProgressMeter(
+    copies.reduce((sum, copy) => sum + copy.fileSize, 0),
+    (progress) => context.emit({ type: 'engine.progress', taskId, progress }),
+  );
+  const loaded = new Map<FsClientCopy, number>();
+  const showBytes = () => meter.update([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
+  const commits = new Commits(api, signal, result);
+  /** Multipart uploads that storage completed: the rest are aborted on a cancel. */
+  const completed = new Set<FsClientCopy>();
+  const queue = [...copies];
+  const lane = async () => {
+    for (let copy = queue.shift(); copy; copy = queue.shift()) {
       report(copy.sourcePath);
+      const onBytes = (bytes: number) => {
+        loaded.set(copy, bytes);
+        showBytes();
+      };
       try {
-        const etag = await streamCopy(api, copy, context, (loaded) => meter.update(finishedBytes + loaded));
-        await commit(api, copy, etag, context.signal);
-        result.succeeded.push(copy.targetPath);
+        const etag = await streamCopy(api, taskId, copy, context, onBytes);
+        completed.add(copy);
+        commits.add(copy, etag);
       } catch (error) {
-        if (isCancelled(error) || context.signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+        if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
         await abortUpload(api, copy);
         result.failed.push(...allFailed([copy.sourcePath], error));
       } finally {
-        pending.delete(copy);
-        finishedBytes += copy.fileSize;
-        meter.update(finishedBytes);
+        onBytes(copy.fileSize);
       }
     }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, copies.length) }, lane));
+    await commits.settled();
   } catch (error) {
-    // The one in flight and every one not reached: their multipart uploads go, so storage keeps no parts.
-    const unfinished = copies.filter((copy) => pending.has(copy) || !result.succeeded.includes(copy.targetPath));
-    await Promise.all(unfinished.map((copy) => abortUpload(api, copy)));
+    // Every multipart upload not completed goes, the one in flight and those not reached, so storage keeps no parts.
+    await Promise.all(copies.filter((copy) => !completed.has(copy)).map((copy) => abortUpload(api, copy)));
     throw error;
+  } finally {
+    context.scheduler.finish(taskId);
   }
   report(copies.at(-1)?.sourcePath ?? '');
   return result;
 }
 
-/** Streams one file from its source to its target; resolves with the ETag (multipart: completed). */
-async function streamCopy(api: ApiAccess, copy: FsClientCopy, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
-  let response: Response;
-  try {
-    response = await fetch(copy.downloadUrl, { signal: context.signal });
-  } catch {
-    throw { code: context.signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
+/**
+ * Copies written to storage wait here for `batch-copy-commit`: one call at a time, each taking every copy that
+ * finished while the one before ran. Results go to the task's result, failures named by source path.
+ */
+class Commits {
+  private readonly pending: { copy: FsClientCopy; etag: string | undefined }[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly api: ApiAccess,
+    private readonly signal: AbortSignal,
+    private readonly result: FsItemsResult,
+  ) {}
+
+  add(copy: FsClientCopy, etag: string | undefined) {
+    this.pending.push({ copy, etag });
+    this.running ??= this.drain();
   }
-  if (!response.ok || !response.body) throw { code: 'upload_failed', status: response.status, serverMessage: 'download' } satisfies TransferError;
+
+  /** Resolves when every copy added so far is committed or failed. */
+  async settled() {
+    while (this.running) await this.running;
+  }
+
+  private async drain() {
+    while (this.pending.length > 0) await this.commit(this.pending.splice(0));
+    this.running = undefined;
+  }
+
+  private async commit(batch: { copy: FsClientCopy; etag: string | undefined }[]) {
+    const byTarget = new Map(batch.map(({ copy }) => [copy.targetPath, copy]));
+    const files = batch.map(({ copy, etag }) => ({ targetPath: copy.targetPath, s3Path: copy.s3Path, contentType: copy.contentType, fileSize: copy.fileSize, ...(etag && { etag }) }));
+    try {
+      // One target mount per batch-copy: every client copy of a task goes to the same one.
+      const answer = await callApi<FsBatchResult>(this.api, `${fsBase(this.api)}/batch-copy-commit`, {
+        method: 'POST',
+        body: { targetMountId: batch[0]!.copy.targetMountId, files },
+        signal: this.signal,
+        failure: 'commit_failed',
+      });
+      this.result.succeeded.push(...answer.succeeded);
+      for (const failure of answer.failed) {
+        this.result.failed.push({ path: byTarget.get(failure.path)?.sourcePath ?? failure.path, error: { code: 'commit_failed', serverMessage: failure.message } });
+      }
+    } catch (error) {
+      if (!this.signal.aborted) this.result.failed.push(...allFailed(batch.map(({ copy }) => copy.sourcePath), error));
+    }
+  }
+}
+
+/** The fs multipart calls (sign, complete, abort) for a copy's target, which the server already opened. */
+function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
+  const slash = copy.targetPath.lastIndexOf('/') + 1;
+  return fsProtocol(api, { folder: copy.targetPath.slice(0, slash), filename: copy.targetPath.slice(slash), contentType: copy.contentType, size: copy.fileSize });
+}
+
+/** Streams one file from its source to its target; resolves with the ETag of a single PUT (multipart: completed). */
+async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
+  const { signal, scheduler } = context;
   if (copy.upload.kind === 'put') {
-    // Small (at most one part): read whole, then one PUT.
-    const blob = await response.blob();
-    return putPart(copy.upload.url, blob, copy.contentType, context.signal, onBytes);
+    // Small (at most one part): read whole into a blob (outside this worker's heap), then one PUT, in one slot.
+    const release = await scheduler.acquire(taskId, signal);
+    try {
+      const blob = await (await download(copy, signal)).blob();
+      return await putPart(copy.upload.url, blob, copy.contentType, signal, onBytes);
+    } finally {
+      release();
+    }
   }
-  const { uploadId, partSize } = copy.upload;
+  const { uploadId, partSize, partCount } = copy.upload;
+  const protocol = targetProtocol(api, copy);
+  const ref = { fileId: copy.s3Path, uploadId };
+  const urls = new PartUrls(
+    Array.from({ length: partCount }, (_, index) => index + 1),
+    (partNumbers) => protocol.sign(ref, partNumbers, signal),
+  );
   const parts: { partNumber: number; etag: string }[] = [];
   const loaded = new Map<number, number>();
   const report = () => onBytes([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
@@ -87,14 +170,15 @@ async function streamCopy(api: ApiAccess, copy: FsClientCopy, context: Multipart
   let partNumber = 0;
   // Parts go out as the shared scheduler grants slots; waiting for a slot before reading on bounds memory to the
   // parts in flight.
-  for await (const chunk of partsOf(response.body, partSize)) {
+  for await (const chunk of partsOf((await download(copy, signal)).body!, partSize)) {
     if (failure !== undefined) break;
     const number = ++partNumber;
-    const release = await context.scheduler.acquire(copy.targetPath, context.signal);
+    const release = await scheduler.acquire(taskId, signal);
     const part = (async () => {
       try {
-        const url = await signPart(api, copy, uploadId, number, context.signal);
-        const etag = await putPart(url, chunk, undefined, context.signal, (bytes) => {
+        const url = await urls.urlFor(number);
+        if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
+        const etag = await putPart(url, chunk, undefined, signal, (bytes) => {
           loaded.set(number, bytes);
           report();
         });
@@ -112,54 +196,49 @@ async function streamCopy(api: ApiAccess, copy: FsClientCopy, context: Multipart
   await Promise.all(inFlight);
   if (failure !== undefined) throw failure;
   parts.sort((a, b) => a.partNumber - b.partNumber);
-  context.scheduler.finish(copy.targetPath);
-  await callApi(api, `${fsBase(api)}/multipart/complete`, {
-    method: 'POST',
-    body: { path: copy.targetPath, uploadId, key: copy.s3Path, parts, contentType: copy.contentType, fileSize: copy.fileSize },
-    signal: context.signal,
-    failure: 'commit_failed',
-  });
+  await protocol.complete(ref, parts, signal);
   return undefined;
 }
 
-/**
- * The response body in blobs of exactly `size` bytes (the last may be shorter): at most one part is held here at
- * a time, so memory stays at a part however large the file.
- */
-export async function* partsOf(body: ReadableStream<Uint8Array<ArrayBuffer>>, size: number): AsyncGenerator<Blob> {
-  const reader = body.getReader();
-  let pieces: Uint8Array<ArrayBuffer>[] = [];
-  let held = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    let rest = value;
-    while (held + rest.length >= size) {
-      const take = size - held;
-      pieces.push(rest.subarray(0, take));
-      yield new Blob(pieces);
-      pieces = [];
-      held = 0;
-      rest = rest.subarray(take);
-    }
-    if (rest.length) {
-      pieces.push(rest);
-      held += rest.length;
-    }
+/** The source's bytes, from its signed download URL. */
+async function download(copy: FsClientCopy, signal: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(copy.downloadUrl, { signal });
+  } catch {
+    throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
   }
-  if (held > 0) yield new Blob(pieces);
+  if (!response.ok || !response.body) throw { code: 'upload_failed', status: response.status, serverMessage: 'download' } satisfies TransferError;
+  return response;
 }
 
-async function signPart(api: ApiAccess, copy: FsClientCopy, uploadId: string, partNumber: number, signal: AbortSignal): Promise<string> {
-  const signed = await callApi<{ urls: { partNumber: number; url: string }[] }>(api, `${fsBase(api)}/multipart/sign`, {
-    method: 'POST',
-    body: { path: copy.targetPath, uploadId, key: copy.s3Path, partNumbers: [partNumber] },
-    signal,
-    failure: 'part_failed',
-  });
-  const url = signed.urls[0]?.url;
-  if (!url) throw { code: 'part_failed', part: partNumber } satisfies TransferError;
-  return url;
+/**
+ * The response body in blobs of exactly `size` bytes (the last may be shorter), read straight into one buffer of
+ * a part's size (a BYOB reader: the stream fills the buffer it is given, no chunk is allocated per read). Each
+ * blob copies the part out of it, so this worker's memory holds one part however large the file, and makes no
+ * garbage to collect.
+ */
+export async function* partsOf(body: ReadableStream<Uint8Array<ArrayBuffer>>, size: number): AsyncGenerator<Blob> {
+  const reader = body.getReader({ mode: 'byob' });
+  let buffer = new ArrayBuffer(size);
+  let held = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read(new Uint8Array(buffer, held, size - held));
+      // The buffer was handed to the stream; it comes back with what was read.
+      if (value) buffer = value.buffer;
+      if (done) break;
+      held += value.byteLength;
+      if (held === size) {
+        yield new Blob([new Uint8Array(buffer, 0, held)]);
+        held = 0;
+      }
+    }
+    if (held > 0) yield new Blob([new Uint8Array(buffer, 0, held)]);
+  } finally {
+    // A reader that stops early (a failed part) closes the download.
+    void reader.cancel().catch(() => undefined);
+  }
 }
 
 async function putPart(url: string, body: Blob, contentType: string | undefined, signal: AbortSignal, onBytes: (loaded: number) => void) {
@@ -177,22 +256,9 @@ async function putPart(url: string, body: Blob, contentType: string | undefined,
   return stripQuotes(response.header('ETag'));
 }
 
-async function commit(api: ApiAccess, copy: FsClientCopy, etag: string | undefined, signal: AbortSignal) {
-  const answer = await callApi<FsBatchResult>(api, `${fsBase(api)}/batch-copy-commit`, {
-    method: 'POST',
-    body: { targetMountId: copy.targetMountId, files: [{ targetPath: copy.targetPath, s3Path: copy.s3Path, contentType: copy.contentType, fileSize: copy.fileSize, ...(etag && { etag }) }] },
-    signal,
-    failure: 'commit_failed',
-  });
-  const failure = answer.failed[0];
-  if (failure) throw { code: 'commit_failed', serverMessage: failure.message } satisfies TransferError;
-}
-
 async function abortUpload(api: ApiAccess, copy: FsClientCopy) {
   if (copy.upload.kind !== 'multipart') return;
-  await callApi(api, `${fsBase(api)}/multipart/abort`, {
-    method: 'POST',
-    body: { path: copy.targetPath, uploadId: copy.upload.uploadId, key: copy.s3Path },
-    failure: 'unknown',
-  }).catch(() => undefined);
+  await targetProtocol(api, copy)
+    .abort({ fileId: copy.s3Path, uploadId: copy.upload.uploadId })
+    .catch(() => undefined);
 }

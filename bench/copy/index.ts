@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
+import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
+import { S3RVER_CREDENTIALS, S3RVER_REGION } from '../../tests/fixtures/s3rver';
+import { median, MiB } from '../measure';
+import { generateFile } from '../transfer/file';
+import { startS3rverProcess } from '../transfer/s3rver-process';
+import { describeWorkerHeap } from '../transfer/worker-probe';
+import { BrowserCopier } from './browser';
+import { SdkCopier } from './sdk';
+
+/**
+ * The engine's part size for a copy (the server's FS_PART_BYTES), its requests in flight per task (the default
+ * parts per upload) and files copied at once: the SDK gets the same.
+ */
+const PART_SIZE = 5 * MiB;
+const QUEUE_SIZE = 3;
+const FILES_AT_ONCE = 3;
+/** The untimed first copy of each side: a fresh browser, SDK thread and s3rver run cold. */
+const WARM_UP = { files: 4, bigMb: 16 };
+
+const note = (text: string) => process.stderr.write(`[copy] ${text}\n`);
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const names = (count: number) => Array.from({ length: count }, (_, index) => `file-${String(index).padStart(3, '0')}.bin`);
+
+/** The source tree, written straight into the LOCAL storage's folder: `<name>/small/file-NNN.bin` (1 MiB each) and `<name>/big.bin`. */
+async function seed(root: string, name: string, files: number, bigSize: number) {
+  mkdirSync(join(root, name, 'small'), { recursive: true });
+  for (const file of names(files)) writeFileSync(join(root, name, 'small', file), randomBytes(MiB));
+  await generateFile(join(root, name, 'big.bin'), bigSize);
+}
+
+async function localStorageRoot(server: RunningServer, token: string): Promise<string> {
+  const answer = (await (await fetch(`${server.url}/api/s3-configs`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+    data: { id: string; storage_type: string }[];
+  };
+  const local = answer.data.find((config) => config.storage_type === 'LOCAL');
+  if (!local) throw new Error('no LOCAL storage config');
+  return join(server.dataDir, 'storage', local.id);
+}
+
+/**
+ * `npm run bench -- copy`: the mount explorer's copy from the LOCAL mount to an s3rver mount (s3rver a process of
+ * its own) through the worker engine in Chromium, against @aws-sdk/lib-storage from Node (download, then upload),
+ * both in 5 MiB parts, 3 requests in flight, 3 files at a time. Each round copies a folder of BENCH_FILES (default 200)
+ * files of 1 MiB, then one file of BENCH_SIZE_MB (default 512) MiB, browser then SDK; after one small untimed
+ * warm-up each, BENCH_ROUNDS (default 3) rounds, medians taken (single runs on 2 shared cores vary by ±15 %).
+ * - `copy_throughput_ratio`: the worker's MiB/s over the SDK's (both copies of a round together).
+ * - `copy_files_per_s`: files of the folder copied per second by the worker.
+ * - `main_thread_long_tasks`: long tasks (> 50 ms) on the page's main thread during the timed copies.
+ * - `worker_heap_growth_mb`: the transfer worker's highest heap (with its ArrayBuffers) sampled during the copies
+ *   minus its heap before them (after a GC), through CDP; `worker_heap_limit_mb` is parts in flight × part size + 32.
+ * Details on stderr: each copy's time, the page's long tasks, the task rows, the worker's heap.
+ */
+export async function copy() {
+  const bigMb = Number(process.env.BENCH_SIZE_MB ?? 512);
+  const files = Math.max(1, Number(process.env.BENCH_FILES ?? 200));
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+  const bigSize = Math.round(bigMb * MiB);
+  const totalMb = files + bigSize / MiB;
+  buildIfStale();
+  const s3 = await startS3rverProcess();
+  const server = await startServer();
+  let browser: BrowserCopier | undefined;
+  let sdk: SdkCopier | undefined;
+  try {
+    const token = await adminToken(server.url);
+    await setMaxUploadSizeMb(server.url, token, bigMb + 1);
+    const root = await localStorageRoot(server, token);
+    await seed(root, 'warm-up', WARM_UP.files, WARM_UP.bigMb * MiB);
+    await seed(root, 'bench', files, bigSize);
+    const mkdir = async (path: string) => {
+      const answer = await fetch(`${server.url}/api/admin/fs/mkdir`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ path }),
+      });
+      if (answer.status >= 300) throw new Error(`mkdir ${path} answered ${answer.status}`);
+    };
+
+    browser = await BrowserCopier.open(server.url, s3);
+    sdk = new SdkCopier({ serverUrl: server.url, token, endpoint: s3.endpoint, region: S3RVER_REGION, bucket: s3.bucket, ...S3RVER_CREDENTIALS, partSize: PART_SIZE, queueSize: QUEUE_SIZE, filesAtOnce: FILES_AT_ONCE });
+    const job = (source: string, prefix: string, count: number) => [
+      ...names(count).map((name) => ({ path: `/local/${source}/small/${name}`, key: `${prefix}/small/${name}` })),
+      { path: `/local/${source}/big.bin`, key: `${prefix}/big.bin` },
+    ];
+    const browserRound = async (source: string, into: string, count: number) => {
+      await mkdir(`/s3/${into}/`);
+      const small = await browser!.copy(source, 'small', into);
+      const big = await browser!.copy(source, 'big.bin', into);
+      if (!small.row.includes(`${count} done, 0 skipped, 0 failed`) || !big.row.includes('1 done, 0 skipped, 0 failed')) {
+        throw new Error(`the copy did not copy everything: ${small.row} / ${big.row}`);
+      }
+      return { small, big };
+    };
+    const sdkRound = async (source: string, prefix: string, count: number) => {
+      const [smallJob, bigJob] = [job(source, prefix, count).slice(0, count), job(source, prefix, count).slice(count)];
+      return { small: await sdk!.copy(smallJob), big: await sdk!.copy(bigJob) };
+    };
+
+    await browserRound('warm-up', 'warm-up', WARM_UP.files);
+    await sdkRound('warm-up', 'sdk-warm-up', WARM_UP.files);
+
+    const heapBefore = await browser.workerHeap();
+    const workerRates: number[] = [];
+    const sdkRates: number[] = [];
+    const filesPerS: number[] = [];
+    const longTasks: string[] = [];
+    for (let index = 1; index <= rounds; index++) {
+      const inBrowser = await browserRound('bench', `round-${index}`, files);
+      const bySdk = await sdkRound('bench', `sdk-${index}`, files);
+      note(`round ${index} browser: ${round(inBrowser.small.seconds)} s for ${files} files, ${round(inBrowser.big.seconds)} s for ${bigMb} MiB`);
+      note(`round ${index} browser requests: ${inBrowser.small.requests}; then ${inBrowser.big.requests}`);
+      note(`round ${index} sdk: ${round(bySdk.small)} s for ${files} files, ${round(bySdk.big)} s for ${bigMb} MiB`);
+      const tasks = [...inBrowser.small.longTasks, ...inBrowser.big.longTasks];
+      note(`round ${index} page long tasks: ${tasks.join(', ') || 'none'}`);
+      workerRates.push(totalMb / (inBrowser.small.seconds + inBrowser.big.seconds));
+      sdkRates.push(totalMb / (bySdk.small + bySdk.big));
+      filesPerS.push(files / inBrowser.small.seconds);
+      longTasks.push(...tasks);
+    }
+    const heapAfter = heapBefore === undefined ? undefined : await browser.workerHeap();
+    const peak = browser.workerHeapPeak;
+    note(describeWorkerHeap(heapBefore, heapAfter, peak));
+
+    const workerMbS = median(workerRates);
+    const sdkMbS = median(sdkRates);
+    console.log(`copy_throughput_ratio: ${round(workerMbS / sdkMbS)}`);
+    console.log(`worker_copy_mb_s: ${round(workerMbS, 1)}`);
+    console.log(`sdk_copy_mb_s: ${round(sdkMbS, 1)}`);
+    console.log(`copy_files_per_s: ${round(median(filesPerS), 1)}`);
+    console.log(`main_thread_long_tasks: ${longTasks.length}`);
+    console.log(`worker_heap_growth_mb: ${heapBefore !== undefined && peak > 0 ? round(Math.max(0, peak - heapBefore) / MiB) : 'n/a'}`);
+    console.log(`worker_heap_limit_mb: ${(QUEUE_SIZE * PART_SIZE) / MiB + 32}`);
+  } finally {
+    await browser?.close();
+    await sdk?.close();
+    await server.stop();
+    await s3.stop();
+  }
+}
