@@ -139,8 +139,8 @@ export interface FsDelete {
 
 /**
  * Several files or folders as one zip, built as it streams (stored, no recompression): written straight into a
- * file the user picked (File System Access API), or, where the browser has no such API, handed back whole as a
- * blob for the page to save.
+ * file the user picked (File System Access API), or, where the browser has no such API, into a stream the page
+ * hands on to a download through its service worker.
  */
 export interface FsZipDownload {
   taskId: string;
@@ -148,7 +148,7 @@ export interface FsZipDownload {
   paths: string[];
   /** The zip's file name. */
   name: string;
-  sink: { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'blob' };
+  sink: { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'stream'; writable: WritableStream<Uint8Array> };
 }
 
 /** Per-item result of copy, delete and download tasks: what is done, and what failed with why. */

@@ -5,12 +5,15 @@
 //   content), so that a page opened once opens again offline and a page never opened fails to load offline
 //   (the app then shows its offline fallback page);
 // - never touches /api: the page's offline API layer (src/lib/offline-cache.ts) caches business answers itself;
-// - waits when it is a new version, until the page's update prompt sends SKIP_WAITING.
+// - waits when it is a new version, until the page's update prompt sends SKIP_WAITING;
+// - answers a streamed download (a zip of the mount explorer where the browser cannot write files) with the
+//   stream the page handed it, so that the browser saves the bytes as they come.
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
+import { STREAMED_DOWNLOAD_PATH, type StreamedDownloadMessage } from './lib/streamed-download';
 
 /**
  * The parts of ServiceWorkerGlobalScope used here. (TypeScript's WebWorker library cannot join this program's DOM
@@ -29,10 +32,33 @@ const ASSET_CACHE_MAX_ENTRIES = 300;
 /** A navigation that hangs longer than this (a captive portal, lie-fi) gets the precached shell. */
 const NAVIGATION_TIMEOUT_SECONDS = 5;
 const API_PATH = /^\/api(\/|$)/;
+/** A streamed download's request comes at once; one never asked for is dropped after this long. */
+const STREAMED_DOWNLOAD_WAIT_MS = 60_000;
+
+/** Streams handed over by pages, by id, until their download's request takes them. */
+const streamedDownloads = new Map<string, { filename: string; stream: ReadableStream<Uint8Array> }>();
+
+/** `attachment` with the name for every browser: an ASCII fallback and the UTF-8 name (RFC 6266). */
+const attachment = (filename: string) =>
+  `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 
 // Only exact URLs: '/' must not be answered with the precached index.html (navigations go to the network first).
 precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: '', cleanURLs: false });
 cleanupOutdatedCaches();
+
+// Before the navigation route: a download's request may be a navigation.
+registerRoute(
+  ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith(STREAMED_DOWNLOAD_PATH),
+  async ({ url }) => {
+    const id = url.pathname.slice(STREAMED_DOWNLOAD_PATH.length).split('/')[0] ?? '';
+    const download = streamedDownloads.get(id);
+    streamedDownloads.delete(id);
+    if (!download) return new Response(null, { status: 404 });
+    return new Response(download.stream, {
+      headers: { 'Content-Type': 'application/zip', 'Content-Disposition': attachment(download.filename), 'Cache-Control': 'no-store' },
+    });
+  },
+);
 
 registerRoute(
   new NavigationRoute(
@@ -56,7 +82,16 @@ registerRoute(
 );
 
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: unknown } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const type = (event.data as { type?: unknown } | null)?.type;
+  if (type === 'SKIP_WAITING') void self.skipWaiting();
+  if (type === 'STREAMED_DOWNLOAD') {
+    const { id, filename, stream } = event.data as StreamedDownloadMessage;
+    streamedDownloads.set(id, { filename, stream });
+    setTimeout(() => {
+      if (streamedDownloads.delete(id)) void stream.cancel();
+    }, STREAMED_DOWNLOAD_WAIT_MS);
+    event.ports[0]?.postMessage('ready');
+  }
 });
 
 // A first install takes control of the open page at once, so that its later lazy loads are cached too.

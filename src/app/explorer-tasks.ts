@@ -1,4 +1,4 @@
-import type { FsCopyItem, FsItemsResult, FsZipDownload } from '../../contract/transfer';
+import type { FsCopyItem, FsItemsResult } from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
 
 /**
@@ -10,7 +10,13 @@ export type ExplorerTaskPayload =
   | { kind: 'fsUpload'; file?: File; folder: string; relativePath?: string; resume?: boolean }
   | { kind: 'fsCopy'; items: FsCopyItem[]; skipExisting: boolean }
   | { kind: 'fsDelete'; paths: string[] }
-  | { kind: 'fsDownload'; paths: string[]; name: string; sink: FsZipDownload['sink'] };
+  | { kind: 'fsDownload'; paths: string[]; name: string; saveTo: ZipDestination };
+
+/**
+ * Where a zip goes: a file the user picked (File System Access API), or a download the browser saves as it
+ * streams (through the service worker), opened when the task runs: a retry starts a new one.
+ */
+export type ZipDestination = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'download' };
 
 export const isExplorerPayload = (payload: unknown): payload is ExplorerTaskPayload =>
   typeof payload === 'object' && payload !== null && typeof (payload as { kind?: unknown }).kind === 'string';
@@ -35,8 +41,8 @@ export function fsDeleteTask(label: string, paths: string[]): TaskInput {
   return { id: newTaskId(), type: 'delete', label, payload: { kind: 'fsDelete', paths } satisfies ExplorerTaskPayload };
 }
 
-export function fsDownloadTask(name: string, paths: string[], sink: FsZipDownload['sink']): TaskInput {
-  return { id: newTaskId(), type: 'download', label: name, payload: { kind: 'fsDownload', paths, name, sink } satisfies ExplorerTaskPayload };
+export function fsDownloadTask(name: string, paths: string[], saveTo: ZipDestination): TaskInput {
+  return { id: newTaskId(), type: 'download', label: name, payload: { kind: 'fsDownload', paths, name, saveTo } satisfies ExplorerTaskPayload };
 }
 
 /**

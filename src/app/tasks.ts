@@ -1,12 +1,12 @@
 import { i18n } from '@lingui/core';
 import { createActor, fromCallback, type ActorOptions, type ActorRefFrom, type AnyActorLogic } from 'xstate';
-import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
+import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type FsZipDownload, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
-import { downloadBlob } from '../lib/download';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
-import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload } from './explorer-tasks';
+import { streamedDownload } from '../lib/streamed-download';
+import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
 export interface UploadPayload {
@@ -96,12 +96,13 @@ function runExplorerTask(
       return transferEngine.deleteInMounts({ taskId, api, paths }, relay);
     }
     case 'fsDownload':
-      return transferEngine.downloadZip({ taskId, api, paths: payload.paths, name: payload.name, sink: payload.sink }, relay).then(({ blob, ...result }) => {
-        // Without the File System Access API the zip comes back whole: save it now.
-        if (blob) downloadBlob(blob, payload.name);
-        return result;
-      });
+      return zipSink(payload.saveTo, payload.name).then((sink) => transferEngine.downloadZip({ taskId, api, paths: payload.paths, name: payload.name, sink }, relay));
   }
+}
+
+/** Where a zip is written: the file the user picked, or a streamed download opened now (each run has its own). */
+async function zipSink(saveTo: ZipDestination, name: string): Promise<FsZipDownload['sink']> {
+  return saveTo.kind === 'file' ? saveTo : { kind: 'stream', writable: await streamedDownload(name) };
 }
 
 /** A journal entry as a task of the list: finished ones as they ended, unfinished uploads waiting for their file. */

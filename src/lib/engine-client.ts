@@ -69,8 +69,9 @@ export const transferEngine = {
     remote().copyInMounts(command, Comlink.proxy(onEvent)),
   deleteInMounts: (command: FsDelete, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
     remote().deleteInMounts(command, Comlink.proxy(onEvent)),
-  downloadZip: (command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult & { blob?: Blob }> =>
-    remote().downloadZip(command, Comlink.proxy(onEvent)),
+  /** A stream sink is handed over to the worker (transferred), not copied. */
+  downloadZip: (command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
+    remote().downloadZip(command.sink.kind === 'stream' ? Comlink.transfer(command, [command.sink.writable]) : command, Comlink.proxy(onEvent)),
   journalTasks: (): Promise<JournalTask[]> => remote().journalTasks(),
   cancel: (taskId: string) => remote().cancel(taskId),
   forget: (taskId: string, api: ApiAccess) => remote().forget(taskId, api),

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
+import { zipDigests } from './zip';
 
 const suite = useSuite({}, { s3: true });
 let token = '';
@@ -160,33 +161,10 @@ describe('mount explorer tasks', () => {
         return [...new Uint8Array(await file.arrayBuffer())];
       }),
     );
-    const entries = storedZipEntries(zip);
-    expect(Object.fromEntries([...entries].map(([name, bytes]) => [name, sha256(bytes)]))).toEqual({
+    expect(zipDigests(zip)).toEqual({
       'file-01.bin': expected.get('file-01.bin'),
       'file-02.bin': expected.get('file-02.bin'),
       'file-03.bin': expected.get('file-03.bin'),
     });
   }, 120_000);
 });
-
-/** The entries of a zip whose files are stored (not compressed), read from its central directory. */
-function storedZipEntries(zip: Buffer): Map<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const entries = new Map<string, Buffer>();
-  for (let index = 0; index < count; index++) {
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extraLength = zip.readUInt16LE(at + 30);
-    const commentLength = zip.readUInt16LE(at + 32);
-    const localHeader = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    expect(method).toBe(0);
-    const dataStart = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
-    entries.set(name, zip.subarray(dataStart, dataStart + size));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
-}

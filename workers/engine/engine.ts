@@ -163,7 +163,7 @@ export class TransferEngine {
   }
 
   /** Selected mount paths as one zip (see fsDownloadZip). */
-  async downloadZip(command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult & { blob?: Blob }> {
+  async downloadZip(command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
     return this.run(command.taskId, (signal) => fsDownloadZip(command, { signal, emit: onEvent }));
   }
 

@@ -41,10 +41,10 @@ async function* entriesOf(api: ApiAccess, paths: string[], signal: AbortSignal):
 
 /**
  * Selected files and folders as one zip, streamed: each file is read from the server only when the zip reaches
- * it and passed through as it arrives, so memory holds a chunk, not a file (with the `file` sink). A file that
- * cannot be read is listed as failed and left out.
+ * it and passed through as it arrives into the sink (a file, or a download's stream), so memory holds a chunk,
+ * not a file. A file that cannot be read is listed as failed and left out.
  */
-export async function fsDownloadZip(command: FsZipDownload, context: PipelineContext): Promise<FsItemsResult & { blob?: Blob }> {
+export async function fsDownloadZip(command: FsZipDownload, context: PipelineContext): Promise<FsItemsResult> {
   const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   const entries: ZipEntry[] = [];
@@ -86,19 +86,14 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
 
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   const zip = makeZip(files());
-  if (command.sink.kind === 'file') {
-    const writable = await command.sink.handle.createWritable();
-    try {
-      await zip.pipeTo(writable, { signal });
-    } catch (error) {
-      if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
-      throw error;
-    }
-    report(entries.at(-1)?.path ?? '');
-    return result;
+  const writable = command.sink.kind === 'file' ? await command.sink.handle.createWritable() : command.sink.writable;
+  try {
+    // A cancel aborts the sink too: a half-written file is discarded, a streamed download fails.
+    await zip.pipeTo(writable, { signal });
+  } catch (error) {
+    if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+    throw error;
   }
-  const blob = await new Response(zip).blob();
-  if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
   report(entries.at(-1)?.path ?? '');
-  return { ...result, blob };
+  return result;
 }

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { CheckCircle2, CircleAlert, FileUp, RotateCcw, Trash2, X } from 'lucide-react';
 import { useRef } from 'react';
 import type { FileShare } from '../../../contract/files';
-import type { TaskType, UploadStage } from '../../../contract/transfer';
+import type { FsItemsResult, TaskType, UploadStage } from '../../../contract/transfer';
 import type { TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes, formatDuration } from '../../lib/format';
@@ -27,6 +27,8 @@ export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps)
   const fileInput = useRef<HTMLInputElement>(null);
   const { label, progress, stage, error, result, counts, currentFile, type } = snapshot.context;
   const status = String(snapshot.value);
+  /** A task over many items that ended partly done names the items that failed, and why. */
+  const failedItems = type === 'upload' ? [] : ((result as FsItemsResult | undefined)?.failed ?? []);
   const stageText: Record<UploadStage, string> = {
     starting: t`Starting`,
     initializing: t`Preparing`,
@@ -118,6 +120,15 @@ export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps)
       {currentFile && status === 'running' && <span className={styles.meta}>{currentFile}</span>}
       {counts && (
         <span className={styles.meta}>{t`${counts.success} done, ${counts.skipped} skipped, ${counts.failed} failed`}</span>
+      )}
+      {status === 'partial' && failedItems.length > 0 && (
+        <ul className={styles.error} aria-label={t`Failed items`}>
+          {failedItems.map((item) => (
+            <li key={item.path}>
+              {item.path}: {describeTransferError(item.error)}
+            </li>
+          ))}
+        </ul>
       )}
       {(status === 'failed' || status === 'partial') && error && (
         <p className={styles.error} role="alert">

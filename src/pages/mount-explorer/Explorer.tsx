@@ -5,7 +5,7 @@ import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useAppActors } from '../../app/actors';
-import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTasks } from '../../app/explorer-tasks';
+import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTasks, type ZipDestination } from '../../app/explorer-tasks';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
@@ -79,19 +79,19 @@ export function Explorer() {
     }
   };
 
-  /** Several items (or a folder) as one zip: into a file the user picks where the browser can, else saved whole. */
+  /** Several items (or a folder) as one zip: into a file the user picks where the browser can, else a streamed download. */
   const downloadZip = async (items: FsItem[]) => {
     const name = items.length === 1 ? `${items[0]!.name}.zip` : `${nameOf(folder) || 'files'}.zip`;
-    let sink: Parameters<typeof fsDownloadTask>[2] = { kind: 'blob' };
+    let saveTo: ZipDestination = { kind: 'download' };
     const picker = (window as { showSaveFilePicker?: (options: { suggestedName: string }) => Promise<FileSystemFileHandle> }).showSaveFilePicker;
     if (picker) {
       try {
-        sink = { kind: 'file', handle: await picker({ suggestedName: name }) };
+        saveTo = { kind: 'file', handle: await picker({ suggestedName: name }) };
       } catch {
         return; // The user closed the picker.
       }
     }
-    const task = fsDownloadTask(name, items.map((item) => item.path), sink);
+    const task = fsDownloadTask(name, items.map((item) => item.path), saveTo);
     tasks.send({ type: 'tasks.add', task });
     toasts.success(t`Downloading ${items.length} items as ${name}`);
   };
