@@ -6,6 +6,7 @@ import { fileSharesIndexes } from './migrations/002-file-shares';
 import { multipartUploads } from './migrations/003-multipart-uploads';
 import { postgresTypes } from './migrations/004-postgres-types';
 import { sharedState } from './migrations/005-shared-state';
+import { webdav } from './migrations/006-webdav';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '003-multipart-uploads': multipartUploads,
   '004-postgres-types': postgresTypes,
   '005-shared-state': sharedState,
+  '006-webdav': webdav,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

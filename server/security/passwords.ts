@@ -27,3 +27,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, 'base64'), params);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+let unknownUser: Promise<string> | undefined;
+
+/** A hash to check passwords of unknown users against, so that timing does not tell which user names exist. */
+export const unknownUserHash = (): Promise<string> => (unknownUser ??= hashPassword(randomBytes(16).toString('hex')));

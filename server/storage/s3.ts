@@ -31,6 +31,7 @@ import {
 } from './driver';
 import { contentDisposition } from './http-headers';
 import { encodeKeyPath } from './local-urls';
+import { partsOf } from './split-parts';
 
 export interface S3DriverOptions {
   endpoint: string;
@@ -62,23 +63,6 @@ function partListError(error: unknown, parts: { partNumber: number }[]): Error |
   if (code === 'InvalidPartOrder') return new InvalidPartError(first, 'order');
   if (code === 'EntityTooSmall') return new InvalidPartError(first, 'too_small');
   return undefined;
-}
-
-/** Splits a stream into buffers of exactly `size` bytes (the last may be shorter, or empty for an empty stream). */
-async function* partsOf(body: Readable, size: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    pending.push(chunk);
-    pendingBytes += chunk.length;
-    while (pendingBytes >= size) {
-      const joined = Buffer.concat(pending, pendingBytes);
-      yield joined.subarray(0, size);
-      pending = pendingBytes > size ? [joined.subarray(size)] : [];
-      pendingBytes -= size;
-    }
-  }
-  if (pendingBytes > 0 || pending.length === 0) yield Buffer.concat(pending, pendingBytes);
 }
 
 /**
