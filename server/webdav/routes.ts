@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { StatusCode } from 'hono/utils/http-status';
 import type { AppDeps, AppEnv } from '../context';
@@ -45,6 +46,12 @@ function statusOf(error: ApiError): StatusCode {
   return error.status;
 }
 
+/**
+ * The request target as the client sent it: a `#` there (a fragment, which clients must not send) would be cut off
+ * by the URL parser, and the request would act on another resource than the client named.
+ */
+const sentTarget = (c: Context<AppEnv>) => (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.url ?? '';
+
 function failure(c: Context<AppEnv>, error: unknown): Response {
   if (error instanceof DavError) {
     const headers: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Basic realm="Clipstash", charset="UTF-8"' } : {};
@@ -70,6 +77,7 @@ export function davRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
       if (method === 'OPTIONS') return options();
       const handle = handlers[method];
       if (!handle) return new Response(null, { status: 405, headers: { Allow: METHODS.join(', ') } });
+      if (sentTarget(c).includes('#')) throw new DavError(400);
       const principal = await authenticator.principalOf(c.req.header('authorization'), clientAddress(c, deps));
       const raw = c.req.raw;
       return await handle({
