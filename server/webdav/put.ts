@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { Readable, Transform } from 'node:stream';
+import { pipeline as pipe, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { WebdavUploadMode } from '../../contract/system';
@@ -54,7 +54,9 @@ async function putInParts(target: MountTarget, body: Readable, contentType: stri
   try {
     const parts = [];
     let partNumber = 0;
-    for await (const part of partsOf(body.pipe(budgetGuard(budget)), fsPartSize(length ?? budget))) {
+    // pipeline, not pipe: a body that fails (the client went away) must fail the parts loop, not leave it waiting.
+    const guarded = pipe(body, budgetGuard(budget), () => undefined);
+    for await (const part of partsOf(guarded, fsPartSize(length ?? budget))) {
       partNumber += 1;
       parts.push(await driver.uploadPart(key, uploadId, partNumber, Readable.from([part]), part.length));
     }

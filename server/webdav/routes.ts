@@ -59,6 +59,8 @@ function failure(c: Context<AppEnv>, error: unknown): Response {
     return new Response(errorBody(error.condition), { status: error.status, headers: { ...headers, 'Content-Type': 'application/xml; charset=utf-8' } });
   }
   if (error instanceof ApiError) return new Response(null, { status: statusOf(error) });
+  // A client that went away mid-request (a stopped PUT) is not a fault of ours; what it sent was cleaned up.
+  if (c.req.raw.signal.aborted) return new Response(null, { status: 400 });
   console.error(`[${c.req.method} ${c.req.path}]`, error);
   return new Response(null, { status: 500 });
 }
