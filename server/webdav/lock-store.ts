@@ -26,10 +26,19 @@ const selfAndAncestors = (path: FsPath) => path.segments.map((_, index) => `/${p
 
 const live = (deps: AppDeps) => deps.db.selectFrom('dav_locks').selectAll().where('expires_at', '>', deps.now().toISOString());
 
+const covers = (lock: DavLock, path: FsPath) => lock.path === path.text || (lock.depth === 'infinity' && isWithin(path, lock.path));
+
 /** The locks on `path` itself and the depth-infinity locks of the folders above it. */
 export async function locksCovering(deps: AppDeps, path: FsPath): Promise<DavLock[]> {
   const rows = await live(deps).where('path', 'in', selfAndAncestors(path)).execute();
-  return rows.filter((lock) => lock.path === path.text || (lock.depth === 'infinity' && isWithin(path, lock.path)));
+  return rows.filter((lock) => covers(lock, path));
+}
+
+/** `locksCovering` of a folder and each of its members, in two queries (PROPFIND Depth 1 of thousands of files). */
+export async function locksCoveringEach(deps: AppDeps, folder: FsPath, paths: FsPath[]): Promise<DavLock[][]> {
+  const rows = [...(await live(deps).where('path', 'in', selfAndAncestors(folder)).execute()), ...(await locksInTree(deps, folder))];
+  const unique = [...new Map(rows.map((lock) => [lock.token, lock])).values()];
+  return paths.map((path) => unique.filter((lock) => covers(lock, path)));
 }
 
 /** Every lock on `path` or below it. */

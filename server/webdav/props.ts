@@ -1,12 +1,14 @@
 import type { Element } from '@xmldom/xmldom';
 import type { AppDeps } from '../context';
-import { nameOf } from '../fs/paths';
+import { resolveTarget } from '../fs/resolve';
+import { uploadLimits } from '../services/files';
+import { nameOf, pathOfSegments } from '../fs/paths';
 import { xmlBodyOf } from './body';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { byPropKey, deadPropsOf, patchDeadProps, type DeadProp, type PropPatch } from './dead-props';
 import { DavError } from './errors';
-import { locksCovering, secondsLeft, type DavLock } from './lock-store';
+import { locksCoveringEach, secondsLeft, type DavLock } from './lock-store';
 import { depthOf, hrefOf } from './request';
 import { membersOf, resourceAt, type DavResource } from './resources';
 import { childElements, DAV_NS, DavDocument, isDav, nameOfElement, propKey, serialize, type PropName } from './xml';
@@ -44,10 +46,17 @@ function wantedOf(root: Element | undefined): Wanted {
   throw new DavError(400);
 }
 
-/** What one resource's response needs besides itself: its dead properties and the locks that cover it. */
+/** RFC 4331 quota properties: only when named (they are not part of allprop), on folders of a storage with a quota. */
+const QUOTA = ['quota-available-bytes', 'quota-used-bytes'] as const;
+type QuotaName = (typeof QUOTA)[number];
+const isQuota = (prop: PropName): prop is { namespace: typeof DAV_NS; name: QuotaName } =>
+  prop.namespace === DAV_NS && (QUOTA as readonly string[]).includes(prop.name);
+
+/** What one resource's response needs besides itself: its dead properties, the locks that cover it, its quota. */
 interface Extras {
   dead: DeadProp[];
   locks: DavLock[];
+  quota?: { used: number; total: number };
 }
 
 /** Writes one live property's value into `element`; false when the resource has no such property. */
@@ -101,10 +110,8 @@ export function writeActiveLock(out: DavDocument, parent: Element, lock: DavLock
   if (lock.owner) out.imported(active, lock.owner);
   out.dav(active, 'timeout', `Second-${secondsLeft(deps, lock)}`);
   out.dav(out.dav(active, 'locktoken'), 'href', lock.token);
-  out.dav(out.dav(active, 'lockroot'), 'href', hrefOf(pathOf(lock.path), lock.depth === 'infinity'));
+  out.dav(out.dav(active, 'lockroot'), 'href', hrefOf(pathOfSegments(lock.path.split('/').filter(Boolean)), false));
 }
-
-const pathOf = (text: string) => ({ text, segments: text.split('/').filter(Boolean), folderHint: false });
 
 /** One `DAV:response` with a 200 propstat for what was found and a 404 one for what was not. */
 function writeResponse(out: DavDocument, resource: DavResource, wanted: Wanted, extras: Extras, deps: AppDeps): void {
@@ -125,7 +132,10 @@ function writeResponse(out: DavDocument, resource: DavResource, wanted: Wanted, 
     if (wanted.kind === 'propname') {
       if (stored || !isLive(prop) || isLiveOf(prop.name, resource)) out.empty(found, prop);
     } else if (stored) out.imported(found, stored.xml);
-    else {
+    else if (isQuota(prop) && extras.quota) {
+      const { used, total } = extras.quota;
+      out.dav(found, prop.name, String(prop.name === 'quota-used-bytes' ? used : Math.max(0, total - used)));
+    } else {
       const element = out.empty(found, prop);
       if (!isLive(prop) || !writeLive(out, element, prop.name, resource, extras, deps)) {
         found.removeChild(element);
@@ -133,6 +143,8 @@ function writeResponse(out: DavDocument, resource: DavResource, wanted: Wanted, 
       }
     }
   }
+  // A 200 propstat always (an allprop of a resource without properties has an empty one), a 404 one when asked-for
+  // properties are missing.
   for (const [prop, status] of [
     [found, 'HTTP/1.1 200 OK'],
     [missing, 'HTTP/1.1 404 Not Found'],
@@ -160,12 +172,20 @@ export async function propfind(request: DavRequest): Promise<Response> {
   const resources = depth === '1' && resource.isFolder ? [resource, ...(await membersOf(deps, caller, request.path))] : [resource];
   const dead = wanted.kind === 'prop' && wanted.props.every(isLive) ? new Map<string, DeadProp[]>() : await deadPropsOf(deps, resources.map((r) => r.path.text));
   const wantsLocks = wanted.kind === 'allprop' || (wanted.kind === 'prop' && wanted.props.some((prop) => isLive(prop) && prop.name === 'lockdiscovery'));
+  const locks = wantsLocks ? await locksCoveringEach(deps, request.path, resources.map((item) => item.path)) : [];
+  const quota = wanted.kind === 'prop' && wanted.props.some(isQuota) ? await quotaOf(request) : undefined;
   const out = new DavDocument('multistatus');
-  for (const item of resources) {
-    const locks = wantsLocks ? await locksCovering(deps, item.path) : [];
-    writeResponse(out, item, wanted, { dead: dead.get(item.path.text) ?? [], locks }, deps);
-  }
+  resources.forEach((item, index) =>
+    writeResponse(out, item, wanted, { dead: dead.get(item.path.text) ?? [], locks: locks[index] ?? [], ...(item.isFolder && quota && { quota }) }, deps),
+  );
   return multistatus(out);
+}
+
+/** The quota of the storage behind the requested folder (its members share it), when it has one. */
+async function quotaOf(request: DavRequest) {
+  const target = await resolveTarget(request.deps, request.caller, request.path, 'list');
+  if (target.kind === 'virtual') return undefined;
+  return (await uploadLimits(request.deps, target.config)).quota;
 }
 
 export const multistatus = (out: DavDocument) =>

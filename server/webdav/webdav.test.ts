@@ -143,7 +143,7 @@ describe('WebDAV at /dav', () => {
     expect(await (await dav.get('/local/keyedother/secret.txt')).text()).toBe('secret');
   });
 
-  it('refuses a PUT over the max upload size with 413 and a PUT over the quota with 507, leaving nothing', async () => {
+  it('refuses a PUT over the max upload size with 413 and over the quota with 507, leaving nothing; tells the quota', async () => {
     await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: 0.001 } });
     expect((await dav.put('/local/too-big.bin', new Uint8Array(5000))).status).toBe(413);
     await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: 100 } });
@@ -151,6 +151,12 @@ describe('WebDAV at /dav', () => {
     const mount = ((await (await t.request('/api/admin/mounts', { token })).json()) as { data: { mount_path: string; storage_config_id: string }[] }).data.find((m) => m.mount_path === '/local');
     await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: 1 } });
     expect((await dav.put('/local/over-quota.bin', new Uint8Array(5000))).status).toBe(507);
+    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: 1_000_000 } });
+    const quotaBody = '<D:propfind xmlns:D="DAV:"><D:prop><D:quota-available-bytes/><D:quota-used-bytes/></D:prop></D:propfind>';
+    const [folder] = parseMultistatus(await (await dav.propfind('/local/', '0', quotaBody)).text());
+    const used = Number(folder?.found.get('{DAV:}quota-used-bytes')?.textContent);
+    expect(used).toBeGreaterThanOrEqual(0);
+    expect(Number(folder?.found.get('{DAV:}quota-available-bytes')?.textContent)).toBe(1_000_000 - used);
     await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: null } });
     const names = await local.names('/local');
     expect(names).not.toContain('too-big.bin');
