@@ -9,6 +9,7 @@ import { scale } from './scale';
 import { server } from './server';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
+import { webdavBench } from './webdav';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   fs: fsBench,
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   server,
   'streaming-memory': streamingMemory,
   transfer,
+  webdav: webdavBench,
 };
 
 /**

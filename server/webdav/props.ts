@@ -11,7 +11,7 @@ import { DavError } from './errors';
 import { locksCoveringEach, secondsLeft, type DavLock } from './lock-store';
 import { depthOf, hrefOf } from './request';
 import { membersOf, resourceAt, type DavResource } from './resources';
-import { childElements, DAV_NS, DavDocument, isDav, nameOfElement, propKey, serialize, type PropName } from './xml';
+import { childElements, DAV_NS, DavDocument, isDav, multistatusXml, nameOfElement, propKey, serialize, type PropName } from './xml';
 
 /** The live properties this server computes, in the order allprop lists them. */
 const LIVE = [
@@ -114,8 +114,9 @@ export function writeActiveLock(out: DavDocument, parent: Element, lock: DavLock
 }
 
 /** One `DAV:response` with a 200 propstat for what was found and a 404 one for what was not. */
-function writeResponse(out: DavDocument, resource: DavResource, wanted: Wanted, extras: Extras, deps: AppDeps): void {
-  const response = out.dav(out.root, 'response');
+function responseOf(resource: DavResource, wanted: Wanted, extras: Extras, deps: AppDeps): DavDocument {
+  const out = new DavDocument('response');
+  const response = out.root;
   out.dav(response, 'href', hrefOf(resource.path, resource.isFolder));
   const found = out.document.createElementNS(DAV_NS, 'D:prop');
   const missing = out.document.createElementNS(DAV_NS, 'D:prop');
@@ -154,6 +155,7 @@ function writeResponse(out: DavDocument, resource: DavResource, wanted: Wanted, 
     propstat.appendChild(prop);
     out.dav(propstat, 'status', status);
   }
+  return out;
 }
 
 /** Whether a resource has a live property at all (propname lists only those). */
@@ -174,11 +176,10 @@ export async function propfind(request: DavRequest): Promise<Response> {
   const wantsLocks = wanted.kind === 'allprop' || (wanted.kind === 'prop' && wanted.props.some((prop) => isLive(prop) && prop.name === 'lockdiscovery'));
   const locks = wantsLocks ? await locksCoveringEach(deps, request.path, resources.map((item) => item.path)) : [];
   const quota = wanted.kind === 'prop' && wanted.props.some(isQuota) ? await quotaOf(request) : undefined;
-  const out = new DavDocument('multistatus');
-  resources.forEach((item, index) =>
-    writeResponse(out, item, wanted, { dead: dead.get(item.path.text) ?? [], locks: locks[index] ?? [], ...(item.isFolder && quota && { quota }) }, deps),
+  const responses = resources.map((item, index) =>
+    responseOf(item, wanted, { dead: dead.get(item.path.text) ?? [], locks: locks[index] ?? [], ...(item.isFolder && quota && { quota }) }, deps).fragment(),
   );
-  return multistatus(out);
+  return multistatus(multistatusXml(responses));
 }
 
 /** The quota of the storage behind the requested folder (its members share it), when it has one. */
@@ -188,8 +189,7 @@ async function quotaOf(request: DavRequest) {
   return (await uploadLimits(request.deps, target.config)).quota;
 }
 
-export const multistatus = (out: DavDocument) =>
-  new Response(out.toString(), { status: 207, headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+const multistatus = (xml: string) => new Response(xml, { status: 207, headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
 
 /** PROPPATCH: dead properties set and removed in document order, all or nothing; live ones are protected. */
 export async function proppatch(request: DavRequest): Promise<Response> {
@@ -212,8 +212,8 @@ export async function proppatch(request: DavRequest): Promise<Response> {
   }
   const refused = patches.some((patch) => isLive(patch.prop));
   if (!refused) await patchDeadProps(request.deps, request.path.text, patches);
-  const out = new DavDocument('multistatus');
-  const response = out.dav(out.root, 'response');
+  const out = new DavDocument('response');
+  const response = out.root;
   out.dav(response, 'href', hrefOf(resource.path, resource.isFolder));
   for (const patch of patches) {
     const propstat = out.dav(response, 'propstat');
@@ -222,5 +222,5 @@ export async function proppatch(request: DavRequest): Promise<Response> {
     out.dav(propstat, 'status', `HTTP/1.1 ${status}`);
     if (refused && isLive(patch.prop)) out.dav(out.dav(propstat, 'error'), 'cannot-modify-protected-property');
   }
-  return multistatus(out);
+  return multistatus(multistatusXml([out.fragment()]));
 }

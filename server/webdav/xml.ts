@@ -90,7 +90,19 @@ export class DavDocument {
   toString(): string {
     return `<?xml version="1.0" encoding="utf-8"?>\n${serialize(this.document)}`;
   }
+
+  /** The root element alone, as markup to go inside another document's (multistatusXml). */
+  fragment(): string {
+    return serialize(this.root);
+  }
 }
+
+/**
+ * A `D:multistatus` of responses each built and serialized on its own (`new DavDocument('response').fragment()`):
+ * a folder of thousands of members never becomes one big DOM, and each small one is garbage at once. The wrapper
+ * holds no names; only the library-written responses do.
+ */
+export const multistatusXml = (responses: string[]) => `<?xml version="1.0" encoding="utf-8"?>\n<D:multistatus xmlns:D="DAV:">${responses.join('')}</D:multistatus>`;
 
 /** RFC 4918 §8.7 `DAV:error` body with one precondition element. */
 export function errorBody(condition: string): string {
