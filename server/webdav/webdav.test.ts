@@ -112,6 +112,43 @@ describe('WebDAV at /dav', () => {
     expect((await dav.put('/local/locked.txt', 'v3')).status).toBe(204);
   });
 
+  it('serves the ways desktop clients work: Windows (no trailing slash, Translate: f, LOCK before PUT), Finder (chunked PUT, AppleDouble files), sync tools (stable validators)', async () => {
+    await dav.mkcol('/local/clients');
+    // Windows names folders without the slash and reads files with Translate: f; the href says what a folder is.
+    const [folder] = parseMultistatus(await (await dav.propfind('/local/clients', '0')).text());
+    expect(folder?.href).toBe('/dav/local/clients/');
+    const lockinfo = '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>WIN</D:href></D:owner></D:lockinfo>';
+    const locked = await dav.request('LOCK', '/local/clients/report.docx', { timeout: 'Second-3600', depth: '0' }, lockinfo);
+    expect(locked.status).toBe(201);
+    const lockToken = locked.headers.get('lock-token') ?? '';
+    expect((await dav.put('/local/clients/report.docx', 'doc', { if: `(${lockToken})` })).status).toBe(204);
+    const win32 = '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:set><D:prop><Z:Win32LastModifiedTime>Wed, 25 Nov 2026 10:00:00 GMT</Z:Win32LastModifiedTime></D:prop></D:set></D:propertyupdate>';
+    expect((await dav.request('PROPPATCH', '/local/clients/report.docx', { if: `(${lockToken})` }, win32)).status).toBe(207);
+    expect((await dav.request('UNLOCK', '/local/clients/report.docx', { 'lock-token': lockToken })).status).toBe(204);
+    expect(await (await dav.get('/local/clients/report.docx', { translate: 'f' })).text()).toBe('doc');
+    // Finder: a body without a length, then its AppleDouble companion and .DS_Store, which are ordinary files here.
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('from '));
+        controller.enqueue(new TextEncoder().encode('Finder'));
+        controller.close();
+      },
+    });
+    expect((await dav.put('/local/clients/notes.txt', chunked)).status).toBe(201);
+    expect((await dav.put('/local/clients/._notes.txt', 'appledouble')).status).toBe(201);
+    expect((await dav.put('/local/clients/.DS_Store', 'ds')).status).toBe(201);
+    expect(await (await dav.get('/local/clients/notes.txt')).text()).toBe('from Finder');
+    // Sync tools: nothing changed, same ETag and date; new content, new ETag.
+    const validators = async () => {
+      const [file] = parseMultistatus(await (await dav.propfind('/local/clients/notes.txt', '0')).text());
+      return [file?.found.get('{DAV:}getetag')?.textContent, file?.found.get('{DAV:}getlastmodified')?.textContent];
+    };
+    const before = await validators();
+    expect(await validators()).toEqual(before);
+    await dav.put('/local/clients/notes.txt', 'changed');
+    expect((await validators())[0]).not.toBe(before[0]);
+  });
+
   it('drops the cached listing on every write, so the explorer sees what WebDAV changed', async () => {
     const fs = fsClient(t, { token });
     await dav.mkcol('/local/cached');
