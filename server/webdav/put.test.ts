@@ -95,7 +95,8 @@ describe('WebDAV PUT streams every body to storage the way the upload-mode setti
   }
 });
 
-describe('a 1 GiB WebDAV PUT into a real server process', () => {
+// The process runs on SQLite whatever the suite's database: the PostgreSQL pass would only repeat it.
+describe.skipIf(process.env.TEST_DATABASE === 'postgres')('a 1 GiB WebDAV PUT into a real server process', () => {
   let instance: Instance;
   afterAll(() => instance.stop());
 
