@@ -14,8 +14,12 @@ await build({
   output: {
     dir: OUT_DIR,
     format: 'esm',
-    // Smaller code parses faster at start-up; names are kept, so that stack traces stay readable.
-    minify: { compress: true, mangle: false, codegen: { removeWhitespace: true } },
+    // Smaller code parses faster at start-up. Local names are shortened; function and class names are kept, so
+    // that stack traces stay readable.
+    minify: { compress: true, mangle: { keepNames: true }, codegen: { removeWhitespace: true } },
+    // Non-ASCII text (the Chinese messages) escaped: the source then loads as a one-byte string, which Node decodes
+    // and V8 parses faster than a two-byte one.
+    charset: 'ascii',
   },
   logLevel: 'warn',
 });
