@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type RawBuilder } from 'kysely';
@@ -20,11 +21,17 @@ export const dialectOf = (db: AnyDb): DialectName =>
 
 // ---------------------------------------------------------------------------------------------- connecting
 
+/**
+ * better-sqlite3's addon by its path: without one, better-sqlite3 searches a dozen places for it (the `bindings`
+ * package) at every start-up. Its install script always downloads or builds it there.
+ */
+const SQLITE_ADDON = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+
 /** A SQLite file in WAL mode (created with its folder unless read-only). */
 export function connectSqlite(file: string, options: { readonly?: boolean } = {}): Kysely<Database> {
   const readonly = options.readonly ?? false;
   if (!readonly) mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new SQLite(file, { readonly, fileMustExist: readonly });
+  const sqlite = new SQLite(file, { readonly, fileMustExist: readonly, nativeBinding: SQLITE_ADDON });
   if (!readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
