@@ -13,19 +13,19 @@ function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<
 }
 
 /** `scrypt$N$r$p$salt$hash`, so the parameters can be raised later without breaking stored hashes. */
-const stored = (salt: Buffer, key: Buffer) =>
+const encode = (salt: Buffer, key: Buffer) =>
   ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  return stored(salt, await derive(password, salt, PARAMS));
+  return encode(salt, await derive(password, salt, PARAMS));
 }
 
 /**
  * A stored hash that no password matches (its hash part is random bytes, not derived from anything) and that costs
  * verifyPassword as much as a real one: made at once, where hashing a random password takes one scrypt.
  */
-export const unmatchableHash = (): string => stored(randomBytes(16), randomBytes(KEY_LENGTH));
+export const unmatchableHash = (): string => encode(randomBytes(16), randomBytes(KEY_LENGTH));
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
