@@ -6,7 +6,7 @@ import { clientAddress, jsonBody, ok } from '../http';
 import { adminOf, apiKeyOf, requireAdmin, requireApiKey } from '../middleware/auth';
 import { keepUncompressed } from '../middleware/compression';
 import type { LoginRateLimiter } from '../middleware/login-rate-limit';
-import { hashPassword, unknownUserHash, verifyPassword } from '../security/passwords';
+import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from '../security/passwords';
 import { issueToken, revokeAllTokens, revokeToken } from '../services/sessions';
 
 /** `/api/admin/login|logout|check|change-password` and `/api/test/admin-token|api-key`. */
@@ -23,7 +23,7 @@ export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
 
     const admin = await deps.db.selectFrom('admins').selectAll().where('username', '=', username).executeTakeFirst();
     // Verify against a throwaway hash when the user is unknown, so timing does not reveal usernames.
-    const valid = await verifyPassword(password, admin?.password_hash ?? (await unknownUserHash()));
+    const valid = await verifyPassword(password, admin?.password_hash ?? UNKNOWN_USER_HASH);
     if (!admin || !valid) throw new ApiError(401, 'invalid_credentials');
     await limiter.succeed(limitKey);
     const { token, expiresAt } = await issueToken(deps.db, admin.id, deps.now(), deps.config.adminTokenTtlHours);

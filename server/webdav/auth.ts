@@ -1,7 +1,7 @@
 import type { AppDeps, Principal } from '../context';
 import type { LoginRateLimiter } from '../middleware/login-rate-limit';
 import { apiKeyPrincipal } from '../middleware/auth';
-import { unknownUserHash, verifyPassword } from '../security/passwords';
+import { UNKNOWN_USER_HASH, verifyPassword } from '../security/passwords';
 import { sha256 } from '../security/tokens';
 import { resolveApiKey } from '../services/api-keys';
 import { DavError } from './errors';
@@ -51,7 +51,7 @@ export class DavAuthenticator {
     const limitKey = `${client}|${username.toLowerCase()}`;
     if ((await this.limiter.attempt(limitKey)) > 0) throw new DavError(429);
     // Checked against a throwaway hash when the user is unknown, so timing does not reveal user names.
-    const valid = await verifyPassword(password, admin?.password_hash ?? (await unknownUserHash()));
+    const valid = await verifyPassword(password, admin?.password_hash ?? UNKNOWN_USER_HASH);
     if (!admin || !memo || !valid) throw new DavError(401);
     await this.limiter.succeed(limitKey);
     const principal: Principal = { kind: 'admin', adminId: admin.id, username: admin.username, tokenHash: '' };
