@@ -1,18 +1,16 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMachine } from '@xstate/react';
 import { History, LogIn } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { CreatedPaste } from '../../../contract/pastes';
 import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/actors';
 import { Button } from '../../components/Button';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LinkButton } from '../../components/LinkButton';
 import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
-import { ShareLinkDisplay } from '../../components/share-link/ShareLinkDisplay';
 import { createPaste, pasteShareUrl, rawPasteUrl } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
 import { downloadBlob, safeFilename } from '../../lib/download';
@@ -29,6 +27,12 @@ import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
 const DRAFT_ID = 'home';
+
+// Neither is part of the page's first render: their code (a dialog, the QR code) loads when they are shown.
+const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
+const ShareLinkDisplay = lazy(() =>
+  import('../../components/share-link/ShareLinkDisplay').then((module) => ({ default: module.ShareLinkDisplay })),
+);
 
 export default function HomePage() {
   const { t, i18n } = useLingui();
@@ -177,11 +181,13 @@ export default function HomePage() {
       </p>
 
       {shared && (
-        <ShareLinkDisplay
-          url={pasteShareUrl(shared.paste.slug)}
-          rawUrl={rawPasteUrl(shared.paste.slug, shared.password || undefined)}
-          name={shared.paste.slug}
-        />
+        <Suspense fallback={null}>
+          <ShareLinkDisplay
+            url={pasteShareUrl(shared.paste.slug)}
+            rawUrl={rawPasteUrl(shared.paste.slug, shared.password || undefined)}
+            name={shared.paste.slug}
+          />
+        </Suspense>
       )}
 
       {canShare ? (
@@ -203,18 +209,22 @@ export default function HomePage() {
         </Notice>
       )}
 
-      <ConfirmDialog
-        open={confirmClear}
-        onOpenChange={setConfirmClear}
-        title={t`Clear the content?`}
-        description={t`The text and its saved draft are removed. This cannot be undone.`}
-        confirmLabel={t`Clear`}
-        onConfirm={() => {
-          editor.current?.setContent('');
-          sendDraft({ type: 'draft.clear' });
-          setConfirmClear(false);
-        }}
-      />
+      {confirmClear && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            onOpenChange={setConfirmClear}
+            title={t`Clear the content?`}
+            description={t`The text and its saved draft are removed. This cannot be undone.`}
+            confirmLabel={t`Clear`}
+            onConfirm={() => {
+              editor.current?.setContent('');
+              sendDraft({ type: 'draft.clear' });
+              setConfirmClear(false);
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }
