@@ -9,7 +9,6 @@ import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/actors';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
-import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
 import { createPaste, pasteShareUrl, rawPasteUrl } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
@@ -18,7 +17,6 @@ import { draftStore } from '../../lib/drafts';
 import { markdownToDocx } from '../../lib/export/docx';
 import { elementToPng } from '../../lib/export/png';
 import { formatDateTime } from '../../lib/format';
-import { markdownToPlainText, renderMarkdown } from '../../lib/markdown/render';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
 import styles from './Home.module.css';
@@ -28,7 +26,9 @@ import { expiresAtFor, type ShareFormValues } from './share-options';
 
 const DRAFT_ID = 'home';
 
-// Neither is part of the page's first render: their code (a dialog, the QR code) loads when they are shown.
+// None is part of the page's first render: their code (Markdown rendering and sanitising, a dialog, the QR code)
+// loads when they are shown; the preview's with the first character typed.
+const MarkdownView = lazy(() => import('../../components/MarkdownView').then((module) => ({ default: module.MarkdownView })));
 const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
 const ShareLinkDisplay = lazy(() =>
   import('../../components/share-link/ShareLinkDisplay').then((module) => ({ default: module.ShareLinkDisplay })),
@@ -65,6 +65,7 @@ export default function HomePage() {
   };
 
   const copy = async (format: 'markdown' | 'html' | 'text') => {
+    const { markdownToPlainText, renderMarkdown } = await import('../../lib/markdown/render');
     const text = format === 'markdown' ? content : format === 'html' ? renderMarkdown(content) : markdownToPlainText(content);
     if (await copyText(text)) toasts.success(t`Copied to the clipboard`);
     else toasts.error(t`Copy failed, please copy it by hand`);
@@ -165,7 +166,9 @@ export default function HomePage() {
         {showingPreview && (
           <div className={styles.preview}>
             {content.trim() ? (
-              <MarkdownView ref={preview} markdown={content} label={t`Preview`} />
+              <Suspense fallback={null}>
+                <MarkdownView ref={preview} markdown={content} label={t`Preview`} />
+              </Suspense>
             ) : (
               <p className={styles.previewEmpty}>{t`The preview appears here as you type.`}</p>
             )}
