@@ -93,8 +93,15 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
   // shows tasks loads it, and for a signed-in user it loads once the page has settled, so that the journal's
   // unfinished uploads come back without a visit to such a page.
   let taskManager: Promise<TaskManager> | undefined;
-  const tasks = () => (taskManager ??= import('./tasks').then(({ createTaskManager }) => createTaskManager(auth, inspect)));
-  whenSignedIn(auth, () => whenSettled(() => void tasks()));
+  const tasks = () =>
+    (taskManager ??= import('./tasks').then(
+      ({ createTaskManager }) => createTaskManager(auth, inspect),
+      (error: unknown) => {
+        taskManager = undefined; // its code could not be loaded this time (offline, a new deploy): try again later
+        throw error;
+      },
+    ));
+  whenSignedIn(auth, () => whenSettled(() => void tasks().catch(() => undefined)));
 
   return { theme, auth, tasks, ...createPwaActors(auth, inspect) };
 }

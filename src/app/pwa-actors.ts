@@ -111,13 +111,16 @@ export function createPwaActors(auth: Actor<typeof authMachine>, inspect?: Actor
             stopped = true;
           };
           whenSettled(() =>
-            void serviceWorkerClient().then(({ registerServiceWorker }) => {
-              if (stopped) return;
-              stop = registerServiceWorker({
-                onUpdateReady: () => sendBack({ type: 'update.ready' }),
-                onControllerChange: () => sendBack({ type: 'update.activated' }),
-              });
-            }),
+            void serviceWorkerClient().then(
+              ({ registerServiceWorker }) => {
+                if (stopped) return;
+                stop = registerServiceWorker({
+                  onUpdateReady: () => sendBack({ type: 'update.ready' }),
+                  onControllerChange: () => sendBack({ type: 'update.activated' }),
+                });
+              },
+              (error: unknown) => console.warn('Service worker registration failed', error),
+            ),
           );
           return () => stop();
         }),
