@@ -13,6 +13,8 @@ export interface BrowserRound {
   phases: string;
   /** What the page's main thread did meanwhile (CDP Performance metrics). */
   mainThread: string;
+  /** The page main thread's busy time during the upload (CDP `TaskDuration`), in ms. */
+  mainThreadMs: number;
 }
 
 declare global {
@@ -130,6 +132,7 @@ export class BrowserUploader {
     await metrics.detach();
     const seconds = (pageEnd - pageStart) / 1000;
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    const mainThreadMs = Math.round(delta('TaskDuration') * 1000);
     const longTasks = (await page.evaluate(() => window.__longTasks ?? []))
       .filter((task) => task.start >= pageStart && task.start <= pageEnd)
       .map((task) => `${Math.round(task.duration)} ms at +${Math.round(task.start - pageStart)} ms`);
@@ -142,8 +145,9 @@ export class BrowserUploader {
       seconds,
       longTasks,
       phases: describePhases(this.requests, started),
+      mainThreadMs,
       mainThread:
-        `${Math.round(delta('TaskDuration') * 1000)} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
+        `${mainThreadMs} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
         `${delta('LayoutCount')} layouts, ${delta('RecalcStyleCount')} style recalculations`,
     };
   }
