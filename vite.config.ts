@@ -3,25 +3,59 @@ import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './scripts/precompress.mjs';
 
 /**
- * The service worker precaches the app shell only: index.html, what it loads, the language catalogs, icons and the
- * manifest. Page chunks are cached by src/sw.ts when first loaded, so a page never opened is unavailable offline.
+ * Modules the app loads once the page has settled (src/lib/idle.ts), perhaps before the service worker controls
+ * the page: their chunks, with every chunk they import, belong to the app shell.
+ */
+const LOADED_WHEN_SETTLED = ['src/components/Toaster.tsx', 'src/app/tasks.ts', 'src/lib/service-worker.ts'];
+const settledChunks = new Set<string>();
+
+/** Notes the files of LOADED_WHEN_SETTLED's chunks and of what they import (CSS too), for appShellOnly. */
+function noteSettledChunks(): Plugin {
+  return {
+    name: 'clipstash:note-settled-chunks',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const chunks = new Map(Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [[output.fileName, output] as const] : [])));
+      const add = (fileName: string) => {
+        if (settledChunks.has(fileName)) return;
+        settledChunks.add(fileName);
+        const chunk = chunks.get(fileName);
+        chunk?.viteMetadata?.importedCss.forEach((css) => settledChunks.add(css));
+        chunk?.imports.forEach(add);
+      };
+      for (const chunk of chunks.values()) {
+        const id = chunk.facadeModuleId?.replaceAll('\\', '/');
+        if (id && LOADED_WHEN_SETTLED.some((module) => id.endsWith(`/${module}`))) add(chunk.fileName);
+      }
+    },
+  };
+}
+
+/**
+ * The service worker precaches the app shell only: index.html, what it loads, what loads once the page has
+ * settled, the language catalogs, icons and the manifest. Page chunks are cached by src/sw.ts when first loaded,
+ * so a page never opened is unavailable offline.
  */
 function appShellOnly<T extends { url: string }>(entries: T[]) {
   const html = readFileSync(new URL('dist/index.html', import.meta.url), 'utf8');
   const shell = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]));
   // Dexie too: the offline cache loads it once the page has settled, maybe before the worker controls the page.
   const keep = (url: string) =>
-    !url.startsWith('assets/') || shell.has(url) || /^assets\/(?:messages|dexie)-[\w-]+\.js$/.test(url);
+    !url.startsWith('assets/') ||
+    shell.has(url) ||
+    settledChunks.has(url) ||
+    /^assets\/(?:messages|dexie)-[\w-]+\.js$/.test(url);
   return { manifest: entries.filter((entry) => keep(entry.url)) };
 }
 
 export default defineConfig({
   plugins: [
+    noteSettledChunks(),
     react(),
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),

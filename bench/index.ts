@@ -10,6 +10,7 @@ import { scale } from './scale';
 import { server } from './server';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
+import { webdavBench } from './webdav';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   copy,
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   server,
   'streaming-memory': streamingMemory,
   transfer,
+  webdav: webdavBench,
 };
 
 /**

@@ -180,8 +180,9 @@ export type EngineEvent =
   | { type: 'engine.item'; taskId: string; currentFile: string; counts: { success: number; skipped: number; failed: number } };
 
 /**
- * Progress updates sent across the worker boundary, per task and second. The spec allows up to 10; 5 looks as
- * smooth under the progress bar's 200 ms transition and halves the page's rendering work while files move.
+ * Progress updates sent across the worker boundary, per task and second. The spec allows up to 10; 5 moves the bar
+ * smoothly enough (it steps, with no transition: each update is one frame of the page) and halves the page's
+ * rendering work while files move.
  */
 export const PROGRESS_EVENTS_PER_SECOND = 5;
 /** A request to storage that makes no progress for this long fails with `timeout`. */

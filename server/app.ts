@@ -26,6 +26,7 @@ import { pasteRoutes } from './routes/pastes';
 import { storageConfigRoutes } from './routes/storage-configs';
 import { systemRoutes } from './routes/system';
 import { urlUploadRoutes } from './routes/url-upload';
+import { davRoutes } from './webdav/routes';
 
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
 export function createApp(deps: AppDeps) {
@@ -60,6 +61,8 @@ export function createApp(deps: AppDeps) {
   api.route('/user/cache', cacheRoutes(deps, 'user'));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);
+
+  app.route('/', davRoutes(deps, limiter));
 
   app.all('/api/*', () => {
     throw new ApiError(404, 'not_found');

@@ -15,6 +15,17 @@ function gitCommit(): string | undefined {
 }
 
 const pkg = JSON.parse(readFileSync(join(APP_ROOT, 'package.json'), 'utf8')) as { version: string };
-const commit = process.env.GIT_COMMIT ?? gitCommit();
 
-export const APP_VERSION: VersionInfo = { version: pkg.version, ...(commit && { commit }) };
+/** The package's version (package.json). */
+export const APP_VERSION = pkg.version;
+
+let info: VersionInfo | undefined;
+
+/** The version and, when known, the commit: git is asked on first use, not by every start-up (it takes tens of ms). */
+export function versionInfo(): VersionInfo {
+  if (!info) {
+    const commit = process.env.GIT_COMMIT ?? gitCommit();
+    info = { version: APP_VERSION, ...(commit && { commit }) };
+  }
+  return info;
+}

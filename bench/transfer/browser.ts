@@ -13,6 +13,8 @@ export interface BrowserRound {
   phases: string;
   /** What the page's main thread did meanwhile (CDP Performance metrics). */
   mainThread: string;
+  /** The page main thread's busy time during the upload (CDP `TaskDuration`), in ms. */
+  mainThreadMs: number;
 }
 
 /**
@@ -98,6 +100,7 @@ export class BrowserUploader {
     await metrics.detach();
     const seconds = (pageEnd - pageStart) / 1000;
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
+    const mainThreadMs = Math.round(delta('TaskDuration') * 1000);
     const longTasks = await longTasksBetween(page, pageStart, pageEnd);
 
     const files = (await (await page.request.get(`${this.serverUrl}/api/admin/files?limit=1`, { headers: { Authorization: `Bearer ${this.token}` } })).json()) as {
@@ -108,8 +111,9 @@ export class BrowserUploader {
       seconds,
       longTasks,
       phases: describePhases(this.requests, started),
+      mainThreadMs,
       mainThread:
-        `${Math.round(delta('TaskDuration') * 1000)} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
+        `${mainThreadMs} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
         `${delta('LayoutCount')} layouts, ${delta('RecalcStyleCount')} style recalculations`,
     };
   }

@@ -16,7 +16,7 @@ const QUEUE_SIZE = 3;
 /** The untimed first upload of each side: a fresh browser, a fresh SDK thread and a fresh s3rver run cold. */
 const WARM_UP_MB = 64;
 
-/** Details that are not the five figures go to stderr, so stdout stays `metric: value` lines. */
+/** Details that are not the six figures go to stderr, so stdout stays `metric: value` lines. */
 const note = (text: string) => process.stderr.write(`[transfer] ${text}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const median = (values: number[]) => {
@@ -32,7 +32,10 @@ const median = (values: number[]) => {
  * alternate browser and SDK; throughputs (MiB/s) are the medians of the rounds, as single runs on 2 shared cores
  * vary by ±15 %.
  * - `upload_throughput_ratio`: worker MiB/s over SDK MiB/s.
- * - `main_thread_long_tasks`: long tasks (> 50 ms) on the page's main thread during the timed uploads.
+ * - `main_thread_long_tasks`: long tasks (> 50 ms) on the page's main thread during the timed uploads, the total
+ *   over all rounds.
+ * - `main_thread_ms_per_gib`: the page main thread's busy time (CDP `TaskDuration`: script, style, layout, paint)
+ *   during the timed uploads, over all rounds, per GiB uploaded.
  * - `worker_heap_growth_mb`: the transfer worker's JS heap after the last round minus before the first (each after
  *   a GC), through CDP.
  * Details on stderr: each round's time and phases (parts phase, parts in flight, complete), the page main thread's
@@ -64,6 +67,7 @@ export async function transfer() {
     const workerRates: number[] = [];
     const sdkRates: number[] = [];
     const longTasks: string[] = [];
+    let mainThreadMs = 0;
     for (let index = 1; index <= rounds; index++) {
       const inBrowser = await browser.upload(path, size);
       note(`round ${index} browser: ${round(inBrowser.seconds)} s; ${inBrowser.phases}`);
@@ -73,6 +77,7 @@ export async function transfer() {
       workerRates.push(sizeMb / inBrowser.seconds);
       sdkRates.push(sizeMb / bySdk.seconds);
       longTasks.push(...inBrowser.longTasks);
+      mainThreadMs += inBrowser.mainThreadMs;
     }
     const heapAfter = heapBefore === undefined ? undefined : await browser.workerHeap();
     note(describeWorkerHeap(heapBefore, heapAfter, browser.workerHeapPeak));
@@ -83,6 +88,7 @@ export async function transfer() {
     console.log(`worker_upload_mb_s: ${round(workerMbS, 1)}`);
     console.log(`sdk_upload_mb_s: ${round(sdkMbS, 1)}`);
     console.log(`main_thread_long_tasks: ${longTasks.length}`);
+    console.log(`main_thread_ms_per_gib: ${Math.round(mainThreadMs / ((rounds * size) / (1024 * MiB)))}`);
     console.log(`worker_heap_growth_mb: ${heapBefore !== undefined && heapAfter !== undefined ? round((heapAfter - heapBefore) / MiB) : 'n/a'}`);
   } finally {
     await browser?.close();

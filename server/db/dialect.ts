@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type RawBuilder } from 'kysely';
-import pg from 'pg';
 import type { Database } from './schema';
 
 /**
@@ -21,11 +21,17 @@ export const dialectOf = (db: AnyDb): DialectName =>
 
 // ---------------------------------------------------------------------------------------------- connecting
 
+/**
+ * better-sqlite3's addon by its path: without one, better-sqlite3 searches a dozen places for it (the `bindings`
+ * package) at every start-up. Its install script always downloads or builds it there.
+ */
+const SQLITE_ADDON = createRequire(import.meta.url).resolve('better-sqlite3/build/Release/better_sqlite3.node');
+
 /** A SQLite file in WAL mode (created with its folder unless read-only). */
 export function connectSqlite(file: string, options: { readonly?: boolean } = {}): Kysely<Database> {
   const readonly = options.readonly ?? false;
   if (!readonly) mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new SQLite(file, { readonly, fileMustExist: readonly });
+  const sqlite = new SQLite(file, { readonly, fileMustExist: readonly, nativeBinding: SQLITE_ADDON });
   if (!readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
@@ -38,20 +44,27 @@ export function connectSqlite(file: string, options: { readonly?: boolean } = {}
  */
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID || oid === NUMERIC_OID
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-};
 
-/** A pool on `DATABASE_URL`. Its `options` parameter may set a search_path (one schema per install or test). */
+/**
+ * A pool on `DATABASE_URL`. Its `options` parameter may set a search_path (one schema per install or test). `pg` is
+ * loaded by the first query, so that a server on SQLite never loads it.
+ */
 export function connectPostgres(url: string): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, types: pgTypes });
-  // An idle connection dropped by the server (restart, failover) must not bring the process down; the next query
-  // opens a new one. The message names no credentials.
-  pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const openPool = async () => {
+    const { default: pg } = await import('pg');
+    const types = {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID || oid === NUMERIC_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    };
+    const pool = new pg.Pool({ connectionString: url, types });
+    // An idle connection dropped by the server (restart, failover) must not bring the process down; the next query
+    // opens a new one. The message names no credentials.
+    pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+    return pool;
+  };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPool }) });
 }
 
 /**

@@ -137,6 +137,29 @@ export interface LeasesTable {
   expires_at: string;
 }
 
+/** A WebDAV dead property of the resource at `path` (a mount file system path): the property element as XML. */
+export interface DavPropertiesTable {
+  path: string;
+  /** The property's namespace URI; '' for none. */
+  namespace: string;
+  name: string;
+  xml: string;
+}
+
+/** A WebDAV write lock on `path` (and below it with depth `infinity`) until `expires_at`. */
+export interface DavLocksTable {
+  /** `opaquelocktoken:<uuid>`. */
+  token: string;
+  path: string;
+  depth: '0' | 'infinity';
+  scope: 'exclusive' | 'shared';
+  /** The `DAV:owner` element the client sent, as XML. */
+  owner: string | null;
+  timeout_seconds: number;
+  expires_at: string;
+  created_by: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -148,4 +171,6 @@ export interface Database {
   system_settings: SystemSettingsTable;
   login_failures: LoginFailuresTable;
   leases: LeasesTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
 }

@@ -9,7 +9,7 @@ import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
 import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
 import { storageError } from './storage-errors';
 import { fsPartSize } from './transfers';
-import { invalidate, kindAt } from './writes';
+import { invalidate, kindAt, writeFile } from './writes';
 
 /** Files of one item checked and copied (or signed for the client) at once. */
 const FILES_AT_ONCE = 8;
@@ -31,7 +31,7 @@ function targetPathOf(sourcePath: FsPath, rawTarget: string): FsPath {
 }
 
 /** Pairs of (source file, target file) for a file or a folder's whole tree; the target's folders are made. */
-async function filePairs(source: MountTarget, target: MountTarget): Promise<[MountTarget, MountTarget][]> {
+export async function filePairs(source: MountTarget, target: MountTarget): Promise<[MountTarget, MountTarget][]> {
   if ((await kindAt(source)) === 'file') return [[source, target]];
   const tree = await source.driver.listTree(source.key);
   const below = (key: string) => innerOfKey(source, key).slice(source.inner.length);
@@ -139,4 +139,20 @@ export async function commitClientCopies(
     }
   }
   return result;
+}
+
+/**
+ * Copies a file, or a folder with everything in it (`depth` infinity) or alone (`0`), on the server: inside one
+ * storage config by the storage's own copy, between configs streamed from one to the other within the target's
+ * limits (WebDAV COPY and MOVE; the explorer copies between storages in the browser instead). The target must not
+ * exist.
+ */
+export async function copyOnServer(deps: AppDeps, from: MountTarget, to: MountTarget, depth: '0' | 'infinity'): Promise<void> {
+  const shallowFolder = depth === '0' && (await kindAt(from)) === 'folder';
+  if (shallowFolder) await to.driver.makeFolder(to.key);
+  for (const [source, target] of shallowFolder ? [] : await filePairs(from, to)) {
+    if (source.config.id === target.config.id) await source.driver.copy(source.key, target.key);
+    else await writeFile(deps, target, await source.driver.get(source.key), mimeTypeOf(nameOf(source.path)));
+  }
+  await invalidate(deps, to);
 }

@@ -9,7 +9,9 @@ import { displayPath, isWithin, nameOf, pathOfSegments, type FsPath } from './pa
 import { innerOfKey, resolveTarget, withInner, type FsCaller, type MountTarget, type VirtualTarget } from './resolve';
 import { onStorage } from './storage-errors';
 
-const byName = (a: FsItem, b: FsItem) => a.name.localeCompare(b.name, 'en', { numeric: true, sensitivity: 'base' }) || (a.name < b.name ? -1 : 1);
+// One collator for every comparison: localeCompare with options builds a new one per call (seconds for 5,000 names).
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const byName = (a: FsItem, b: FsItem) => collator.compare(a.name, b.name) || (a.name < b.name ? -1 : 1);
 
 const folderItem = (path: FsPath, isVirtual: boolean): FsItem => ({
   name: nameOf(path),

@@ -1,6 +1,8 @@
 import { createMiddleware } from 'hono/factory';
+import type { Selectable } from 'kysely';
 import type { Permission } from '../../contract/auth';
 import type { AppDeps, AppEnv, Principal } from '../context';
+import type { ApiKeysTable } from '../db/schema';
 import { ApiError } from '../errors';
 import { withAccess } from '../openapi/annotations';
 import { resolveApiKey } from '../services/api-keys';
@@ -23,23 +25,25 @@ export const resolvePrincipal = (deps: AppDeps) =>
       else c.set('credentialProblem', 'token_expired');
     } else if (scheme?.toLowerCase() === 'apikey' && secret) {
       const key = await resolveApiKey(deps, secret);
-      if (key) {
-        c.set('principal', {
-          kind: 'apiKey',
-          keyId: key.id,
-          name: key.name,
-          basicPath: key.basic_path,
-          expiresAt: key.expires_at,
-          permissions: {
-            text: key.text_permission === 1,
-            file: key.file_permission === 1,
-            mount: key.mount_permission === 1,
-          },
-        });
-      } else c.set('credentialProblem', 'api_key_invalid');
+      if (key) c.set('principal', apiKeyPrincipal(key));
+      else c.set('credentialProblem', 'api_key_invalid');
     }
     await next();
   });
+
+/** The principal of a valid key (ApiKey header, or WebDAV's Basic with the key as user and password). */
+export const apiKeyPrincipal = (key: Selectable<ApiKeysTable>): Principal => ({
+  kind: 'apiKey',
+  keyId: key.id,
+  name: key.name,
+  basicPath: key.basic_path,
+  expiresAt: key.expires_at,
+  permissions: {
+    text: key.text_permission === 1,
+    file: key.file_permission === 1,
+    mount: key.mount_permission === 1,
+  },
+});
 
 function unauthenticated(problem: AppEnv['Variables']['credentialProblem']): ApiError {
   if (problem === 'token_expired') return new ApiError(401, 'token_expired', {}, {}, 'token_expired');

@@ -43,7 +43,7 @@ export function buildOpenApi(routes: readonly HonoRoute[]): OpenApiBuild {
     openapi: '3.1.0',
     info: {
       title: 'Clipstash API',
-      version: APP_VERSION.version,
+      version: APP_VERSION,
       description: INTRO,
     },
     tags: TAGS,

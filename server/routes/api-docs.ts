@@ -4,7 +4,6 @@ import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from '../context';
 import { notFound } from '../errors';
-import { buildOpenApi } from '../openapi/document';
 import type { HonoRoute } from '../openapi/routes';
 import { APP_ROOT } from '../app-root';
 
@@ -55,7 +54,9 @@ export function apiDocsRoutes(allRoutes: () => readonly HonoRoute[]) {
     return file;
   };
 
-  app.get('/openapi.json', (c) => {
+  app.get('/openapi.json', async (c) => {
+    // The catalog and the schema converter load with the first request: start-up does not need them.
+    const { buildOpenApi } = await import('../openapi/document');
     document ??= JSON.stringify(buildOpenApi(allRoutes()).document);
     return c.body(document, 200, { 'Content-Type': 'application/json; charset=utf-8' });
   });

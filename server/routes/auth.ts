@@ -6,7 +6,7 @@ import { clientAddress, jsonBody, ok } from '../http';
 import { adminOf, apiKeyOf, requireAdmin, requireApiKey } from '../middleware/auth';
 import { keepUncompressed } from '../middleware/compression';
 import type { LoginRateLimiter } from '../middleware/login-rate-limit';
-import { hashPassword, verifyPassword } from '../security/passwords';
+import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from '../security/passwords';
 import { issueToken, revokeAllTokens, revokeToken } from '../services/sessions';
 
 /** `/api/admin/login|logout|check|change-password` and `/api/test/admin-token|api-key`. */
@@ -78,5 +78,3 @@ export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
   return app;
 }
 
-/** A valid hash of a random password nobody knows. */
-const UNKNOWN_USER_HASH = await hashPassword(crypto.randomUUID());

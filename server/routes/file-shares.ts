@@ -46,7 +46,7 @@ export function fileShareRoutes(deps: AppDeps) {
         password: c.req.query('password'),
         peek: isHead(c),
       });
-      return serveObject(c, {
+      return serveObject(c.req.raw, {
         driver: driverFor(deps, await storageOf(deps, row)),
         key: row.storage_path,
         size: row.size,

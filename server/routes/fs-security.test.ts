@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileClient } from '../../tests/fixtures/files';
-import { fsClient } from '../../tests/fixtures/fs';
+import { davClient, rawDavUrl } from '../../tests/fixtures/dav';
+import { fsClient, HOSTILE_PATHS } from '../../tests/fixtures/fs';
 import { createTestApp, expectError, HOUR, type TestApp } from '../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -59,25 +60,13 @@ describe('the mount file system keeps every path inside its mount and the key’
   });
   afterAll(() => t.close());
 
-  const corpus = [
-    '/local/ab', '/local/ab/secret.txt', '/local/a/../ab/secret.txt', '/local/a/..', '/local/a/../..', '/local/a/../../..',
-    '/../local/ab', '..', '../..', '/local/a/../../etc/passwd', '/etc/passwd', 'etc/passwd', '/local/a/..\\ab\\secret.txt',
-    '\\local\\ab\\secret.txt', '/local/a\\..\\..\\ab', '/local//ab/secret.txt', '//local/ab', '/local/./ab', '/local/ab/../ab/secret.txt',
-    '/local/a/%2e%2e/ab/secret.txt', '/local/a/%2e%2e%2fab%2fsecret.txt', '/local/a/..%2fab', '/local/a/%252e%252e/ab', '/local/a/..%5cab',
-    '/local/a/\u2025/ab', '/local/a/\uff0e\uff0e/ab/secret.txt', '/local/a/\u2215..\u2215ab', '/local/a/\uff0f..\uff0fab',
-    '/local/a\u0000/../ab', '/local/a/\u0000', '/local/a/x\u0000y', '/local/a/line\nbreak', '/local/a/link/secret-outside.txt',
-    '/local/a/link', '/local/a/filelink', '/local/a/sibling-link/secret.txt', '/local/a/link/../../ab',
-    `/local/a/${'x'.repeat(300)}`, `/local/a/${'é'.repeat(200)}`, `/${'a/'.repeat(2100)}`, '/local/.meta', '/local/.staging',
-    '/local/a/../.meta/ab/secret.txt.json', '/local/.staging/x', '/LOCAL/ab', '/local/a/../../local/ab/secret.txt', 'C:\\Windows\\win.ini',
-    '/local/a/../ab%00', '/local/a/....//ab', '/local/a/.../ab', '/local/a/./../ab/./secret.txt', '/dav/local/ab', '/api/admin/fs/list',
-  ];
 
-  it(`refuses or contains each of ${corpus.length} hostile paths on every route, never a 500, never a byte outside`, async () => {
-    expect(corpus.length).toBeGreaterThanOrEqual(40);
+  it(`refuses or contains each of ${HOSTILE_PATHS.length} hostile paths on every route, never a 500, never a byte outside`, async () => {
+    expect(HOSTILE_PATHS.length).toBeGreaterThanOrEqual(40);
     const key = await t.createKey(token, { mount_permission: true, basic_path: '/local/a' });
     const fs = fsClient(t, { apiKey: key.key });
     const surprises: string[] = [];
-    for (const path of corpus) {
+    for (const path of HOSTILE_PATHS) {
       for (const [route, call] of Object.entries(callsWith(fs, path, '/local/a'))) {
         const res = await call();
         const body = await res.text();
@@ -90,6 +79,41 @@ describe('the mount file system keeps every path inside its mount and the key’
     expect(readdirSync(join(localRoot, 'ab'))).toEqual(['secret.txt']);
     expect(readdirSync(outside)).toEqual(['secret-outside.txt']);
     expect(readFileSync(join(outside, 'secret-outside.txt'), 'utf8')).toBe(SECRET);
+    expect(readdirSync(localRoot).filter((name) => !name.startsWith('.')).sort()).toEqual(['a', 'ab']);
+  });
+
+  it(`refuses or contains each hostile path through WebDAV too, for every method, never a 500, never a byte outside`, async () => {
+    const key = await t.createKey(token, { mount_permission: true, basic_path: '/local/a' });
+    const dav = davClient(t, key.key, key.key);
+    const lockinfo = '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
+    const surprises: string[] = [];
+    for (const path of HOSTILE_PATHS) {
+      const url = rawDavUrl(path);
+      const calls: [string, Record<string, string>, string?][] = [
+        ['GET', {}],
+        ['PUT', {}, 'planted'],
+        ['DELETE', {}],
+        ['MKCOL', {}],
+        ['PROPFIND', { depth: '1' }],
+        ['PROPPATCH', {}, '<D:propertyupdate xmlns:D="DAV:"><D:set><D:prop><x xmlns="urn:x">1</x></D:prop></D:set></D:propertyupdate>'],
+        ['COPY', { destination: `http://localhost/dav/local/a/copied-here` }],
+        ['MOVE', { destination: `http://localhost/dav/local/a/moved-here` }],
+        ['LOCK', {}, lockinfo],
+      ];
+      for (const [method, headers, body] of calls) {
+        const res = await dav.requestUrl(method, url, headers, body);
+        const text = await res.text();
+        if (res.status >= 500 || text.includes(SECRET)) surprises.push(`${method} ${JSON.stringify(path).slice(0, 60)} → ${res.status} ${text.slice(0, 120)}`);
+      }
+      for (const method of ['COPY', 'MOVE']) {
+        const res = await dav.request(method, '/local/a/own.txt', { destination: `http://localhost${url}` });
+        if (res.status >= 500 || res.status < 400) surprises.push(`${method} to ${JSON.stringify(path).slice(0, 60)} → ${res.status}`);
+      }
+    }
+    expect(surprises).toEqual([]);
+    expect(readFileSync(join(localRoot, 'ab', 'secret.txt'), 'utf8')).toBe(SECRET);
+    expect(readdirSync(join(localRoot, 'ab'))).toEqual(['secret.txt']);
+    expect(readdirSync(outside)).toEqual(['secret-outside.txt']);
     expect(readdirSync(localRoot).filter((name) => !name.startsWith('.')).sort()).toEqual(['a', 'ab']);
   });
 

@@ -77,7 +77,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const object = target.inner.length > 0 ? await onStorage(path.text, () => target.driver.stat(target.key)) : undefined;
     if (!object) throw new ApiError(404, 'fs_not_a_file', { path: path.text });
     const entry = await statPath(deps, caller(c), path);
-    return serveObject(c, {
+    return serveObject(c.req.raw, {
       driver: target.driver,
       key: target.key,
       size: object.size,

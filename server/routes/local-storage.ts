@@ -117,7 +117,7 @@ export function localStorageRoutes(deps: AppDeps) {
     }
     if (!head) throw new ApiError(404, 'not_found');
     try {
-      return await serveObject(c, {
+      return await serveObject(c.req.raw, {
         driver,
         key: grant.key,
         size: head.size,

@@ -1,6 +1,4 @@
 import { Readable } from 'node:stream';
-import type { Context } from 'hono';
-import type { AppEnv } from '../context';
 import { ApiError } from '../errors';
 import { ObjectNotFoundError, type StorageDriver } from '../storage/driver';
 import { contentDisposition, needsSandbox, parseRange } from '../storage/http-headers';
@@ -25,7 +23,7 @@ export interface ObjectToServe {
  * Served with `X-Content-Type-Options: nosniff` and, for anything but PDF, `Content-Security-Policy: sandbox`,
  * so an uploaded HTML or SVG file never runs as our origin.
  */
-export async function serveObject(c: Context<AppEnv>, object: ObjectToServe): Promise<Response> {
+export async function serveObject(httpRequest: Request, object: ObjectToServe): Promise<Response> {
   const headers = new Headers({
     // Text without a declared charset is read as UTF-8, not the browser's locale default.
     'Content-Type': /^text\/[^;]+$/.test(object.contentType) ? `${object.contentType}; charset=utf-8` : object.contentType,
@@ -40,8 +38,8 @@ export async function serveObject(c: Context<AppEnv>, object: ObjectToServe): Pr
   const etag = object.etag ? `"${object.etag}"` : undefined;
   if (etag) headers.set('ETag', etag);
 
-  const ifRange = c.req.header('if-range');
-  const request = ifRange !== undefined && ifRange !== etag ? ({ kind: 'whole' } as const) : parseRange(c.req.header('range'), object.size);
+  const ifRange = httpRequest.headers.get('if-range') ?? undefined;
+  const request = ifRange !== undefined && ifRange !== etag ? ({ kind: 'whole' } as const) : parseRange(httpRequest.headers.get('range') ?? undefined, object.size);
   if (request.kind === 'unsatisfiable') {
     headers.set('Content-Range', `bytes */${object.size}`);
     headers.delete('Content-Type');
@@ -52,7 +50,7 @@ export async function serveObject(c: Context<AppEnv>, object: ObjectToServe): Pr
   headers.set('Content-Length', String(length));
   if (range) headers.set('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`);
   const status = range ? 206 : 200;
-  if (c.req.method === 'HEAD' || length === 0) return new Response(null, { status, headers });
+  if (httpRequest.method === 'HEAD' || length === 0) return new Response(null, { status, headers });
 
   let body: Readable;
   try {

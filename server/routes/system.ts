@@ -5,14 +5,14 @@ import { jsonBody, ok } from '../http';
 import { requireAdmin } from '../middleware/auth';
 import { dashboardStats } from '../services/dashboard';
 import { readSettings, writeSettings } from '../services/settings';
-import { APP_VERSION } from '../version';
+import { versionInfo } from '../version';
 
 /** Health, version, the public max upload size, the admin's system settings and dashboard. */
 export function systemRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.get('/health', (c) => ok(c, { status: 'ok' as const }));
-  app.get('/version', (c) => ok(c, APP_VERSION));
+  app.get('/version', (c) => ok(c, versionInfo()));
 
   app.get('/system/max-upload-size', async (c) => {
     const { max_upload_size } = await readSettings(deps.db);

@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, unmatchableHash, verifyPassword } from './passwords';
 
 describe('hashPassword / verifyPassword', () => {
   it('round-trips and refuses other passwords', async () => {
@@ -49,5 +49,13 @@ describe('hashPassword / verifyPassword', () => {
     for (const bad of ['', 'pw-123456', `bcrypt$${parts.slice(1).join('$')}`, 'scrypt$32768$8$1$$', 'scrypt$32768$8$1']) {
       expect(await verifyPassword('pw-123456', bad)).toBe(false);
     }
+  });
+
+  it('makes an unmatchable hash in the format and with the parameters of a real one', async () => {
+    const [real, unmatchable] = [await hashPassword('pw-123456'), unmatchableHash()];
+    expect(unmatchable.split('$').slice(0, 4)).toEqual(real.split('$').slice(0, 4));
+    expect(unmatchable.split('$').map((part) => part.length)).toEqual(real.split('$').map((part) => part.length));
+    expect(unmatchableHash()).not.toBe(unmatchable);
+    for (const password of ['pw-123456', '', 'password']) expect(await verifyPassword(password, unmatchable)).toBe(false);
   });
 });

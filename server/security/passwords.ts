@@ -13,11 +13,19 @@ function derive(password: string, salt: Buffer, params: ScryptOptions): Promise<
 }
 
 /** `scrypt$N$r$p$salt$hash`, so the parameters can be raised later without breaking stored hashes. */
+const encode = (salt: Buffer, key: Buffer) =>
+  ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  return encode(salt, await derive(password, salt, PARAMS));
 }
+
+/**
+ * A stored hash that no password matches (its hash part is random bytes, not derived from anything) and that costs
+ * verifyPassword as much as a real one: made at once, where hashing a random password takes one scrypt.
+ */
+export const unmatchableHash = (): string => encode(randomBytes(16), randomBytes(KEY_LENGTH));
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
@@ -27,3 +35,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, 'base64'), params);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** What the password of an unknown user is checked against, so that timing does not tell which user names exist. */
+export const UNKNOWN_USER_HASH = unmatchableHash();

@@ -12,7 +12,7 @@ import { APP_VERSION } from '../version';
 import { assertFits, type UploadLimits } from './files';
 import { readSettings } from './settings';
 
-const USER_AGENT = `Clipstash/${APP_VERSION.version} (URL upload)`;
+const USER_AGENT = `Clipstash/${APP_VERSION} (URL upload)`;
 /** `url/info` asks twice at most (HEAD, then a one-byte GET): each must answer promptly. */
 const INFO_IDLE_MS = 15_000;
 /** `url/proxy` streams for as long as bytes keep coming. */

@@ -1,19 +1,3 @@
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsCommand,
-  ListObjectsV2Command,
-  ListPartsCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import {
   assertSafeKey,
@@ -31,6 +15,7 @@ import {
 } from './driver';
 import { contentDisposition } from './http-headers';
 import { encodeKeyPath } from './local-urls';
+import { partsOf } from './split-parts';
 
 export interface S3DriverOptions {
   endpoint: string;
@@ -64,21 +49,13 @@ function partListError(error: unknown, parts: { partNumber: number }[]): Error |
   return undefined;
 }
 
-/** Splits a stream into buffers of exactly `size` bytes (the last may be shorter, or empty for an empty stream). */
-async function* partsOf(body: Readable, size: number): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    pending.push(chunk);
-    pendingBytes += chunk.length;
-    while (pendingBytes >= size) {
-      const joined = Buffer.concat(pending, pendingBytes);
-      yield joined.subarray(0, size);
-      pending = pendingBytes > size ? [joined.subarray(size)] : [];
-      pendingBytes -= size;
-    }
-  }
-  if (pendingBytes > 0 || pending.length === 0) yield Buffer.concat(pending, pendingBytes);
+/**
+ * The AWS SDK, by far the largest part of the server's code: loaded by the first S3 operation, so that a server
+ * without S3 storage never loads it.
+ */
+async function loadSdk() {
+  const [s3, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]);
+  return { s3, getSignedUrl: presigner.getSignedUrl };
 }
 
 /**
@@ -86,16 +63,23 @@ async function* partsOf(body: Readable, size: number): AsyncGenerator<Buffer> {
  * services (and browsers PUTting to presigned URLs) do not speak the SDK's newer default checksum headers.
  */
 export function createS3Driver(options: S3DriverOptions): StorageDriver {
-  const client = new S3Client({
-    endpoint: options.endpoint,
-    region: options.region || 'us-east-1',
-    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
-    forcePathStyle: options.pathStyle,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
-  });
+  let connection: ReturnType<typeof connect> | undefined;
+  const connect = async () => {
+    const sdk = await loadSdk();
+    const client = new sdk.s3.S3Client({
+      endpoint: options.endpoint,
+      region: options.region || 'us-east-1',
+      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+      forcePathStyle: options.pathStyle,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 3,
+      requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+    });
+    return { ...sdk, client };
+  };
+  /** The SDK and this driver's client, made by its first operation. */
+  const connected = () => (connection ??= connect());
   const Bucket = options.bucket;
   const checked = (key: string) => {
     assertSafeKey(key);
@@ -103,8 +87,9 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
   };
 
   async function head(key: string): Promise<ObjectHead | undefined> {
+    const { s3, client } = await connected();
     try {
-      const answer = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+      const answer = await client.send(new s3.HeadObjectCommand({ Bucket, Key: checked(key) }));
       return { size: answer.ContentLength ?? 0, etag: bareEtag(answer.ETag) };
     } catch (error) {
       if (isNotFound(error)) return undefined;
@@ -114,22 +99,23 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
   /** Parts one after another: memory holds one part at a time; the source waits while a part uploads. */
   async function multipart(key: string, contentType: string, parts: AsyncGenerator<Buffer>, first: Buffer[]) {
-    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }));
+    const { s3, client } = await connected();
+    const { UploadId } = await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType }));
     const done: { PartNumber: number; ETag: string }[] = [];
     try {
       const send = async (body: Buffer) => {
         const PartNumber = done.length + 1;
-        const answer = await client.send(new UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body: body }));
+        const answer = await client.send(new s3.UploadPartCommand({ Bucket, Key: key, UploadId, PartNumber, Body: body }));
         done.push({ PartNumber, ETag: answer.ETag ?? '' });
       };
       for (const part of first) await send(part);
       for await (const part of parts) await send(part);
       const answer = await client.send(
-        new CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }),
+        new s3.CompleteMultipartUploadCommand({ Bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }),
       );
       return bareEtag(answer.ETag);
     } catch (error) {
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => undefined);
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: key, UploadId })).catch(() => undefined);
       throw error;
     }
   }
@@ -140,9 +126,10 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
    * token (s3rver's V2 tokens need a cipher that OpenSSL 3 no longer offers).
    */
   async function* pagesOf(prefix: string, delimiter?: string) {
+    const { s3, client } = await connected();
     let Marker: string | undefined;
     for (;;) {
-      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix: prefix, Delimiter: delimiter, Marker }));
+      const page = await client.send(new s3.ListObjectsCommand({ Bucket, Prefix: prefix, Delimiter: delimiter, Marker }));
       yield page;
       const last = [...(page.Contents ?? []).map((object) => object.Key ?? ''), ...(page.CommonPrefixes ?? []).map((common) => common.Prefix ?? '')].sort().at(-1);
       const next = page.NextMarker ?? last;
@@ -189,10 +176,11 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
   /** Deletes keys a few at a time (single deletes: every S3-compatible service speaks them). */
   async function deleteKeys(keys: string[]) {
+    const { s3, client } = await connected();
     const queue = [...keys];
     const worker = async () => {
       for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
       }
     };
     await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
@@ -203,6 +191,7 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
     async put(key, body, { contentType }) {
       checked(key);
+      const { s3, client } = await connected();
       const parts = partsOf(body, S3_PART_SIZE);
       let size = 0;
       const counted = (async function* () {
@@ -215,7 +204,7 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
       const second = first.done ? first : await counted.next();
       if (second.done) {
         const bytes = first.done ? Buffer.alloc(0) : first.value;
-        const answer = await client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType }));
+        const answer = await client.send(new s3.PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType }));
         return { size, etag: bareEtag(answer.ETag) };
       }
       const etag = await multipart(key, contentType, counted, [first.value as Buffer, second.value]);
@@ -223,9 +212,10 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     },
 
     async get(key, range) {
+      const { s3, client } = await connected();
       try {
         const answer = await client.send(
-          new GetObjectCommand({ Bucket, Key: checked(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+          new s3.GetObjectCommand({ Bucket, Key: checked(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
         );
         return answer.Body as Readable;
       } catch (error) {
@@ -237,8 +227,9 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     head,
 
     async delete(key) {
+      const { s3, client } = await connected();
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: checked(key) }));
+        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: checked(key) }));
       } catch (error) {
         // Some services answer an error for a key that is already gone: gone is what we wanted.
         if (isNotFound(error) || (await head(key).catch(() => 'unknown')) === undefined) return;
@@ -247,9 +238,10 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     },
 
     async copy(fromKey, toKey) {
+      const { s3, client } = await connected();
       try {
         await client.send(
-          new CopyObjectCommand({ Bucket, Key: checked(toKey), CopySource: `${Bucket}/${encodeKeyPath(checked(fromKey))}` }),
+          new s3.CopyObjectCommand({ Bucket, Key: checked(toKey), CopySource: `${Bucket}/${encodeKeyPath(checked(fromKey))}` }),
         );
       } catch (error) {
         if (isNotFound(error)) throw new ObjectNotFoundError(fromKey);
@@ -257,22 +249,26 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
       }
     },
 
-    presignPut: async (key, presign) =>
-      getSignedUrl(client, new PutObjectCommand({ Bucket, Key: checked(key), ContentType: presign.contentType }), {
+    async presignPut(key, presign) {
+      const { s3, client, getSignedUrl } = await connected();
+      return getSignedUrl(client, new s3.PutObjectCommand({ Bucket, Key: checked(key), ContentType: presign.contentType }), {
         expiresIn: presign.expiresInSeconds,
-      }),
+      });
+    },
 
-    presignGet: async (key, presign) =>
-      getSignedUrl(
+    async presignGet(key, presign) {
+      const { s3, client, getSignedUrl } = await connected();
+      return getSignedUrl(
         client,
-        new GetObjectCommand({
+        new s3.GetObjectCommand({
           Bucket,
           Key: checked(key),
           ResponseContentDisposition: contentDisposition(presign.disposition, presign.filename),
           ResponseContentType: presign.contentType,
         }),
         { expiresIn: presign.expiresInSeconds },
-      ),
+      );
+    },
 
     objectUrl(key) {
       const endpoint = new URL(options.endpoint);
@@ -283,12 +279,14 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
     async checkAccess() {
       const probe = `${options.folder ? `${options.folder}/` : ''}clipstash-probe/`;
-      await client.send(new ListObjectsV2Command({ Bucket, Prefix: probe, MaxKeys: 1 }));
+      const { s3, client } = await connected();
+      await client.send(new s3.ListObjectsV2Command({ Bucket, Prefix: probe, MaxKeys: 1 }));
     },
 
     async stat(key) {
+      const { s3, client } = await connected();
       try {
-        const answer = await client.send(new HeadObjectCommand({ Bucket, Key: checked(key) }));
+        const answer = await client.send(new s3.HeadObjectCommand({ Bucket, Key: checked(key) }));
         return { key, size: answer.ContentLength ?? 0, etag: bareEtag(answer.ETag), modified: answer.LastModified ?? null };
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -302,13 +300,15 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
     async folderExists(folder) {
       if (folder === '') return true;
-      const page = await client.send(new ListObjectsCommand({ Bucket, Prefix: prefixOf(folder), MaxKeys: 1 }));
+      const { s3, client } = await connected();
+      const page = await client.send(new s3.ListObjectsCommand({ Bucket, Prefix: prefixOf(folder), MaxKeys: 1 }));
       return (page.Contents?.length ?? 0) + (page.CommonPrefixes?.length ?? 0) > 0;
     },
 
     async makeFolder(folder) {
       if (folder === '') return;
-      await client.send(new PutObjectCommand({ Bucket, Key: prefixOf(folder), Body: Buffer.alloc(0) }));
+      const { s3, client } = await connected();
+      await client.send(new s3.PutObjectCommand({ Bucket, Key: prefixOf(folder), Body: Buffer.alloc(0) }));
     },
 
     async removeFolder(folder) {
@@ -325,21 +325,25 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     },
 
     async initMultipart(key, { contentType }) {
-      const answer = await client.send(new CreateMultipartUploadCommand({ Bucket, Key: checked(key), ContentType: contentType }));
+      const { s3, client } = await connected();
+      const answer = await client.send(new s3.CreateMultipartUploadCommand({ Bucket, Key: checked(key), ContentType: contentType }));
       if (!answer.UploadId) throw new Error('The storage answered no upload id');
       return answer.UploadId;
     },
 
-    presignPart: async (key, uploadId, partNumber, presign) =>
-      getSignedUrl(client, new UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber }), {
+    async presignPart(key, uploadId, partNumber, presign) {
+      const { s3, client, getSignedUrl } = await connected();
+      return getSignedUrl(client, new s3.UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber }), {
         expiresIn: presign.expiresInSeconds,
-      }),
+      });
+    },
 
     async uploadPart(key, uploadId, partNumber, body, size) {
+      const { s3, client } = await connected();
       const Body = size === undefined ? Buffer.concat(await body.toArray()) : body;
       try {
         const answer = await client.send(
-          new UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber, Body, ContentLength: size ?? (Body as Buffer).length }),
+          new s3.UploadPartCommand({ Bucket, Key: checked(key), UploadId: uploadId, PartNumber: partNumber, Body, ContentLength: size ?? (Body as Buffer).length }),
         );
         return { partNumber, size: size ?? (Body as Buffer).length, etag: bareEtag(answer.ETag) };
       } catch (error) {
@@ -351,10 +355,11 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     async listParts(key, uploadId) {
       const parts: StoredPart[] = [];
       let marker: string | undefined;
+      const { s3, client } = await connected();
       try {
         for (;;) {
           const page = await client.send(
-            new ListPartsCommand({ Bucket, Key: checked(key), UploadId: uploadId, MaxParts: 1000, PartNumberMarker: marker }),
+            new s3.ListPartsCommand({ Bucket, Key: checked(key), UploadId: uploadId, MaxParts: 1000, PartNumberMarker: marker }),
           );
           for (const part of page.Parts ?? []) {
             parts.push({ partNumber: part.PartNumber ?? 0, size: part.Size ?? 0, etag: bareEtag(part.ETag) });
@@ -370,9 +375,10 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     },
 
     async completeMultipart(key, uploadId, parts) {
+      const { s3, client } = await connected();
       try {
         const answer = await client.send(
-          new CompleteMultipartUploadCommand({
+          new s3.CompleteMultipartUploadCommand({
             Bucket,
             Key: checked(key),
             UploadId: uploadId,
@@ -387,8 +393,9 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     },
 
     async abortMultipart(key, uploadId) {
+      const { s3, client } = await connected();
       try {
-        await client.send(new AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: uploadId }));
+        await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: uploadId }));
       } catch (error) {
         if (errorCode(error) === 'NoSuchUpload' || isNotFound(error)) return;
         throw error;

@@ -1,15 +1,16 @@
 import { i18n } from '@lingui/core';
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, type ReactNode } from 'react';
-import { createActor, fromCallback, fromPromise, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { createContext, use, useContext, type ReactNode } from 'react';
+import { createActor, fromCallback, fromPromise, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import type { Permissions } from '../../contract/auth';
 import { authMachine, type StoredCredentials } from '../../machines/auth.machine';
 import { isThemeMode, themeMachine, type ThemeEvent } from '../../machines/theme.machine';
 import { login, logout, testApiKey, validateAdminToken } from '../lib/api/auth';
 import { configureApiClient } from '../lib/api/client';
+import { whenSettled } from '../lib/idle';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
 import { createPwaActors } from './pwa-actors';
-import { createTaskManager } from './tasks';
+import type { TaskManager } from './tasks';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -87,8 +88,32 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
 
   theme.start();
   auth.start();
-  const tasks = createTaskManager(auth, inspect);
+
+  // The task manager's code (its machines, the transfer engine's client) is no part of a first load: a page that
+  // shows tasks loads it, and for a signed-in user it loads once the page has settled, so that the journal's
+  // unfinished uploads come back without a visit to such a page.
+  let taskManager: Promise<TaskManager> | undefined;
+  const tasks = () =>
+    (taskManager ??= import('./tasks').then(
+      ({ createTaskManager }) => createTaskManager(auth, inspect),
+      (error: unknown) => {
+        taskManager = undefined; // its code could not be loaded this time (offline, a new deploy): try again later
+        throw error;
+      },
+    ));
+  whenSignedIn(auth, () => whenSettled(() => void tasks().catch(() => undefined)));
+
   return { theme, auth, tasks, ...createPwaActors(auth, inspect) };
+}
+
+/** Runs `task` once someone is signed in: now if they are, else at their sign-in. */
+export function whenSignedIn(auth: Actor<typeof authMachine>, task: () => void) {
+  if (auth.getSnapshot().hasTag('signedIn')) return task();
+  const watch = auth.subscribe((snapshot) => {
+    if (!snapshot.hasTag('signedIn')) return;
+    watch.unsubscribe();
+    task();
+  });
 }
 
 export type AppActors = ReturnType<typeof createAppActors>;
@@ -103,6 +128,11 @@ export function useAppActors(): AppActors {
   const actors = useContext(ActorsContext);
   if (!actors) throw new Error('useAppActors needs <ActorsProvider>');
   return actors;
+}
+
+/** The app's task manager; the component suspends while its code loads (the first time only). */
+export function useTaskManager(): TaskManager {
+  return use(useAppActors().tasks());
 }
 
 /** Who is signed in, derived from the auth machine's state and tags. */

@@ -5,9 +5,9 @@ import { connectivityMachine, type ConnectivityEvent } from '../../machines/conn
 import { installPromptMachine, type InstallPromptEvent } from '../../machines/install-prompt.machine';
 import { updatePromptMachine, type UpdatePromptEvent } from '../../machines/update-prompt.machine';
 import { activateLocale, initialLocale } from '../lib/i18n';
+import { whenSettled } from '../lib/idle';
 import { promptInstall, runsInstalled, watchInstallOffers } from '../lib/install';
 import { offlineCache } from '../lib/offline-cache';
-import { registerServiceWorker, skipWaiting } from '../lib/service-worker';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
 
 /**
@@ -37,6 +37,9 @@ function forgetSignedInAnswersAtSignOut(auth: Actor<typeof authMachine>) {
     wasSignedIn = now;
   });
 }
+
+/** The service-worker client (workbox-window): no part of a first load. */
+const serviceWorkerClient = () => import('../lib/service-worker');
 
 /** The installable-app actors (connectivity, install prompt, update prompt) with their browser side effects. */
 export function createPwaActors(auth: Actor<typeof authMachine>, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
@@ -97,16 +100,30 @@ export function createPwaActors(auth: Actor<typeof authMachine>, inspect?: Actor
   const updatePrompt = createActor(
     updatePromptMachine.provide({
       actions: {
-        skipWaiting: () => skipWaiting(),
+        skipWaiting: () => void serviceWorkerClient().then(({ skipWaiting }) => skipWaiting()),
         reload: () => window.location.reload(),
       },
       actors: {
-        serviceWorker: fromCallback<UpdatePromptEvent>(({ sendBack }) =>
-          registerServiceWorker({
-            onUpdateReady: () => sendBack({ type: 'update.ready' }),
-            onControllerChange: () => sendBack({ type: 'update.activated' }),
-          }),
-        ),
+        // Registered once the page has settled: the worker's precache downloads must not compete with a first load.
+        serviceWorker: fromCallback<UpdatePromptEvent>(({ sendBack }) => {
+          let stopped = false;
+          let stop = () => {
+            stopped = true;
+          };
+          whenSettled(() =>
+            void serviceWorkerClient().then(
+              ({ registerServiceWorker }) => {
+                if (stopped) return;
+                stop = registerServiceWorker({
+                  onUpdateReady: () => sendBack({ type: 'update.ready' }),
+                  onControllerChange: () => sendBack({ type: 'update.activated' }),
+                });
+              },
+              (error: unknown) => console.warn('Service worker registration failed', error),
+            ),
+          );
+          return () => stop();
+        }),
       },
     }),
     { inspect },

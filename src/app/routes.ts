@@ -10,26 +10,42 @@ export interface RouteEntry {
   /** A title that depends on the path's parameters (admin modules). */
   titleFor?: (params: Record<string, string | undefined>) => MessageDescriptor | undefined;
   page: LazyExoticComponent<ComponentType>;
+  /** Starts loading the page's code (the same import as `page`'s). */
+  load: () => Promise<unknown>;
+}
+
+/** A route whose page loads lazily, in its own chunk. */
+function route(entry: Omit<RouteEntry, 'page' | 'load'>, load: () => Promise<{ default: ComponentType }>): RouteEntry {
+  return { ...entry, page: lazy(load), load };
 }
 
 /** The routes of frontend-spec §2; every page is its own lazily loaded chunk. */
 export const routes: readonly RouteEntry[] = [
-  { path: '/', title: msg`Online clipboard`, page: lazy(() => import('../pages/home/HomePage')) },
-  { path: '/upload', title: msg`File upload`, page: lazy(() => import('../pages/upload/UploadPage')) },
-  {
-    path: '/admin/:module?',
-    title: msg`Admin panel`,
-    titleFor: ({ module }) => (isAdminModule(module) ? ADMIN_MODULE_TITLES[module] : undefined),
-    page: lazy(() => import('../pages/admin/AdminPage')),
-  },
-  { path: '/paste/:slug', title: msg`View share`, page: lazy(() => import('../pages/paste-view/PasteViewPage')) },
-  { path: '/file/:slug', title: msg`File preview`, page: lazy(() => import('../pages/file-view/FileViewPage')) },
-  {
-    path: '/mount-explorer/*?',
-    title: msg`Mount explorer`,
-    page: lazy(() => import('../pages/mount-explorer/MountExplorerPage')),
-  },
-  { path: '/expense', title: msg`Expense management`, page: lazy(() => import('../pages/expense/ExpensePage')) },
+  route({ path: '/', title: msg`Online clipboard` }, () => import('../pages/home/HomePage')),
+  route({ path: '/upload', title: msg`File upload` }, () => import('../pages/upload/UploadPage')),
+  route(
+    {
+      path: '/admin/:module?',
+      title: msg`Admin panel`,
+      titleFor: ({ module }) => (isAdminModule(module) ? ADMIN_MODULE_TITLES[module] : undefined),
+    },
+    () => import('../pages/admin/AdminPage'),
+  ),
+  route({ path: '/paste/:slug', title: msg`View share` }, () => import('../pages/paste-view/PasteViewPage')),
+  route({ path: '/file/:slug', title: msg`File preview` }, () => import('../pages/file-view/FileViewPage')),
+  route({ path: '/mount-explorer/*?', title: msg`Mount explorer` }, () => import('../pages/mount-explorer/MountExplorerPage')),
+  route({ path: '/expense', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
 ];
+
+/** A route's first path segment, without parameters: `/paste/:slug` → `paste`, `/` → ``. */
+const firstSegment = (path: string) => (path.split('/')[1] ?? '').replace(/^:.*|[*?]+$/, '');
+
+/**
+ * Starts loading the code of the page at `pathname` (every route differs from the others by its first segment),
+ * so that it downloads beside the language catalog instead of after it.
+ */
+export function preloadPage(pathname: string) {
+  void routes.find((entry) => firstSegment(entry.path) === firstSegment(pathname))?.load().catch(() => undefined);
+}
 
 export const PRODUCT_NAME = 'Clipstash';

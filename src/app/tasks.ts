@@ -1,11 +1,12 @@
 import { i18n } from '@lingui/core';
-import { createActor, fromCallback, type ActorOptions, type ActorRefFrom, type AnyActorLogic } from 'xstate';
+import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type FsZipDownload, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
 import { streamedDownload } from '../lib/streamed-download';
+import { whenSignedIn } from './actors';
 import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
@@ -143,7 +144,7 @@ export function taskFromJournal(task: JournalTask): TaskInput {
  * The app-wide task manager, wired to the engine. The journal's tasks are restored once someone signs in: a
  * visitor opening a share never starts the transfer worker.
  */
-export function createTaskManager(auth: ActorRefFrom<typeof authMachine>, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
+export function createTaskManager(auth: Actor<typeof authMachine>, inspect?: ActorOptions<AnyActorLogic>['inspect']) {
   const credentials = () => auth.getSnapshot().context;
   const manager = createActor(
     taskManagerMachine.provide({
@@ -156,15 +157,13 @@ export function createTaskManager(auth: ActorRefFrom<typeof authMachine>, inspec
     { input: { partsPerUpload: partsPerUpload() }, inspect },
   );
   manager.start();
-  const restore = () =>
-    transferEngine.journalTasks().then(
+  whenSignedIn(auth, () =>
+    void transferEngine.journalTasks().then(
       (tasks) => manager.send({ type: 'tasks.restore', tasks: tasks.sort((a, b) => a.queuedAt - b.queuedAt).map(taskFromJournal) }),
       () => undefined,
-    );
-  const watch = auth.subscribe((snapshot) => {
-    if (!snapshot.hasTag('signedIn')) return;
-    watch.unsubscribe();
-    void restore();
-  });
+    ),
+  );
   return manager;
 }
+
+export type TaskManager = ReturnType<typeof createTaskManager>;

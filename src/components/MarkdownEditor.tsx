@@ -1,7 +1,7 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { markdown } from '@codemirror/lang-markdown';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { Compartment, EditorState } from '@codemirror/state';
+import { commonmarkLanguage, markdownKeymap, pasteURLAsLink } from '@codemirror/lang-markdown';
+import { defaultHighlightStyle, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
+import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderExtension } from '@codemirror/view';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 
@@ -31,6 +31,17 @@ const editorTheme = EditorView.theme({
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection': { backgroundColor: 'var(--accent-soft)' },
 });
 
+/**
+ * What `markdown()` gives (CommonMark, list continuation on Enter, a pasted URL over a selection as a link) but
+ * its HTML sub-language: that brings the HTML, CSS and JavaScript parsers, two fifths of the editor's code.
+ */
+const markdownSupport = [
+  new LanguageSupport(commonmarkLanguage),
+  Prec.high(keymap.of(markdownKeymap)),
+  pasteURLAsLink,
+  syntaxHighlighting(defaultHighlightStyle),
+];
+
 /** CodeMirror 6 with Markdown highlighting, or none in plain-text mode (pastes, files in the mount explorer). */
 export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(function MarkdownEditor(
   { initial, plainText, label, placeholder, onChange, className },
@@ -52,7 +63,7 @@ export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(func
           history(),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           EditorView.lineWrapping,
-          language.current.of(plainText ? [] : [markdown(), syntaxHighlighting(defaultHighlightStyle)]),
+          language.current.of(plainText ? [] : markdownSupport),
           placeholderExtension(placeholder),
           editorTheme,
           EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true' }),
@@ -69,7 +80,7 @@ export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(func
 
   useEffect(() => {
     view.current?.dispatch({
-      effects: language.current.reconfigure(plainText ? [] : [markdown(), syntaxHighlighting(defaultHighlightStyle)]),
+      effects: language.current.reconfigure(plainText ? [] : markdownSupport),
     });
   }, [plainText]);
 

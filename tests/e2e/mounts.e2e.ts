@@ -72,6 +72,28 @@ describe('mount management', () => {
     await context.close();
   });
 
+  it('an admin finds the WebDAV address in mount management, copies it, and a WebDAV client lists the mounts there', async () => {
+    const { page, context, errors } = await newPerson(suite.browser);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.server.url });
+    await loginAsAdmin(page, suite.server.url);
+    await page.getByRole('link', { name: 'Mount management' }).click();
+    const panel = page.getByRole('region', { name: 'WebDAV' });
+    await panel.getByText('Sign in with the admin name and password').waitFor();
+    const address = (await panel.getByTestId('webdav-address').textContent()) ?? '';
+    expect(address).toBe(`${suite.server.url}/dav/`);
+    await panel.getByRole('button', { name: 'Copy WebDAV address' }).click();
+    await page.getByText('WebDAV address copied').first().waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+    // What a desktop client does with it: PROPFIND with the admin's credentials.
+    const authorization = `Basic ${Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64')}`;
+    const listing = await page.request.fetch(address, { method: 'PROPFIND', headers: { authorization, depth: '1' } });
+    expect(listing.status()).toBe(207);
+    expect(await listing.text()).toContain('<D:href>/dav/local/</D:href>');
+    expect((await page.request.fetch(address, { method: 'PROPFIND', headers: { depth: '1' } })).status()).toBe(401);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('in Chinese at 360 px: the module reads in zh-CN and a mount is created from a phone', async () => {
     const { page, context, errors } = await newPerson(suite.browser, { locale: 'zh-CN', viewport: { width: 360, height: 740 } });
     await page.goto(`${suite.server.url}/admin`);

@@ -1,7 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useAuth } from '../actors';
-import { Toaster } from '../../components/Toaster';
+import { whenSettled } from '../../lib/idle';
+import { toasts } from '../../lib/toast';
 import { PRODUCT_NAME } from '../routes';
 import { EnvSwitcher } from './EnvSwitcher';
 import { Header } from './Header';
@@ -29,7 +30,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <LoginPromptWhenAsked />
       {import.meta.env.DEV && <EnvSwitcher />}
       <PwaPrompts />
-      <Toaster />
+      <ToasterWhenNeeded />
     </>
   );
 }
@@ -43,6 +44,24 @@ function LoginPromptWhenAsked() {
   return (
     <Suspense fallback={null}>
       <LoginPrompt />
+    </Suspense>
+  );
+}
+
+/**
+ * The toasts' code (Radix Toast) is no part of a first load: it loads with the first toast, or once the page has
+ * settled (the service worker precaches it, for offline use).
+ */
+const Toaster = lazy(() => import('../../components/Toaster').then((module) => ({ default: module.Toaster })));
+
+function ToasterWhenNeeded() {
+  const [settled, setSettled] = useState(false);
+  const anyToast = useSyncExternalStore(toasts.subscribe, () => toasts.snapshot().length > 0);
+  useEffect(() => whenSettled(() => setSettled(true)), []);
+  if (!settled && !anyToast) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
     </Suspense>
   );
 }

@@ -1,8 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { ExternalLink } from 'lucide-react';
-import { useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { LinkButton } from '../LinkButton';
-import { MarkdownView } from '../MarkdownView';
 import { Notice } from '../Notice';
 import { PageSkeleton } from '../PageSkeleton';
 import { absoluteApiUrl, loadTextPreview } from '../../lib/api/files';
@@ -10,6 +9,9 @@ import { highlightCodeBlocks } from '../../lib/markdown/highlight';
 import { useResource } from '../../lib/use-resource';
 import styles from './FilePreview.module.css';
 import { codeLanguage, previewKind } from './preview-kind';
+
+/** Markdown rendering and sanitising load only for a Markdown file. */
+const MarkdownView = lazy(() => import('../MarkdownView').then((module) => ({ default: module.MarkdownView })));
 
 /** What a preview needs of a file: a shared file, or a file of a mount. The URLs work without credentials. */
 export interface PreviewableFile {
@@ -65,7 +67,9 @@ function TextPreview({ url, filename, markdown }: { url: string; filename: strin
   return (
     <>
       {markdown ? (
-        <MarkdownView markdown={preview.data.text} className={styles.textBox} label={t`Preview`} />
+        <Suspense fallback={<PageSkeleton lines={6} />}>
+          <MarkdownView markdown={preview.data.text} className={styles.textBox} label={t`Preview`} />
+        </Suspense>
       ) : (
         <pre ref={code} className={styles.textBox} aria-label={t`Preview`} tabIndex={0}>
           <code className={language ? `language-${language}` : undefined}>{preview.data.text}</code>

@@ -24,6 +24,7 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   const tasks = useSelector(manager, (state) => state.context.tasks);
   const active = useCountOf(tasks, (status) => !isFinished(status));
   const finished = useCountOf(tasks, isFinished);
+  const remove = useCallback((id: string) => manager.send({ type: 'task.remove', id }), [manager]);
   return (
     <RadixDialog.Root>
       <RadixDialog.Trigger asChild>
@@ -54,7 +55,7 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
           ) : (
             <ul className={styles.list}>
               {[...tasks].reverse().map((task) => (
-                <TaskRow key={task.id} task={task.ref} onRemove={() => manager.send({ type: 'task.remove', id: task.id })} />
+                <TaskRow key={task.id} task={task.ref} onRemove={remove} />
               ))}
             </ul>
           )}

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { CheckCircle2, CircleAlert, FileUp, RotateCcw, Trash2, X } from 'lucide-react';
-import { useRef } from 'react';
+import { memo, useRef } from 'react';
 import type { FileShare } from '../../../contract/files';
 import type { FsItemsResult, TaskType, UploadStage } from '../../../contract/transfer';
 import type { TaskActor } from '../../../machines/task.machine';
@@ -17,43 +17,47 @@ interface TaskRowProps {
   task: TaskActor;
   /** Show the finished upload's share link (the upload page); the task panel keeps rows short. */
   showShareLink?: boolean;
-  onRemove?: () => void;
+  /** Removes the task (by its id) from the list. */
+  onRemove?: (id: string) => void;
 }
 
-/** One task: status, stage, progress with speed and time left; cancel, retry, resume or remove; then its result. */
-export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps) {
+type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
+
+/** Everything a row shows except its progress: it changes a few times per task, not with every progress update. */
+const rowView = (state: TaskSnapshot) => {
+  const { id, label, stage, error, result, counts, currentFile, type, progress } = state.context;
+  return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value) };
+};
+
+function sameFields<T extends Record<string, unknown>>(a: T, b: T): boolean {
+  return Object.keys(a).every((key) => Object.is(a[key], b[key]));
+}
+
+/**
+ * One task: status, stage, progress with speed and time left; cancel, retry, resume or remove; then its result.
+ * A progress update renders only the row's progress parts (the percent, the bar, speed and time left), never the
+ * row itself or the other rows.
+ */
+export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps) {
   const { t } = useLingui();
-  const snapshot = useSelector(task, (state) => state);
+  const { id, label, stage, error, result, counts, currentFile, type, total, status } = useSelector(task, rowView, sameFields);
   const fileInput = useRef<HTMLInputElement>(null);
-  const { label, progress, stage, error, result, counts, currentFile, type } = snapshot.context;
-  const status = String(snapshot.value);
   /** A task over many items that ended partly done names the items that failed, and why. */
   const failedItems = type === 'upload' ? [] : ((result as FsItemsResult | undefined)?.failed ?? []);
-  const stageText: Record<UploadStage, string> = {
-    starting: t`Starting`,
-    initializing: t`Preparing`,
-    uploading: t`Uploading`,
-    processing: t`Processing`,
-    completing: t`Finishing`,
-    completed: t`Done`,
-    waitingForNetwork: t`Waiting for the network`,
-  };
   const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, delete: t`Delete`, download: t`Download` };
   const share = status === 'completed' && type === 'upload' ? (result as FileShare | undefined) : undefined;
   const statusText =
-    status === 'running'
-      ? t`${stage ? stageText[stage] : stageText.starting} ${progress.percent}%`
-      : status === 'completed'
-        ? t`Completed`
-        : status === 'partial'
-          ? t`Partly done`
-          : status === 'failed'
-            ? t`Failed`
-            : status === 'cancelled'
-              ? t`Cancelled`
-              : status === 'awaitingFile'
-                ? t`Waiting for the file`
-                : t`Waiting`;
+    status === 'completed'
+      ? t`Completed`
+      : status === 'partial'
+        ? t`Partly done`
+        : status === 'failed'
+          ? t`Failed`
+          : status === 'cancelled'
+            ? t`Cancelled`
+            : status === 'awaitingFile'
+              ? t`Waiting for the file`
+              : t`Waiting`;
 
   return (
     <li className={styles.row} data-task-status={status} data-file-name={label}>
@@ -64,9 +68,9 @@ export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps)
           <span className={styles.type}>{typeText[type]}</span>
           {label}
         </span>
-        <span className={styles.meta}>{formatBytes(progress.total || 0)}</span>
+        <span className={styles.meta}>{formatBytes(total || 0)}</span>
         <span className={styles.status} role="status">
-          {statusText}
+          {status === 'running' ? <RunningStatus task={task} stage={stage} /> : statusText}
         </span>
         {status === 'running' && (
           <Button size="small" variant="ghost" aria-label={t`Cancel ${label}`} onClick={() => task.send({ type: 'task.cancel' })}>
@@ -79,22 +83,12 @@ export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps)
           </Button>
         )}
         {onRemove && status !== 'running' && (
-          <Button size="small" variant="ghost" aria-label={t`Remove ${label} from the list`} onClick={onRemove}>
+          <Button size="small" variant="ghost" aria-label={t`Remove ${label} from the list`} onClick={() => onRemove(id)}>
             <Trash2 size={15} aria-hidden />
           </Button>
         )}
       </div>
-      {(status === 'running' || status === 'awaitingFile') && (
-        <>
-          <ProgressBar value={progress.percent} label={t`Progress of ${label}`} />
-          {status === 'running' && (
-            <span className={styles.meta}>
-              {progress.speed > 0 && t`${formatBytes(progress.speed)}/s`}
-              {progress.secondsLeft !== null && ` · ${t`${formatDuration(progress.secondsLeft)} left`}`}
-            </span>
-          )}
-        </>
-      )}
+      {(status === 'running' || status === 'awaitingFile') && <TaskProgress task={task} label={label} running={status === 'running'} />}
       {status === 'awaitingFile' && (
         <div className={styles.resume}>
           <span>{t`The page was reloaded. Pick the same file again to continue where the upload stopped.`}</span>
@@ -137,5 +131,44 @@ export function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps)
       )}
       {share && showShareLink && <ShareLinkDisplay url={fileShareUrl(share.slug)} name={share.slug} />}
     </li>
+  );
+});
+
+/** "Uploading 42%": the running row's status, rendered again only when its stage or whole percent changes. */
+function RunningStatus({ task, stage = 'starting' }: { task: TaskActor; stage: UploadStage | undefined }) {
+  const { t } = useLingui();
+  const percent = useSelector(task, (state) => state.context.progress.percent);
+  // Only the stage shown is translated: this renders with every whole percent of a transfer.
+  const stageText =
+    stage === 'initializing'
+      ? t`Preparing`
+      : stage === 'uploading'
+        ? t`Uploading`
+        : stage === 'processing'
+          ? t`Processing`
+          : stage === 'completing'
+            ? t`Finishing`
+            : stage === 'completed'
+              ? t`Done`
+              : stage === 'waitingForNetwork'
+                ? t`Waiting for the network`
+                : t`Starting`;
+  return t`${stageText} ${percent}%`;
+}
+
+/** The bar, and for a running task its speed and time left: the only part of a row that every progress update renders. */
+function TaskProgress({ task, label, running }: { task: TaskActor; label: string; running: boolean }) {
+  const { t } = useLingui();
+  const progress = useSelector(task, (state) => state.context.progress);
+  return (
+    <>
+      <ProgressBar value={progress.percent} label={t`Progress of ${label}`} />
+      {running && (
+        <span className={styles.meta}>
+          {progress.speed > 0 && t`${formatBytes(progress.speed)}/s`}
+          {progress.secondsLeft !== null && ` · ${t`${formatDuration(progress.secondsLeft)} left`}`}
+        </span>
+      )}
+    </>
   );
 }

@@ -1,46 +1,58 @@
-import type { HLJSApi } from 'highlight.js';
+import type { HLJSApi, LanguageFn } from 'highlight.js';
 
-let loading: Promise<HLJSApi> | undefined;
+type LanguageModule = Promise<{ default: LanguageFn }>;
 
-/** highlight.js with the languages people paste most; loaded only when a page shows code. */
-function loadHighlighter(): Promise<HLJSApi> {
-  loading ??= (async () => {
-    const [{ default: hljs }, ...languages] = await Promise.all([
-      import('highlight.js/lib/core'),
-      import('highlight.js/lib/languages/javascript'),
-      import('highlight.js/lib/languages/typescript'),
-      import('highlight.js/lib/languages/python'),
-      import('highlight.js/lib/languages/bash'),
-      import('highlight.js/lib/languages/json'),
-      import('highlight.js/lib/languages/css'),
-      import('highlight.js/lib/languages/xml'),
-      import('highlight.js/lib/languages/sql'),
-      import('highlight.js/lib/languages/go'),
-      import('highlight.js/lib/languages/rust'),
-      import('highlight.js/lib/languages/java'),
-      import('highlight.js/lib/languages/yaml'),
-      import('highlight.js/lib/languages/markdown'),
-    ]);
-    const names = ['javascript', 'typescript', 'python', 'bash', 'json', 'css', 'xml', 'sql', 'go', 'rust', 'java', 'yaml', 'markdown'];
-    names.forEach((name, index) => hljs.registerLanguage(name, languages[index]!.default));
-    hljs.registerAliases(['js', 'jsx'], { languageName: 'javascript' });
-    hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
-    hljs.registerAliases(['sh', 'shell', 'zsh'], { languageName: 'bash' });
-    hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
-    hljs.registerAliases(['py'], { languageName: 'python' });
-    hljs.registerAliases(['yml'], { languageName: 'yaml' });
-    return hljs;
-  })();
-  return loading;
+/** The languages people paste most, each its own small chunk: a page loads only those its code blocks use. */
+const LANGUAGES: Record<string, () => LanguageModule> = {
+  javascript: () => import('highlight.js/lib/languages/javascript'),
+  typescript: () => import('highlight.js/lib/languages/typescript'),
+  python: () => import('highlight.js/lib/languages/python'),
+  bash: () => import('highlight.js/lib/languages/bash'),
+  json: () => import('highlight.js/lib/languages/json'),
+  css: () => import('highlight.js/lib/languages/css'),
+  xml: () => import('highlight.js/lib/languages/xml'),
+  sql: () => import('highlight.js/lib/languages/sql'),
+  go: () => import('highlight.js/lib/languages/go'),
+  rust: () => import('highlight.js/lib/languages/rust'),
+  java: () => import('highlight.js/lib/languages/java'),
+  yaml: () => import('highlight.js/lib/languages/yaml'),
+  markdown: () => import('highlight.js/lib/languages/markdown'),
+};
+
+const ALIASES: Record<string, string> = { js: 'javascript', jsx: 'javascript', ts: 'typescript', tsx: 'typescript', sh: 'bash', shell: 'bash', zsh: 'bash', html: 'xml', svg: 'xml', py: 'python', yml: 'yaml' };
+
+let core: Promise<HLJSApi> | undefined;
+const registered = new Map<string, Promise<void>>();
+
+/** highlight.js with `name` registered (once); undefined for a language it is not given. */
+async function highlighterFor(name: string): Promise<HLJSApi | undefined> {
+  const load = LANGUAGES[name];
+  if (!load) return undefined;
+  core ??= import('highlight.js/lib/core').then((module) => module.default);
+  let registering = registered.get(name);
+  if (!registering) {
+    registering = Promise.all([core, load()]).then(([hljs, language]) => {
+      hljs.registerLanguage(name, language.default);
+      // highlightElement reads the block's own class (`language-js`): its aliases must be known too.
+      hljs.registerAliases(
+        Object.keys(ALIASES).filter((alias) => ALIASES[alias] === name),
+        { languageName: name },
+      );
+    });
+    registered.set(name, registering);
+  }
+  await registering;
+  return core;
 }
 
 /** Colours the fenced code blocks inside an element; text is shown first, colour follows. */
 export async function highlightCodeBlocks(root: HTMLElement): Promise<void> {
   const blocks = [...root.querySelectorAll<HTMLElement>('pre code[class*="language-"]')];
-  if (blocks.length === 0) return;
-  const hljs = await loadHighlighter();
-  for (const block of blocks) {
-    const language = /language-([\w-]+)/.exec(block.className)?.[1];
-    if (language && hljs.getLanguage(language) && !block.dataset.highlighted) hljs.highlightElement(block);
-  }
+  await Promise.all(
+    blocks.map(async (block) => {
+      const language = /language-([\w-]+)/.exec(block.className)?.[1]?.toLowerCase() ?? '';
+      const hljs = await highlighterFor(ALIASES[language] ?? language);
+      if (hljs && !block.dataset.highlighted) hljs.highlightElement(block);
+    }),
+  );
 }

@@ -1,13 +1,11 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { Clock, Download, Eye, FileX, Pencil, Trash2 } from 'lucide-react';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { PublicFile } from '../../../contract/files';
 import { Button } from '../../components/Button';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FileEditDialog } from '../../components/file-edit/FileEditDialog';
 import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
@@ -18,6 +16,10 @@ import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
 import styles from './FileView.module.css';
 import { FilePreview } from '../../components/file-preview/FilePreview';
+
+/** Only owners edit and delete: visitors never load the dialogs' code. */
+const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
+const FileEditDialog = lazy(() => import('../../components/file-edit/FileEditDialog').then((module) => ({ default: module.FileEditDialog })));
 
 type OpenFile = PublicFile & { previewUrl: string; downloadUrl: string };
 const isOpen = (file: PublicFile): file is OpenFile => Boolean(file.previewUrl && file.downloadUrl);
@@ -135,26 +137,30 @@ export default function FileViewPage() {
       <section className={styles.preview} aria-label={t`Preview`}>
         <FilePreview file={file} />
       </section>
-      {editing && file.id && (
-        <FileEditDialog
-          file={{ ...file, id: file.id }}
-          onClose={() => setEditing(false)}
-          onSaved={(saved) => {
-            setEditing(false);
-            toasts.success(t`Share updated`);
-            if (saved.slug !== slug) navigate(`/file/${encodeURIComponent(saved.slug)}`, { replace: true });
-            else result.reload();
-          }}
-        />
-      )}
-      <ConfirmDialog
-        open={deleting}
-        onOpenChange={setDeleting}
-        title={t`Delete this file?`}
-        description={t`The file and its link are removed for everyone. This cannot be undone.`}
-        confirmLabel={t`Delete`}
-        onConfirm={remove}
-      />
+      <Suspense fallback={null}>
+        {editing && file.id && (
+          <FileEditDialog
+            file={{ ...file, id: file.id }}
+            onClose={() => setEditing(false)}
+            onSaved={(saved) => {
+              setEditing(false);
+              toasts.success(t`Share updated`);
+              if (saved.slug !== slug) navigate(`/file/${encodeURIComponent(saved.slug)}`, { replace: true });
+              else result.reload();
+            }}
+          />
+        )}
+        {deleting && (
+          <ConfirmDialog
+            open
+            onOpenChange={setDeleting}
+            title={t`Delete this file?`}
+            description={t`The file and its link are removed for everyone. This cannot be undone.`}
+            confirmLabel={t`Delete`}
+            onConfirm={remove}
+          />
+        )}
+      </Suspense>
     </article>
   );
 }

@@ -1,18 +1,15 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMachine } from '@xstate/react';
 import { History, LogIn } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { CreatedPaste } from '../../../contract/pastes';
 import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/actors';
 import { Button } from '../../components/Button';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LinkButton } from '../../components/LinkButton';
-import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
-import { ShareLinkDisplay } from '../../components/share-link/ShareLinkDisplay';
 import { createPaste, pasteShareUrl, rawPasteUrl } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
 import { downloadBlob, safeFilename } from '../../lib/download';
@@ -20,7 +17,6 @@ import { draftStore } from '../../lib/drafts';
 import { markdownToDocx } from '../../lib/export/docx';
 import { elementToPng } from '../../lib/export/png';
 import { formatDateTime } from '../../lib/format';
-import { markdownToPlainText, renderMarkdown } from '../../lib/markdown/render';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
 import styles from './Home.module.css';
@@ -29,6 +25,14 @@ import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
 const DRAFT_ID = 'home';
+
+// None is part of the page's first render: their code (Markdown rendering and sanitising, a dialog, the QR code)
+// loads when they are shown; the preview's with the first character typed.
+const MarkdownView = lazy(() => import('../../components/MarkdownView').then((module) => ({ default: module.MarkdownView })));
+const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
+const ShareLinkDisplay = lazy(() =>
+  import('../../components/share-link/ShareLinkDisplay').then((module) => ({ default: module.ShareLinkDisplay })),
+);
 
 export default function HomePage() {
   const { t, i18n } = useLingui();
@@ -61,6 +65,7 @@ export default function HomePage() {
   };
 
   const copy = async (format: 'markdown' | 'html' | 'text') => {
+    const { markdownToPlainText, renderMarkdown } = await import('../../lib/markdown/render');
     const text = format === 'markdown' ? content : format === 'html' ? renderMarkdown(content) : markdownToPlainText(content);
     if (await copyText(text)) toasts.success(t`Copied to the clipboard`);
     else toasts.error(t`Copy failed, please copy it by hand`);
@@ -161,7 +166,9 @@ export default function HomePage() {
         {showingPreview && (
           <div className={styles.preview}>
             {content.trim() ? (
-              <MarkdownView ref={preview} markdown={content} label={t`Preview`} />
+              <Suspense fallback={null}>
+                <MarkdownView ref={preview} markdown={content} label={t`Preview`} />
+              </Suspense>
             ) : (
               <p className={styles.previewEmpty}>{t`The preview appears here as you type.`}</p>
             )}
@@ -177,11 +184,13 @@ export default function HomePage() {
       </p>
 
       {shared && (
-        <ShareLinkDisplay
-          url={pasteShareUrl(shared.paste.slug)}
-          rawUrl={rawPasteUrl(shared.paste.slug, shared.password || undefined)}
-          name={shared.paste.slug}
-        />
+        <Suspense fallback={null}>
+          <ShareLinkDisplay
+            url={pasteShareUrl(shared.paste.slug)}
+            rawUrl={rawPasteUrl(shared.paste.slug, shared.password || undefined)}
+            name={shared.paste.slug}
+          />
+        </Suspense>
       )}
 
       {canShare ? (
@@ -203,18 +212,22 @@ export default function HomePage() {
         </Notice>
       )}
 
-      <ConfirmDialog
-        open={confirmClear}
-        onOpenChange={setConfirmClear}
-        title={t`Clear the content?`}
-        description={t`The text and its saved draft are removed. This cannot be undone.`}
-        confirmLabel={t`Clear`}
-        onConfirm={() => {
-          editor.current?.setContent('');
-          sendDraft({ type: 'draft.clear' });
-          setConfirmClear(false);
-        }}
-      />
+      {confirmClear && (
+        <Suspense fallback={null}>
+          <ConfirmDialog
+            open
+            onOpenChange={setConfirmClear}
+            title={t`Clear the content?`}
+            description={t`The text and its saved draft are removed. This cannot be undone.`}
+            confirmLabel={t`Clear`}
+            onConfirm={() => {
+              editor.current?.setContent('');
+              sendDraft({ type: 'draft.clear' });
+              setConfirmClear(false);
+            }}
+          />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useLocation, useSearch } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
-import { useAppActors } from '../../app/actors';
+import { useTaskManager } from '../../app/actors';
 import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTasks, type ZipDestination } from '../../app/explorer-tasks';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
@@ -33,7 +33,7 @@ export function Explorer() {
   const previewName = params.get('preview') ?? undefined;
   useForcedDarkTheme(params.get('darkMode') ?? params.get('dark'));
   const { snapshot, send } = useExplorer(folder);
-  const { tasks } = useAppActors();
+  const tasks = useTaskManager();
   const context = snapshot.context;
   const items = sortedItems(context.listing, context.sort);
   const selected = items.filter((item) => context.selection.includes(item.path));

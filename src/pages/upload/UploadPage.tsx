@@ -1,7 +1,7 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useLingui } from '@lingui/react/macro';
 import { FileUp, Link2, LogIn } from 'lucide-react';
-import { useAppActors, useAuth } from '../../app/actors';
+import { useAuth, useTaskManager } from '../../app/actors';
 import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
@@ -16,7 +16,6 @@ import { useUploadForm } from './useUploadForm';
 export default function UploadPage() {
   const { t } = useLingui();
   const auth = useAuth();
-  const { tasks } = useAppActors();
   const canUpload = auth.role === 'admin' || (auth.role === 'apiKey' && Boolean(auth.permissions?.file));
   return (
     <div className={styles.page}>
@@ -25,7 +24,7 @@ export default function UploadPage() {
           <h1>{t`File upload`}</h1>
           <p className={styles.lead}>{t`Upload files and share each with its own short link.`}</p>
         </div>
-        {canUpload && <TaskManagerPanel manager={tasks} />}
+        {canUpload && <TasksButton />}
       </header>
       {canUpload ? (
         <UploadWorkspace />
@@ -47,6 +46,11 @@ export default function UploadPage() {
       )}
     </div>
   );
+}
+
+/** The task manager's button and panel (only for those allowed to upload: its code loads with it). */
+function TasksButton() {
+  return <TaskManagerPanel manager={useTaskManager()} />;
 }
 
 /** The upload tabs and what they started; only for those allowed to upload. */

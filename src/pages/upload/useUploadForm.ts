@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FileShare } from '../../../contract/files';
 import { slugProblem } from '../../../contract/slugs';
 import type { TaskInput } from '../../../machines/task.machine';
-import { useAppActors } from '../../app/actors';
+import { useTaskManager } from '../../app/actors';
 import { listStorageConfigs } from '../../lib/api/storage-configs';
 import { recentUploads, type RecentUpload } from '../../lib/recent-uploads';
 import { useResource } from '../../lib/use-resource';
@@ -16,7 +16,7 @@ import { emptyUploadForm, type UploadFormValues } from './upload-options';
  */
 export function useUploadForm() {
   const { t } = useLingui();
-  const { tasks } = useAppActors();
+  const tasks = useTaskManager();
   const configs = useResource(listStorageConfigs);
   const [configId, setConfigId] = useState<string>();
   const [values, setValues] = useState<UploadFormValues>(emptyUploadForm);

@@ -17,6 +17,7 @@ import { toasts } from '../../../lib/toast';
 import { useResource } from '../../../lib/use-resource';
 import { useStorageName } from '../../../lib/use-storage-name';
 import { MountFormDialog } from './MountFormDialog';
+import { WebdavAddress } from './WebdavAddress';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; mount: Mount } | undefined;
 
@@ -77,6 +78,7 @@ export default function MountManagement({ title }: { title: string }) {
           </Button>
         }
       />
+      <WebdavAddress />
       <ResourceStatus resource={mounts} errorTitle={t`The mount points could not be loaded`} />
       {mounts.data && mounts.data.length === 0 && (
         <Notice
