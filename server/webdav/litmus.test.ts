@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storageConfigSchema } from '../../contract/storage';
 import { createMount } from '../../tests/fixtures/fs';
@@ -21,12 +23,15 @@ interface LitmusRun {
 
 function runLitmus(url: string, user: string, password: string): Promise<LitmusRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(LITMUS, [url, user, password], { env: { ...process.env, TESTS: SUITES.join(' ') } });
+    // litmus writes debug.log and child.log into its working folder: a scratch one, not the checkout.
+    const scratch = mkdtempSync(join(tmpdir(), 'clipstash-litmus-'));
+    const child = spawn(LITMUS, [url, user, password], { cwd: scratch, env: { ...process.env, TESTS: SUITES.join(' ') } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', () => {
+      rmSync(scratch, { recursive: true, force: true });
       const summaries = new Map(
         [...output.matchAll(/summary for `(\w+)': of (\d+) tests run: (\d+) passed, (\d+) failed/g)].map((m) => [
           m[1] ?? '',
