@@ -16,6 +16,9 @@ import { onStorage, storageError } from './storage-errors';
 export const invalidate = (deps: AppDeps, target: MountTarget): Promise<void> =>
   invalidateFolder(deps, target.mount.id, target.inner.join('/'));
 
+/** The folder a target lies in (the mount's root for a path right below it). */
+export const parentTarget = (target: MountTarget) => withInner(target, target.inner.slice(0, -1));
+
 /** What is at a target: a file, a folder, or nothing. */
 export async function kindAt(target: MountTarget): Promise<'file' | 'folder' | 'none'> {
   if (target.inner.length === 0) return 'folder';
@@ -29,7 +32,7 @@ export async function kindAt(target: MountTarget): Promise<'file' | 'folder' | '
  */
 async function keepParent(target: MountTarget): Promise<void> {
   if (target.inner.length <= 1) return;
-  const parent = withInner(target, target.inner.slice(0, -1));
+  const parent = parentTarget(target);
   if (!(await target.driver.folderExists(parent.key))) await target.driver.makeFolder(parent.key);
 }
 
@@ -137,8 +140,6 @@ export async function saveText(deps: AppDeps, caller: FsCaller, path: FsPath, co
   if ((await kindAt(parentTarget(target))) === 'file') throw new ApiError(400, 'fs_not_a_folder', { path: parentOf(path).text });
   return writeFile(deps, target, Readable.from([Buffer.from(content, 'utf8')]), mimeTypeOf(nameOf(path)));
 }
-
-const parentTarget = (target: MountTarget) => withInner(target, target.inner.slice(0, -1));
 
 /** The file a form or a client names by folder and file name. */
 export async function fileInFolder(deps: AppDeps, caller: FsCaller, folder: FsPath, filename: string): Promise<MountTarget> {

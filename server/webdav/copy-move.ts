@@ -1,12 +1,13 @@
 import { copyOnServer } from '../fs/copy';
 import { isWithin } from '../fs/paths';
-import { resolveInMount, withInner } from '../fs/resolve';
+import { resolveInMount } from '../fs/resolve';
 import { onStorage } from '../fs/storage-errors';
 import { kindAt, removePath, renamePath } from '../fs/writes';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { carryDeadProps } from './dead-props';
 import { DavError } from './errors';
+import { assertParentFolder } from './resources';
 import { dropLocks } from './lock-store';
 import { depthOf, destinationOf, overwriteOf } from './request';
 
@@ -28,7 +29,7 @@ export async function copyOrMove(request: DavRequest, mode: 'copy' | 'move'): Pr
   if ((await kindAt(source)) === 'none') throw new DavError(404);
   const target = await resolveInMount(deps, caller, to);
   if (target.inner.length === 0) throw new DavError(403);
-  if ((await kindAt(withInner(target, target.inner.slice(0, -1)))) !== 'folder') throw new DavError(409);
+  await assertParentFolder(target);
   const replaced = (await kindAt(target)) !== 'none';
   if (replaced && !overwrite) throw new DavError(412);
   if (mode === 'move') await assertUnlocked(request, from, { membership: true, tree: true });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { resolveInMount, withInner } from '../fs/resolve';
-import { kindAt, writeFile } from '../fs/writes';
+import { resolveInMount } from '../fs/resolve';
+import { writeFile } from '../fs/writes';
 import { xmlBodyOf } from './body';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
@@ -8,7 +8,7 @@ import { DavError } from './errors';
 import { createLock, locksCovering, locksInTree, refreshLock, removeLock, timeoutOf, type DavLock } from './lock-store';
 import { writeActiveLock } from './props';
 import { depthOf } from './request';
-import { resourceAt } from './resources';
+import { assertParentFolder, resourceAt } from './resources';
 import { childElements, DavDocument, isDav, serialize } from './xml';
 
 function lockAnswer(request: DavRequest, lock: DavLock, status: 200 | 201): Response {
@@ -52,7 +52,7 @@ export async function lock(request: DavRequest): Promise<Response> {
   let status: 200 | 201 = 200;
   if (!(await resourceAt(deps, caller, path))) {
     const target = await resolveInMount(deps, caller, path);
-    if ((await kindAt(withInner(target, target.inner.slice(0, -1)))) !== 'folder') throw new DavError(409);
+    await assertParentFolder(target);
     await assertUnlocked(request, path, { membership: true });
     await writeFile(deps, target, Readable.from([]), undefined);
     status = 201;

@@ -144,13 +144,13 @@ function responseOf(resource: DavResource, wanted: Wanted, extras: Extras, deps:
       }
     }
   }
-  // A 200 propstat always (an allprop of a resource without properties has an empty one), a 404 one when asked-for
-  // properties are missing.
-  for (const [prop, status] of [
-    [found, 'HTTP/1.1 200 OK'],
-    [missing, 'HTTP/1.1 404 Not Found'],
-  ] as const) {
-    if (!prop.firstChild && (prop === missing || missing.firstChild)) continue;
+  // The found properties, and the asked-for ones that are missing; an allprop of a resource without any
+  // property still answers one (empty) 200 propstat.
+  const propstats = [
+    { prop: found, status: 'HTTP/1.1 200 OK', wanted: found.firstChild !== null || missing.firstChild === null },
+    { prop: missing, status: 'HTTP/1.1 404 Not Found', wanted: missing.firstChild !== null },
+  ];
+  for (const { prop, status } of propstats.filter((propstat) => propstat.wanted)) {
     const propstat = out.dav(response, 'propstat');
     propstat.appendChild(prop);
     out.dav(propstat, 'status', status);

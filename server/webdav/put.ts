@@ -7,7 +7,7 @@ import type { WebdavUploadMode } from '../../contract/system';
 import { FS_PART_BYTES } from '../../contract/fs';
 import { mimeTypeOf } from '../../contract/mime';
 import { nameOf } from '../fs/paths';
-import { resolveInMount, withInner, type MountTarget } from '../fs/resolve';
+import { resolveInMount, type MountTarget } from '../fs/resolve';
 import { storageError } from '../fs/storage-errors';
 import { fsPartSize } from '../fs/transfers';
 import { invalidate, kindAt, writeFile } from '../fs/writes';
@@ -18,6 +18,7 @@ import { partsOf } from '../storage/split-parts';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { DavError } from './errors';
+import { assertParentFolder } from './resources';
 
 /** How one PUT's bytes reach the storage: the `webdav_upload_mode` setting, `auto` resolved for this body. */
 export type PutRoute = 'direct' | 'proxy' | 'multipart';
@@ -90,7 +91,10 @@ async function putPresigned(target: MountTarget, body: Readable, contentType: st
 async function store(request: DavRequest, target: MountTarget, body: Readable, contentType: string, length: number | undefined, limits: UploadLimits) {
   const { webdav_upload_mode } = await readSettings(request.deps.db);
   const route = putRouteOf(webdav_upload_mode, target.driver.type, length);
-  if (route === 'direct') return writeFile(request.deps, target, body, contentType);
+  if (route === 'direct') {
+    await writeFile(request.deps, target, body, contentType);
+    return;
+  }
   const budget = byteBudget(limits);
   try {
     if (route === 'proxy' && length !== undefined) await putPresigned(target, body, contentType, length, request.baseUrl);
@@ -101,7 +105,6 @@ async function store(request: DavRequest, target: MountTarget, body: Readable, c
     throw storageError(target.path.text, error);
   }
   await invalidate(request.deps, target);
-  return undefined;
 }
 
 /** PUT: the body streamed into a file (201 new, 204 replaced); its folder must exist; never whole in memory. */
@@ -111,7 +114,7 @@ export async function put(request: DavRequest): Promise<Response> {
   const target = await resolveInMount(deps, caller, path);
   const existing = await kindAt(target);
   if (existing === 'folder') throw new DavError(405);
-  if ((await kindAt(withInner(target, target.inner.slice(0, -1)))) !== 'folder') throw new DavError(409);
+  await assertParentFolder(target);
   await assertUnlocked(request, path, { membership: existing === 'none' });
   const declared = raw.headers.get('content-length');
   const length = declared === null ? undefined : Number(declared);

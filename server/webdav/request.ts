@@ -22,9 +22,8 @@ export function pathOfUrlPath(urlPath: string): FsPath {
 
 /** The href of a path: each segment percent-encoded (spaces, `#`, `%`, `?`, CJK, emoji), folders with a `/`. */
 export function hrefOf(path: FsPath, isFolder: boolean): string {
-  const encoded = path.segments.map((segment) => encodeURIComponent(segment)).join('/');
   if (path.segments.length === 0) return `${DAV_PREFIX}/`;
-  return `${DAV_PREFIX}/${encoded}${isFolder ? '/' : ''}`;
+  return `${DAV_PREFIX}/${path.segments.map(encodeURIComponent).join('/')}${isFolder ? '/' : ''}`;
 }
 
 /** `Depth`: `0`, `1` or `infinity` (the default when the header is absent, as RFC 4918 says). */

@@ -1,6 +1,6 @@
 import { mimeTypeOf } from '../../contract/mime';
 import { nameOf } from '../fs/paths';
-import { resolveInMount, withInner } from '../fs/resolve';
+import { resolveInMount } from '../fs/resolve';
 import { kindAt, makeFolder, removePath } from '../fs/writes';
 import { serveObject } from '../routes/object-stream';
 import { assertUnlocked, checkIf } from './conditions';
@@ -8,7 +8,7 @@ import type { DavRequest } from './context';
 import { dropDeadProps } from './dead-props';
 import { DavError } from './errors';
 import { dropLocks } from './lock-store';
-import { resourceAt } from './resources';
+import { assertParentFolder, resourceAt } from './resources';
 
 /** GET and HEAD of a file, with Range and its ETag (the one PROPFIND and `If` use). Folders have no body here. */
 export async function getFile(request: DavRequest): Promise<Response> {
@@ -52,7 +52,7 @@ export async function mkcol(request: DavRequest): Promise<Response> {
   await checkIf(request);
   if (await resourceAt(deps, caller, path)) throw new DavError(405);
   const target = await resolveInMount(deps, caller, path);
-  if ((await kindAt(withInner(target, target.inner.slice(0, -1)))) !== 'folder') throw new DavError(409);
+  await assertParentFolder(target);
   await assertUnlocked(request, path, { membership: true });
   await makeFolder(deps, caller, path);
   return new Response(null, { status: 201 });

@@ -4,7 +4,9 @@ import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { listFolder, statPath } from '../fs/listing';
 import { isWithin, nameOf, normalizePath, type FsPath } from '../fs/paths';
-import type { FsCaller } from '../fs/resolve';
+import type { FsCaller, MountTarget } from '../fs/resolve';
+import { kindAt, parentTarget } from '../fs/writes';
+import { DavError } from './errors';
 
 /** What WebDAV knows of a file or folder: enough for every live property and for `If` conditions. */
 export interface DavResource {
@@ -48,4 +50,9 @@ export async function resourceAt(deps: AppDeps, caller: FsCaller, path: FsPath):
 export async function membersOf(deps: AppDeps, caller: FsCaller, folder: FsPath): Promise<DavResource[]> {
   const listing = await listFolder(deps, caller, folder);
   return listing.items.map((item) => fromItem(item, normalizePath(item.path)));
+}
+
+/** 409 when the folder a new resource would go in is missing (RFC 4918: PUT, MKCOL, COPY/MOVE targets, LOCK). */
+export async function assertParentFolder(target: MountTarget): Promise<void> {
+  if ((await kindAt(parentTarget(target))) !== 'folder') throw new DavError(409);
 }
