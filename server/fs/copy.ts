@@ -4,12 +4,15 @@ import { mimeTypeOf } from '../../contract/mime';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { translate, type Lang } from '../i18n/messages';
-import { assertFits, uploadLimits } from '../services/files';
+import { forEachAtOnce } from '../storage/at-once';
+import type { ListedObject } from '../storage/driver';
+import { assertFits, uploadLimits, type UploadLimits } from '../services/files';
 import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
 import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
-import { storageError } from './storage-errors';
+import { invalidateFolders } from './shared-cache';
+import { onStorage, storageError } from './storage-errors';
 import { fsPartSize } from './transfers';
-import { invalidate, kindAt, writeFile } from './writes';
+import { invalidate, kindAt, parentTarget, writeFile } from './writes';
 
 /** Files of one item checked and copied (or signed for the client) at once. */
 const FILES_AT_ONCE = 8;
@@ -30,20 +33,45 @@ function targetPathOf(sourcePath: FsPath, rawTarget: string): FsPath {
   return target.folderHint ? childOf(target, nameOf(sourcePath)) : target;
 }
 
-/** Pairs of (source file, target file) for a file or a folder's whole tree; the target's folders are made. */
-export async function filePairs(source: MountTarget, target: MountTarget): Promise<[MountTarget, MountTarget][]> {
-  if ((await kindAt(source)) === 'file') return [[source, target]];
-  const tree = await source.driver.listTree(source.key);
+/** One file to copy: where from, where to, and the source object as its storage listed it. */
+export interface FilePair {
+  from: MountTarget;
+  to: MountTarget;
+  object: ListedObject;
+}
+
+/** The file pairs of a file or a folder's whole tree (one listing, no request per file); the target's folders are made. */
+export async function filePairs(source: MountTarget, target: MountTarget): Promise<FilePair[]> {
+  const file = await onStorage(source.path.text, () => source.driver.stat(source.key));
+  if (file) return [{ from: source, to: target, object: file }];
+  const tree = await onStorage(source.path.text, () => source.driver.listTree(source.key));
   const below = (key: string) => innerOfKey(source, key).slice(source.inner.length);
   await target.driver.makeFolder(target.key);
   for (const folder of tree.folders) await target.driver.makeFolder(withInner(target, [...target.inner, ...below(folder)]).key);
-  return tree.objects.map((object) => [withInner(source, innerOfKey(source, object.key)), withInner(target, [...target.inner, ...below(object.key)])]);
+  return tree.objects.map((object) => ({
+    from: withInner(source, innerOfKey(source, object.key)),
+    to: withInner(target, [...target.inner, ...below(object.key)]),
+    object,
+  }));
+}
+
+/**
+ * Whether a copy's target path is taken (a file or a folder), from one listing of the whole target taken before
+ * anything is written: a folder of 200 files costs one request, not two per file.
+ */
+async function takenBelow(target: MountTarget): Promise<(to: MountTarget) => boolean> {
+  const kind = await kindAt(target);
+  if (kind !== 'folder') return (to) => to.key === target.key && kind === 'file';
+  const tree = await onStorage(target.path.text, () => target.driver.listTree(target.key));
+  const taken = new Set([...tree.objects.map((object) => object.key), ...tree.folders]);
+  return (to) => taken.has(to.key);
 }
 
 /**
  * `batch-copy`: inside one storage config the server copies (S3 CopyObject, a file copy on disk), folders with
  * everything in them; between configs it hands the client, per file, a signed download URL and a signed upload
  * target (a PUT URL, or a multipart upload over 5 MiB) to copy in the browser and confirm with batch-copy-commit.
+ * The files of an item must fit the target's limits together, not only one by one.
  */
 export async function batchCopy(
   deps: AppDeps,
@@ -64,26 +92,25 @@ export async function batchCopy(
       if (isWithin(targetPath, sourcePath)) throw new ApiError(400, 'fs_into_itself', {}, { field: 'targetPath', issue: 'into_itself' });
       if ((await kindAt(source)) === 'none') throw new ApiError(404, 'fs_not_found', { path: sourcePath.text });
       const sameStorage = source.config.id === target.config.id;
+      const taken = skipExisting ? await takenBelow(target) : () => false;
       const pairs = await filePairs(source, target);
-      // A few files at a time: each waits on storage (a HEAD, a copy, a signing, a multipart start).
-      const copyNext = async () => {
-        for (let pair = pairs.shift(); pair; pair = pairs.shift()) {
-          const [from, to] = pair;
-          try {
-            if (skipExisting && (await kindAt(to)) !== 'none') {
-              result.skipped.push(to.path.text);
-            } else if (sameStorage) {
-              await from.driver.copy(from.key, to.key);
-              result.copied.push(to.path.text);
-            } else {
-              result.clientCopies.push(await clientCopyOf(deps, from, to, baseUrl));
-            }
-          } catch (error) {
-            result.failed.push(failureOf(from.path.text, error, lang));
+      const budget = sameStorage ? undefined : new CopyBudget(await uploadLimits(deps, target.config));
+      // A few files at a time: each waits on storage (a copy, a signing, a multipart start).
+      await forEachAtOnce(pairs, FILES_AT_ONCE, async ({ from, to, object }) => {
+        try {
+          if (taken(to)) {
+            result.skipped.push(to.path.text);
+          } else if (!budget) {
+            await from.driver.copy(from.key, to.key);
+            result.copied.push(to.path.text);
+          } else {
+            budget.take(object.size);
+            result.clientCopies.push(await clientCopyOf(from, to, object.size, baseUrl));
           }
+        } catch (error) {
+          result.failed.push(failureOf(from.path.text, error, lang));
         }
-      };
-      await Promise.all(Array.from({ length: FILES_AT_ONCE }, copyNext));
+      });
       await invalidate(deps, target);
     } catch (error) {
       result.failed.push(failureOf(item.sourcePath, error, lang));
@@ -93,10 +120,21 @@ export async function batchCopy(
   return result;
 }
 
-async function clientCopyOf(deps: AppDeps, from: MountTarget, to: MountTarget, baseUrl: string): Promise<FsClientCopy> {
-  const object = await from.driver.stat(from.key);
-  if (!object) throw new ApiError(404, 'fs_not_found', { path: from.path.text });
-  assertFits(object.size, await uploadLimits(deps, to.config));
+/** The target's upload limits, counting the client copies already planned against its quota. */
+class CopyBudget {
+  private planned = 0;
+
+  constructor(private readonly limits: UploadLimits) {}
+
+  /** Throws 413 when `size` does not fit beside what is planned; otherwise plans it. */
+  take(size: number) {
+    const { quota } = this.limits;
+    assertFits(size, quota ? { ...this.limits, quota: { ...quota, used: quota.used + this.planned } } : this.limits);
+    this.planned += size;
+  }
+}
+
+async function clientCopyOf(from: MountTarget, to: MountTarget, size: number, baseUrl: string): Promise<FsClientCopy> {
   const contentType = mimeTypeOf(nameOf(from.path));
   const downloadUrl = await from.driver.presignGet(from.key, {
     expiresInSeconds: CLIENT_COPY_SECONDS,
@@ -105,17 +143,20 @@ async function clientCopyOf(deps: AppDeps, from: MountTarget, to: MountTarget, b
     filename: nameOf(from.path),
     contentType,
   });
-  const common = { sourcePath: from.path.text, targetPath: to.path.text, targetMountId: to.mount.id, fileSize: object.size, contentType, downloadUrl, s3Path: to.key };
-  if (object.size <= FS_PART_BYTES) {
-    const url = await to.driver.presignPut(to.key, { contentType, size: object.size, expiresInSeconds: CLIENT_COPY_SECONDS, baseUrl });
+  const common = { sourcePath: from.path.text, targetPath: to.path.text, targetMountId: to.mount.id, fileSize: size, contentType, downloadUrl, s3Path: to.key };
+  if (size <= FS_PART_BYTES) {
+    const url = await to.driver.presignPut(to.key, { contentType, size, expiresInSeconds: CLIENT_COPY_SECONDS, baseUrl });
     return { ...common, upload: { kind: 'put', url } };
   }
   const uploadId = await to.driver.initMultipart(to.key, { contentType });
-  const partSize = fsPartSize(object.size);
-  return { ...common, upload: { kind: 'multipart', uploadId, partSize, partCount: Math.ceil(object.size / partSize) } };
+  const partSize = fsPartSize(size);
+  return { ...common, upload: { kind: 'multipart', uploadId, partSize, partCount: Math.ceil(size / partSize) } };
 }
 
-/** `batch-copy-commit`: each copied file must be in the target storage with its size; caches are refreshed. */
+/**
+ * `batch-copy-commit`: each copied file must be in the target storage with its size; then the listings they
+ * change are dropped, with one version bump for them all.
+ */
 export async function commitClientCopies(
   deps: AppDeps,
   caller: FsCaller,
@@ -123,22 +164,61 @@ export async function commitClientCopies(
   lang: Lang,
 ): Promise<FsBatchResult> {
   const result: FsBatchResult = { succeeded: [], failed: [] };
+  const copies: { file: (typeof input.files)[number]; target: MountTarget }[] = [];
   for (const file of input.files) {
     try {
       const target = await resolveInMount(deps, caller, normalizePath(file.targetPath, 'targetPath'));
       if (target.mount.id !== input.targetMountId || target.key !== file.s3Path) {
         throw new ApiError(400, 'fs_key_mismatch', { path: target.path.text }, { field: 's3Path', issue: 'mismatch' });
       }
-      const object = await target.driver.stat(target.key);
-      if (!object) throw new ApiError(404, 'fs_not_found', { path: target.path.text });
-      if (object.size !== file.fileSize) throw new ApiError(400, 'invalid_input', { field: 'fileSize', issue: 'size_mismatch' }, { field: 'fileSize', issue: 'size_mismatch' });
-      await invalidate(deps, target);
+      copies.push({ file, target });
+    } catch (error) {
+      result.failed.push(failureOf(file.targetPath, error, lang));
+    }
+  }
+  const stored = await storedSizes(copies.map(({ target }) => target));
+  const written: string[] = [];
+  for (const { file, target } of copies) {
+    try {
+      const size = stored.get(target.key);
+      if (size === undefined) throw new ApiError(404, 'fs_not_found', { path: target.path.text });
+      if (typeof size !== 'number') throw size.error;
+      if (size !== file.fileSize) throw new ApiError(400, 'invalid_input', { field: 'fileSize', issue: 'size_mismatch' }, { field: 'fileSize', issue: 'size_mismatch' });
+      written.push(target.inner.join('/'));
       result.succeeded.push(target.path.text);
     } catch (error) {
       result.failed.push(failureOf(file.targetPath, error, lang));
     }
   }
+  if (written.length > 0) await invalidateFolders(deps, input.targetMountId, written);
   return result;
+}
+
+/** A folder holding at least this many of the objects to check is listed once rather than asked per object. */
+const LIST_FROM = 4;
+
+/**
+ * The stored size of each target's object by key (absent: no such object; `{ error }`: storage failed). Objects
+ * checked together mostly share a folder, and one listing of it costs less than a HEAD per object.
+ */
+async function storedSizes(targets: MountTarget[]): Promise<Map<string, number | { error: unknown }>> {
+  const byFolder = new Map<string, MountTarget[]>();
+  for (const target of targets) {
+    const folder = parentTarget(target).key;
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), target]);
+  }
+  const lookups = [...byFolder.values()].flatMap((group) => (group.length >= LIST_FROM ? [group] : group.map((target) => [target])));
+  const sizes = new Map<string, number | { error: unknown }>();
+  await forEachAtOnce(lookups, FILES_AT_ONCE, async (group) => {
+    const first = group[0] as MountTarget;
+    try {
+      const objects = group.length > 1 ? (await first.driver.list(parentTarget(first).key)).objects : [await first.driver.stat(first.key)];
+      for (const object of objects) if (object) sizes.set(object.key, object.size);
+    } catch (error) {
+      for (const target of group) sizes.set(target.key, { error });
+    }
+  });
+  return sizes;
 }
 
 /**
@@ -150,7 +230,7 @@ export async function commitClientCopies(
 export async function copyOnServer(deps: AppDeps, from: MountTarget, to: MountTarget, depth: '0' | 'infinity'): Promise<void> {
   const shallowFolder = depth === '0' && (await kindAt(from)) === 'folder';
   if (shallowFolder) await to.driver.makeFolder(to.key);
-  for (const [source, target] of shallowFolder ? [] : await filePairs(from, to)) {
+  for (const { from: source, to: target } of shallowFolder ? [] : await filePairs(from, to)) {
     if (source.config.id === target.config.id) await source.driver.copy(source.key, target.key);
     else await writeFile(deps, target, await source.driver.get(source.key), mimeTypeOf(nameOf(source.path)));
   }

@@ -18,14 +18,14 @@ async function bumpVersion(db: DB, mountId: string): Promise<number | undefined>
 }
 
 /**
- * After a write to `folder` (a path inside the mount, '' its root): every instance drops its listings of the mount;
- * this one drops only what the write touched (see DirectoryCache.invalidate) and keeps the rest.
+ * After writes to `folders` (paths inside the mount, '' its root): every instance drops its listings of the mount;
+ * this one drops only what the writes touched (see DirectoryCache.invalidate) and keeps the rest.
  */
-export async function invalidateFolder(deps: AppDeps, mountId: string, folder: string): Promise<void> {
+export async function invalidateFolders(deps: AppDeps, mountId: string, folders: Iterable<string>): Promise<void> {
   const version = await bumpVersion(deps.db, mountId);
   // No await from here on: a listing of this instance cannot be stored between the two steps.
   const cache = directoryCacheOf(deps, deps.now);
-  cache.invalidate(mountId, folder);
+  for (const folder of folders) cache.invalidate(mountId, folder);
   if (version !== undefined) cache.carryOver(mountId, version);
 }
 

@@ -7,14 +7,14 @@ import { putWithinBudget } from '../forms/budgeted-put';
 import { assertFits, byteBudget, uploadLimits } from '../services/files';
 import { translate, type Lang } from '../i18n/messages';
 import { cleanContentType } from '../storage/http-headers';
-import { invalidateFolder } from './shared-cache';
+import { invalidateFolders } from './shared-cache';
 import { checkName, childOf, isWithin, nameOf, parentOf, type FsPath } from './paths';
 import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
 
 /** Drops the cached listings a write to `target` changed, on every instance (call it after the storage changed). */
 export const invalidate = (deps: AppDeps, target: MountTarget): Promise<void> =>
-  invalidateFolder(deps, target.mount.id, target.inner.join('/'));
+  invalidateFolders(deps, target.mount.id, [target.inner.join('/')]);
 
 /** The folder a target lies in (the mount's root for a path right below it). */
 export const parentTarget = (target: MountTarget) => withInner(target, target.inner.slice(0, -1));

@@ -238,6 +238,40 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
     expect(await bytesOf(await fs.download(`${otherRoot}/copied/single.txt`))).toEqual(Buffer.from('single'));
   });
 
+  it('plans a folder copy across storages within the quota taken together, skips what exists, and commits a batch checking every size', async () => {
+    const names = ['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt'];
+    for (const name of names) await fs.uploadOk(`${otherRoot}/many`, name, Buffer.from(`${name} bytes`)); // 10 bytes each
+    const mount = await expectOk(await t.request(`/api/admin/mounts/${mountId}`, { token }), mountSchema);
+    const setQuota = async (total: number | null) =>
+      expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: total } }), storageConfigSchema);
+    await setQuota(25);
+    const overQuota = await fs.batchCopyOk([{ sourcePath: `${otherRoot}/many`, targetPath: `${root}/quota-copy` }], true, 202);
+    await setQuota(null);
+    expect(overQuota.clientCopies).toHaveLength(2);
+    expect(overQuota.failed.map((failure) => failure.error)).toEqual(['too_large', 'too_large', 'too_large']);
+
+    await fs.uploadOk(`${root}/many-copy`, 'f0.txt', Buffer.from('was here'));
+    const planned = await fs.batchCopyOk([{ sourcePath: `${otherRoot}/many`, targetPath: `${root}/many-copy` }]);
+    expect(planned.skipped).toEqual([`${root}/many-copy/f0.txt`]);
+    const copies = [...planned.clientCopies].sort((a, b) => a.targetPath.localeCompare(b.targetPath));
+    expect(copies.map((copy) => copy.targetPath)).toEqual(names.slice(1).map((name) => `${root}/many-copy/${name}`));
+    // Listed (and cached) before the copies land: the commit must drop that listing.
+    expect(await fs.names(`${root}/many-copy`)).toEqual(['f0.txt']);
+    const [f1, f2, f3, f4] = copies;
+    for (const [copy, bytes] of [[f1, 'f1.txt bytes'], [f2, 'f2.txt bytes'], [f3, 'short']] as const) {
+      if (copy?.upload.kind !== 'put') throw new Error('expected a PUT target');
+      expect((await fileClient(t).putTo(copy.upload.url, Buffer.from(bytes), copy.contentType)).status).toBe(200);
+    }
+    const files = [f1, f2, f3, f4].map((copy) => ({ targetPath: copy!.targetPath, s3Path: copy!.s3Path, contentType: copy!.contentType, fileSize: copy!.fileSize }));
+    const committed = await expectOk(await fs.post('batch-copy-commit', { targetMountId: mountId, files }), fsBatchResultSchema, 202);
+    expect(committed.succeeded).toEqual([f1!.targetPath, f2!.targetPath]);
+    expect(committed.failed.map((failure) => [failure.path, failure.error])).toEqual([
+      [f3!.targetPath, 'validation'],
+      [f4!.targetPath, 'not_found'],
+    ]);
+    expect(await fs.names(`${root}/many-copy`)).toEqual(['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt']);
+  });
+
   it('caches listings for the mount TTL: an object written behind its back shows after a refresh, a clear or the TTL', async () => {
     await fs.uploadOk(`${root}/cached`, 'seen.txt', Buffer.from('1'));
     expect(await fs.names(`${root}/cached`)).toEqual(['seen.txt']);

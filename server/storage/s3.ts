@@ -13,6 +13,7 @@ import {
   type StorageDriver,
   type StoredPart,
 } from './driver';
+import { forEachAtOnce } from './at-once';
 import { contentDisposition } from './http-headers';
 import { encodeKeyPath } from './local-urls';
 import { partsOf } from './split-parts';
@@ -177,13 +178,9 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
   /** Deletes keys a few at a time (single deletes: every S3-compatible service speaks them). */
   async function deleteKeys(keys: string[]) {
     const { s3, client } = await connected();
-    const queue = [...keys];
-    const worker = async () => {
-      for (let key = queue.shift(); key !== undefined; key = queue.shift()) {
-        await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+    await forEachAtOnce(keys, 8, async (key) => {
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
+    });
   }
 
   return {
