@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
 import { S3RVER_CREDENTIALS, S3RVER_REGION } from '../../tests/fixtures/s3rver';
+import { cpuSecondsByGroup, describeCpuBetween } from '../cpu-time';
 import { median, MiB } from '../measure';
 import { generateFile } from '../transfer/file';
 import { startS3rverProcess } from '../transfer/s3rver-process';
@@ -20,6 +21,13 @@ const QUEUE_SIZE = 3;
 const FILES_AT_ONCE = 3;
 /** The untimed first copy of each side: a fresh browser, SDK thread and s3rver run cold. */
 const WARM_UP = { files: 4, bigMb: 16 };
+
+/** Runs a copy and says what CPU time each process group used meanwhile (where the time goes on 2 shared cores). */
+async function withCpu<T>(copy: () => Promise<T>): Promise<{ result: T; cpu: string }> {
+  const before = cpuSecondsByGroup();
+  const result = await copy();
+  return { result, cpu: describeCpuBetween(before, cpuSecondsByGroup()) };
+}
 
 const note = (text: string) => process.stderr.write(`[copy] ${text}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -88,16 +96,18 @@ export async function copy() {
     ];
     const browserRound = async (source: string, into: string, count: number) => {
       await mkdir(`/s3/${into}/`);
-      const small = await browser!.copy(source, 'small', into);
-      const big = await browser!.copy(source, 'big.bin', into);
+      const { result: small, cpu: smallCpu } = await withCpu(() => browser!.copy(source, 'small', into));
+      const { result: big, cpu: bigCpu } = await withCpu(() => browser!.copy(source, 'big.bin', into));
       if (!small.row.includes(`${count} done, 0 skipped, 0 failed`) || !big.row.includes('1 done, 0 skipped, 0 failed')) {
         throw new Error(`the copy did not copy everything: ${small.row} / ${big.row}`);
       }
-      return { small, big };
+      return { small: { ...small, cpu: smallCpu }, big: { ...big, cpu: bigCpu } };
     };
     const sdkRound = async (source: string, prefix: string, count: number) => {
       const [smallJob, bigJob] = [job(source, prefix, count).slice(0, count), job(source, prefix, count).slice(count)];
-      return { small: await sdk!.copy(smallJob), big: await sdk!.copy(bigJob) };
+      const small = await withCpu(() => sdk!.copy(smallJob));
+      const big = await withCpu(() => sdk!.copy(bigJob));
+      return { small: { seconds: small.result, cpu: small.cpu }, big: { seconds: big.result, cpu: big.cpu } };
     };
 
     await browserRound('warm-up', 'warm-up', WARM_UP.files);
@@ -113,11 +123,13 @@ export async function copy() {
       const bySdk = await sdkRound('bench', `sdk-${index}`, files);
       note(`round ${index} browser: ${round(inBrowser.small.seconds)} s for ${files} files, ${round(inBrowser.big.seconds)} s for ${bigMb} MiB`);
       note(`round ${index} browser requests: ${inBrowser.small.requests}; then ${inBrowser.big.requests}`);
-      note(`round ${index} sdk: ${round(bySdk.small)} s for ${files} files, ${round(bySdk.big)} s for ${bigMb} MiB`);
+      note(`round ${index} browser cpu: ${inBrowser.small.cpu}; then ${inBrowser.big.cpu}`);
+      note(`round ${index} sdk: ${round(bySdk.small.seconds)} s for ${files} files, ${round(bySdk.big.seconds)} s for ${bigMb} MiB`);
+      note(`round ${index} sdk cpu: ${bySdk.small.cpu}; then ${bySdk.big.cpu}`);
       const tasks = [...inBrowser.small.longTasks, ...inBrowser.big.longTasks];
       note(`round ${index} page long tasks: ${tasks.join(', ') || 'none'}`);
       workerRates.push(totalMb / (inBrowser.small.seconds + inBrowser.big.seconds));
-      sdkRates.push(totalMb / (bySdk.small + bySdk.big));
+      sdkRates.push(totalMb / (bySdk.small.seconds + bySdk.big.seconds));
       filesPerS.push(files / inBrowser.small.seconds);
       longTasks.push(...tasks);
     }

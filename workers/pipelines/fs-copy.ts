@@ -53,23 +53,31 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   const completed = new Set<FsClientCopy>();
   const queue = [...copies];
   const lane = async () => {
-    for (let copy = queue.shift(); copy; copy = queue.shift()) {
-      report(copy.sourcePath);
+    let copy = queue.shift();
+    let read = copy && readAhead(copy, signal);
+    while (copy) {
+      const current = copy;
+      report(current.sourcePath);
       const onBytes = (bytes: number) => {
-        loaded.set(copy, bytes);
+        loaded.set(current, bytes);
         showBytes();
       };
+      // The next small file downloads while this one is written: the two sides wait on different servers.
+      const following = queue.shift();
+      const nextRead = following && readAhead(following, signal);
       try {
-        const etag = await streamCopy(api, taskId, copy, context, onBytes);
-        completed.add(copy);
-        commits.add(copy, etag);
+        const etag = await streamCopy(api, taskId, current, await read, context, onBytes);
+        completed.add(current);
+        commits.add(current, etag);
       } catch (error) {
         if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
-        await abortUpload(api, copy);
-        result.failed.push(...allFailed([copy.sourcePath], error));
+        await abortUpload(api, current);
+        result.failed.push(...allFailed([current.sourcePath], error));
       } finally {
-        onBytes(copy.fileSize);
+        onBytes(current.fileSize);
       }
+      copy = following;
+      read = nextRead;
     }
   };
   try {
@@ -86,13 +94,19 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   return result;
 }
 
+/** A commit call waits this long for more finished copies to join it: one call confirms many. */
+const COMMIT_GATHER_MS = 1000;
+
 /**
  * Copies written to storage wait here for `batch-copy-commit`: one call at a time, each taking every copy that
- * finished while the one before ran. Results go to the task's result, failures named by source path.
+ * finished while the one before ran or during the gathering wait (cut short once the task has written all).
+ * Results go to the task's result, failures named by source path.
  */
 class Commits {
   private readonly pending: { copy: FsClientCopy; etag: string | undefined }[] = [];
   private running: Promise<void> | undefined;
+  private flush: (() => void) | undefined;
+  private flushing = false;
 
   constructor(
     private readonly api: ApiAccess,
@@ -105,13 +119,23 @@ class Commits {
     this.running ??= this.drain();
   }
 
-  /** Resolves when every copy added so far is committed or failed. */
+  /** Commits what waits now, and resolves when every copy added so far is committed or failed. */
   async settled() {
+    this.flushing = true;
+    this.flush?.();
     while (this.running) await this.running;
   }
 
   private async drain() {
-    while (this.pending.length > 0) await this.commit(this.pending.splice(0));
+    while (this.pending.length > 0) {
+      if (!this.flushing) {
+        await new Promise<void>((resolve) => {
+          this.flush = resolve;
+          setTimeout(resolve, COMMIT_GATHER_MS);
+        });
+      }
+      await this.commit(this.pending.splice(0));
+    }
     this.running = undefined;
   }
 
@@ -142,15 +166,27 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
   return fsProtocol(api, { folder: copy.targetPath.slice(0, slash), filename: copy.targetPath.slice(slash), contentType: copy.contentType, size: copy.fileSize });
 }
 
-/** Streams one file from its source to its target; resolves with the ETag of a single PUT (multipart: completed). */
-async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
+/**
+ * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap); a multipart copy streams
+ * its source when its turn comes. A failed read rejects when its copy awaits it, never unhandled before.
+ */
+function readAhead(copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
+  if (copy.upload.kind !== 'put') return Promise.resolve(undefined);
+  const read = download(copy, signal).then((response) => response.blob());
+  read.catch(() => undefined);
+  return read;
+}
+
+/**
+ * Streams one file from its source to its target (a small one from the blob read ahead); resolves with the ETag
+ * of a single PUT (multipart: completed).
+ */
+async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, smallFile: Blob | undefined, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
   const { signal, scheduler } = context;
   if (copy.upload.kind === 'put') {
-    // Small (at most one part): read whole into a blob (outside this worker's heap), then one PUT, in one slot.
     const release = await scheduler.acquire(taskId, signal);
     try {
-      const blob = await (await download(copy, signal)).blob();
-      return await putPart(copy.upload.url, blob, copy.contentType, signal, onBytes);
+      return await putPart(copy.upload.url, smallFile ?? (await (await download(copy, signal)).blob()), copy.contentType, signal, onBytes);
     } finally {
       release();
     }

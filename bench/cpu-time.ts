@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** Process groups by what their command line names; the first that matches counts. */
+const GROUPS: [string, RegExp][] = [
+  ['chromium', /chrom/],
+  ['s3rver', /s3rver/],
+  ['server', /dist-server|server\/index/],
+  ['bench', /bench/],
+];
+
+/** CPU seconds (user + system) used so far by the processes of each group still running. */
+export function cpuSecondsByGroup(): Map<string, number> {
+  const seconds = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const group = GROUPS.find(([, pattern]) => pattern.test(command))?.[0];
+      if (!group) continue;
+      // Chromium's processes by kind: the browser, renderers, the network service, the GPU process.
+      const kind = /--utility-sub-type=(?:\w+\.)*(\w+)/.exec(command)?.[1] ?? /--type=([\w-]+)/.exec(command)?.[1] ?? 'browser';
+      const name = group === 'chromium' ? `${group} ${kind}` : group;
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seconds.set(name, (seconds.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return seconds;
+}
+
+/** What each group used between two readings, e.g. "chromium 4.2 s, s3rver 1.1 s". */
+export function describeCpuBetween(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([group, total]) => [group, total - (before.get(group) ?? 0)] as const)
+    .filter(([, used]) => used > 0.05)
+    .map(([group, used]) => `${group} ${used.toFixed(1)} s`)
+    .join(', ');
+}
