@@ -11,10 +11,32 @@ const GROUPS: [string, RegExp][] = [
   ['bench', /bench/],
 ];
 
-/** CPU seconds (user + system) used so far by the processes of each group still running. */
+/** `/proc/<pid>/stat`'s fields after the command's closing parenthesis (state, ppid, …; utime and stime are the 12th and 13th). */
+function statFields(pid: string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** This process and every process it started (other work on the machine is not counted). */
+function ownProcesses(): string[] {
+  const children = new Map<string, string[]>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const parent = statFields(pid)[1] ?? '';
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const own = [String(process.pid)];
+  for (let index = 0; index < own.length; index++) own.push(...(children.get(own[index] as string) ?? []));
+  return own;
+}
+
+/** CPU seconds (user + system) used so far by this bench's processes still running, by group. */
 export function cpuSecondsByGroup(): Map<string, number> {
   const seconds = new Map<string, number>();
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+  for (const pid of ownProcesses()) {
     try {
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const group = GROUPS.find(([, pattern]) => pattern.test(command))?.[0];
@@ -22,9 +44,7 @@ export function cpuSecondsByGroup(): Map<string, number> {
       // Chromium's processes by kind: the browser, renderers, the network service, the GPU process.
       const kind = /--utility-sub-type=(?:\w+\.)*(\w+)/.exec(command)?.[1] ?? /--type=([\w-]+)/.exec(command)?.[1] ?? 'browser';
       const name = group === 'chromium' ? `${group} ${kind}` : group;
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(pid);
       seconds.set(name, (seconds.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
     } catch {
       // The process ended meanwhile.
