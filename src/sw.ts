@@ -5,6 +5,8 @@
 //   content), so that a page opened once opens again offline and a page never opened fails to load offline
 //   (the app then shows its offline fallback page);
 // - never touches /api: the page's offline API layer (src/lib/offline-cache.ts) caches business answers itself;
+//   /api and every upload (PUT, POST, DELETE, to any origin) are routed past this worker at install (static
+//   routing), so the transfer engine's requests do not wait on it;
 // - waits when it is a new version, until the page's update prompt sends SKIP_WAITING;
 // - answers a streamed download (a zip of the mount explorer where the browser cannot write files) with the
 //   stream the page handed it, so that the browser saves the bytes as they come.
@@ -24,7 +26,19 @@ declare const self: {
   __WB_MANIFEST: Array<PrecacheEntry | string>;
   skipWaiting(): Promise<void>;
   addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
+  addEventListener(type: 'install', listener: (event: InstallEvent) => void): void;
 };
+
+/** The install event with the Service Worker Static Routing API (Chromium 123+; elsewhere absent). */
+interface InstallEvent {
+  waitUntil(promise: Promise<unknown>): void;
+  addRoutes?(rules: RouterRule[]): Promise<void>;
+}
+type RouterCondition = { urlPattern: string } | { requestMethod: string } | { or: RouterCondition[] };
+interface RouterRule {
+  condition: RouterCondition;
+  source: 'network';
+}
 
 /** Runtime cache of hashed assets; bounded so that the chunks of old versions do not pile up forever. */
 const ASSET_CACHE = 'clipstash-assets';
@@ -41,6 +55,14 @@ const streamedDownloads = new Map<string, { filename: string; stream: ReadableSt
 /** `attachment` with the name for every browser: an ASCII fallback and the UTF-8 name (RFC 6266). */
 const attachment = (filename: string) =>
   `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+
+// Requests this worker never answers skip it: no fetch event, no round trip through this thread per request (the
+// engine sends thousands). A browser without static routing still lets them through the fetch handler untouched.
+self.addEventListener('install', (event) => {
+  const uploads = ['PUT', 'POST', 'DELETE'].map((requestMethod) => ({ requestMethod }));
+  const rules: RouterRule[] = [{ condition: { or: [{ urlPattern: '/api/*' }, ...uploads] }, source: 'network' }];
+  if (event.addRoutes) event.waitUntil(event.addRoutes(rules).catch(() => undefined));
+});
 
 // Only exact URLs: '/' must not be answered with the precached index.html (navigations go to the network first).
 precacheAndRoute(self.__WB_MANIFEST, { directoryIndex: '', cleanURLs: false });

@@ -210,6 +210,20 @@ describe('offline', () => {
     expect(plain.headers.get('content-encoding')).toBeNull();
     expect(precached).toBe((await plain.text()).length);
 
+    // API calls and uploads go past the service worker (static routing); assets still go through it.
+    const routed = await page.evaluate(async (asset) => {
+      performance.clearResourceTimings();
+      await (await fetch('/api/health')).text();
+      await (await fetch('/api/health', { method: 'PUT' })).text();
+      await (await fetch(asset)).text();
+      return performance.getEntriesByType('resource').map((entry) => [new URL(entry.name).pathname, (entry.toJSON() as { workerMatchedSourceType?: string }).workerMatchedSourceType]);
+    }, script);
+    expect(routed).toEqual([
+      ['/api/health', 'network'],
+      ['/api/health', 'network'],
+      [script, ''],
+    ]);
+
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -17,8 +17,8 @@ const FILES_AT_ONCE = 3;
 
 /**
  * Copies files and folders between mount paths. The server copies what stays in one storage and answers the
- * rest as client copies: each is streamed here from its signed download URL into its signed target (one PUT, or
- * parts of the size the server chose, each part's bytes released once sent), a few files at a time, and
+ * rest as client copies: each is read here from its signed download URL into its signed target (one PUT, or
+ * parts of the size the server chose, each read as a range and released once sent), a few files at a time, and
  * confirmed with `batch-copy-commit` (the copies finished meanwhile in one call). One failed file never stops the
  * others; a cancel aborts what is in flight and every multipart upload the server opened for this copy that is
  * not complete, so no half-written object stays behind.
@@ -167,8 +167,8 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
 }
 
 /**
- * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap); a multipart copy streams
- * its source when its turn comes. A failed read rejects when its copy awaits it, never unhandled before.
+ * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap); a multipart copy reads
+ * each part as a range when its turn comes. A failed read rejects when its copy awaits it, never unhandled before.
  */
 function readAhead(copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
   if (copy.upload.kind !== 'put') return Promise.resolve(undefined);
@@ -178,7 +178,7 @@ function readAhead(copy: FsClientCopy, signal: AbortSignal): Promise<Blob | unde
 }
 
 /**
- * Streams one file from its source to its target (a small one from the blob read ahead); resolves with the ETag
+ * Copies one file from its source to its target (a small one from the blob read ahead); resolves with the ETag
  * of a single PUT (multipart: completed).
  */
 async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, smallFile: Blob | undefined, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
@@ -203,19 +203,18 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   const report = () => onBytes([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  let partNumber = 0;
-  // Parts go out as the shared scheduler grants slots; waiting for a slot before reading on bounds memory to the
-  // parts in flight.
-  for await (const chunk of partsOf((await download(copy, signal)).body!, partSize)) {
-    if (failure !== undefined) break;
-    const number = ++partNumber;
+  // Parts go out as the shared scheduler grants slots, each read as a range of the source straight into a blob
+  // (Chromium's blob storage, not this worker's heap or JavaScript) and then written: memory holds the parts in
+  // flight, and no byte passes through a script.
+  for (let number = 1; number <= partCount && failure === undefined; number++) {
     const release = await scheduler.acquire(taskId, signal);
     const part = (async () => {
       try {
-        const url = await urls.urlFor(number);
+        const first = (number - 1) * partSize;
+        const [url, bytes] = await Promise.all([urls.urlFor(number), downloadRange(copy, first, Math.min(first + partSize, copy.fileSize), signal)]);
         if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
-        const etag = await putPart(url, chunk, undefined, signal, (bytes) => {
-          loaded.set(number, bytes);
+        const etag = await putPart(url, bytes, undefined, signal, (sent) => {
+          loaded.set(number, sent);
           report();
         });
         if (!etag) throw { code: 'part_failed', part: number } satisfies TransferError;
@@ -236,45 +235,23 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   return undefined;
 }
 
+/** Bytes `from` up to (not including) `to` of the source, as a blob; anything but exactly those bytes is an error. */
+async function downloadRange(copy: FsClientCopy, from: number, to: number, signal: AbortSignal): Promise<Blob> {
+  const bytes = await (await download(copy, signal, `bytes=${from}-${to - 1}`)).blob();
+  if (bytes.size !== to - from) throw { code: 'upload_failed', serverMessage: 'download range' } satisfies TransferError;
+  return bytes;
+}
+
 /** The source's bytes, from its signed download URL. */
-async function download(copy: FsClientCopy, signal: AbortSignal): Promise<Response> {
+async function download(copy: FsClientCopy, signal: AbortSignal, range?: string): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(copy.downloadUrl, { signal });
+    response = await fetch(copy.downloadUrl, { signal, ...(range && { headers: { Range: range } }) });
   } catch {
     throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
   }
   if (!response.ok || !response.body) throw { code: 'upload_failed', status: response.status, serverMessage: 'download' } satisfies TransferError;
   return response;
-}
-
-/**
- * The response body in blobs of exactly `size` bytes (the last may be shorter), read straight into one buffer of
- * a part's size (a BYOB reader: the stream fills the buffer it is given, no chunk is allocated per read). Each
- * blob copies the part out of it, so this worker's memory holds one part however large the file, and makes no
- * garbage to collect.
- */
-export async function* partsOf(body: ReadableStream<Uint8Array<ArrayBuffer>>, size: number): AsyncGenerator<Blob> {
-  const reader = body.getReader({ mode: 'byob' });
-  let buffer = new ArrayBuffer(size);
-  let held = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read(new Uint8Array(buffer, held, size - held));
-      // The buffer was handed to the stream; it comes back with what was read.
-      if (value) buffer = value.buffer;
-      if (done) break;
-      held += value.byteLength;
-      if (held === size) {
-        yield new Blob([new Uint8Array(buffer, 0, held)]);
-        held = 0;
-      }
-    }
-    if (held > 0) yield new Blob([new Uint8Array(buffer, 0, held)]);
-  } finally {
-    // A reader that stops early (a failed part) closes the download.
-    void reader.cancel().catch(() => undefined);
-  }
 }
 
 async function putPart(url: string, body: Blob, contentType: string | undefined, signal: AbortSignal, onBytes: (loaded: number) => void) {
