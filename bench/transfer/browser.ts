@@ -1,7 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { s3rverConfigRequest } from '../../tests/fixtures/s3rver';
 import { longTasksBetween, openSignedIn } from './page';
 import { describePhases, recordRequests, type TimedRequest } from './phases';
+import { MainThreadTrace } from './trace';
 import type { S3rverProcess } from './s3rver-process';
 import { WorkerProbe } from './worker-probe';
 
@@ -15,6 +18,8 @@ export interface BrowserRound {
   mainThread: string;
   /** The page main thread's busy time during the upload (CDP `TaskDuration`), in ms. */
   mainThreadMs: number;
+  /** With BENCH_TRACE=1: the main thread's tasks by kind, from a Chromium trace (which adds its own overhead). */
+  trace: string[];
 }
 
 /**
@@ -76,6 +81,7 @@ export class BrowserUploader {
     const readMetrics = async () => Object.fromEntries((await metrics.send('Performance.getMetrics')).metrics.map((metric) => [metric.name, metric.value]));
     const before = await readMetrics();
     this.requests.length = 0;
+    const trace = process.env.BENCH_TRACE ? await MainThreadTrace.start(this.browser, page) : undefined;
     const started = performance.now();
     // Timed in the page: a MutationObserver sees the new completed row at once, where Playwright's own waiting
     // polls up to every 500 ms.
@@ -97,6 +103,7 @@ export class BrowserUploader {
     );
     this.peakHeap = Math.max(this.peakHeap, stopSampling());
     const after = await readMetrics();
+    const traced = (await trace?.stop(join(tmpdir(), `clipstash-transfer-trace-${Date.now()}.json`))) ?? [];
     await metrics.detach();
     const seconds = (pageEnd - pageStart) / 1000;
     const delta = (name: string) => (after[name] ?? 0) - (before[name] ?? 0);
@@ -112,6 +119,7 @@ export class BrowserUploader {
       longTasks,
       phases: describePhases(this.requests, started),
       mainThreadMs,
+      trace: traced,
       mainThread:
         `${mainThreadMs} ms of tasks (script ${Math.round(delta('ScriptDuration') * 1000)} ms), ` +
         `${delta('LayoutCount')} layouts, ${delta('RecalcStyleCount')} style recalculations`,

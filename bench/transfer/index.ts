@@ -40,7 +40,8 @@ const median = (values: number[]) => {
  *   a GC), through CDP.
  * Details on stderr: each round's time and phases (parts phase, parts in flight, complete), the page main thread's
  * work, long tasks, the worker's heap before/after/peak. `BENCH_REDUCED_MOTION=1` runs the page with
- * prefers-reduced-motion, to tell rendering cost from transfer cost.
+ * prefers-reduced-motion, to tell rendering cost from transfer cost; `BENCH_TRACE=1` traces the page during each
+ * browser round and lists its main thread's tasks by kind (tracing adds work of its own to the figures).
  */
 export async function transfer() {
   const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
@@ -72,6 +73,7 @@ export async function transfer() {
       const inBrowser = await browser.upload(path, size);
       note(`round ${index} browser: ${round(inBrowser.seconds)} s; ${inBrowser.phases}`);
       note(`round ${index} page main thread: ${inBrowser.mainThread}; long tasks: ${inBrowser.longTasks.join(', ') || 'none'}`);
+      for (const line of inBrowser.trace) note(`round ${index} trace: ${line}`);
       const bySdk = await sdkUpload(s3, path, PART_SIZE, QUEUE_SIZE);
       note(`round ${index} sdk: ${round(bySdk.seconds)} s; ${bySdk.phases}`);
       workerRates.push(sizeMb / inBrowser.seconds);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PROGRESS_EVENTS_PER_SECOND, type TransferProgress } from '../../contract/transfer';
+import { PROGRESS_EVENTS_PER_SECOND, PROGRESS_FIGURES_EVERY_MS, type TransferProgress } from '../../contract/transfer';
 import { ProgressMeter } from './progress';
 
 describe('ProgressMeter', () => {
-  it('lets through at most 5 updates a second, always the first and the last', () => {
+  it('lets through at most PROGRESS_EVENTS_PER_SECOND updates a second, always the first and the last', () => {
     let now = 0;
     const seen: TransferProgress[] = [];
     const meter = new ProgressMeter(1000, (progress) => seen.push(progress), () => now);
@@ -12,7 +12,7 @@ describe('ProgressMeter', () => {
       now += 10; // 100 updates over one second
     }
     meter.update(1000);
-    // The first at 0 ms, then one every 200 ms, and the last.
+    // The first at 0 ms, then one every 1000 / PROGRESS_EVENTS_PER_SECOND ms, and the last.
     expect(seen.length).toBeLessThanOrEqual(PROGRESS_EVENTS_PER_SECOND + 1);
     expect(seen.length).toBeGreaterThanOrEqual(PROGRESS_EVENTS_PER_SECOND);
     expect(seen[0]?.loaded).toBe(0);
@@ -33,5 +33,48 @@ describe('ProgressMeter', () => {
     const seen: TransferProgress[] = [];
     new ProgressMeter(0, (progress) => seen.push(progress), () => 0).update(0);
     expect(seen).toEqual([{ loaded: 0, total: 0, percent: 100, speed: 0, secondsLeft: null }]);
+  });
+
+  it('sends nothing while percent, speed and time left would show as last sent', () => {
+    let now = 0;
+    const seen: TransferProgress[] = [];
+    const meter = new ProgressMeter(1_000_000, (progress) => seen.push(progress), () => now);
+    meter.update(0);
+    for (let loaded = 1000; now < PROGRESS_FIGURES_EVERY_MS - 100; loaded += 1000) {
+      now += 300; // past the rate limit each time, but still 0 % and the same figures
+      meter.update(loaded);
+    }
+    expect(seen).toHaveLength(1);
+    now = PROGRESS_FIGURES_EVERY_MS;
+    meter.update(5000); // the figures are due: speed and time left are news
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toMatchObject({ loaded: 5000, percent: 0 });
+    expect(seen[1]?.speed).toBeGreaterThan(0);
+  });
+
+  it('works out speed and time left afresh once per PROGRESS_FIGURES_EVERY_MS, however often the percent moves', () => {
+    let now = 0;
+    const seen: TransferProgress[] = [];
+    const meter = new ProgressMeter(10_000, (progress) => seen.push(progress), () => now);
+    for (let loaded = 0; loaded < 3000; loaded += 10 + (now % 7)) {
+      meter.update(loaded); // an uneven rate: each new speed sample differs
+      now += 10;
+    }
+    const seconds = now / 1000;
+    expect(seen.length).toBeGreaterThan(seconds * (PROGRESS_EVENTS_PER_SECOND - 1));
+    const figures = new Set(seen.map((progress) => `${progress.speed} ${progress.secondsLeft}`));
+    expect(figures.size).toBeLessThanOrEqual(Math.ceil((seconds * 1000) / PROGRESS_FIGURES_EVERY_MS) + 1);
+  });
+
+  it('always delivers the exact last update, even right after another', () => {
+    let now = 0;
+    const seen: TransferProgress[] = [];
+    const meter = new ProgressMeter(1000, (progress) => seen.push(progress), () => now);
+    meter.update(0);
+    now = 500;
+    meter.update(990);
+    now = 501;
+    meter.update(1000);
+    expect(seen.at(-1)).toEqual({ loaded: 1000, total: 1000, percent: 100, speed: expect.any(Number), secondsLeft: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import Dexie from 'dexie';
+import { describe, expect, it, vi } from 'vitest';
 import type { JournalEvent } from '../../contract/transfer';
 import { openJournal } from './store';
 
@@ -29,5 +30,18 @@ describe('journal store (IndexedDB)', () => {
     expect(tasks.get('b')?.status).toBe('completed');
     await journal.forget('a');
     expect([...(await journal.tasks()).keys()]).toEqual(['b']);
+  });
+
+  it('tells no other context of its writes (no Dexie storage-mutated notice)', async () => {
+    const notices = vi.fn();
+    Dexie.on('storagemutated', notices);
+    try {
+      const journal = openJournal();
+      await journal.append(queued('c'));
+      await journal.forget('c');
+      expect(notices).not.toHaveBeenCalled();
+    } finally {
+      Dexie.on('storagemutated').unsubscribe(notices);
+    }
   });
 });

@@ -8,11 +8,16 @@ interface StoredEvent {
   event: JournalEvent;
 }
 
-/** The worker's own database: the append-only event log of every transfer task. */
+/**
+ * The worker's own database: the append-only event log of every transfer task. Nothing watches it live (the page
+ * asks the worker for its tasks), so its writes are not observed: Dexie would otherwise post a notice of each write
+ * to every context that loaded Dexie, the page's main thread among them, several times per part uploaded.
+ */
 class JournalDatabase extends Dexie {
   events!: EntityTable<StoredEvent, 'seq'>;
   constructor() {
-    super('clipstash-transfer-journal');
+    super('clipstash-transfer-journal', { cache: 'disabled' });
+    this.unuse({ stack: 'dbcore', name: 'Observability' });
     this.version(1).stores({ events: '++seq, taskId' });
   }
 }

@@ -11,6 +11,7 @@ import { describeTransferError } from '../../lib/transfer-errors';
 import { Button } from '../Button';
 import { ProgressBar } from '../ProgressBar';
 import { ShareLinkDisplay } from '../share-link/ShareLinkDisplay';
+import { sameText } from './progress-text';
 import styles from './TaskManager.module.css';
 
 interface TaskRowProps {
@@ -134,11 +135,13 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
   );
 });
 
-/** "Uploading 42%": the running row's status, rendered again only when its stage or whole percent changes. */
+const selectProgress = (state: TaskSnapshot) => state.context.progress;
+
+/** "Uploading 42%": the running row's status, rendered again only when its stage or its text figures change. */
 function RunningStatus({ task, stage = 'starting' }: { task: TaskActor; stage: UploadStage | undefined }) {
   const { t } = useLingui();
-  const percent = useSelector(task, (state) => state.context.progress.percent);
-  // Only the stage shown is translated: this renders with every whole percent of a transfer.
+  const { percent } = useSelector(task, selectProgress, sameText);
+  // Only the stage shown is translated: this renders about once a second during a transfer.
   const stageText =
     stage === 'initializing'
       ? t`Preparing`
@@ -156,19 +159,26 @@ function RunningStatus({ task, stage = 'starting' }: { task: TaskActor; stage: U
   return t`${stageText} ${percent}%`;
 }
 
-/** The bar, and for a running task its speed and time left: the only part of a row that every progress update renders. */
+/** The bar, and for a running task its speed and time left: the only parts of a row that progress updates render. */
 function TaskProgress({ task, label, running }: { task: TaskActor; label: string; running: boolean }) {
   const { t } = useLingui();
-  const progress = useSelector(task, (state) => state.context.progress);
+  const percent = useSelector(task, (state) => state.context.progress.percent);
   return (
     <>
-      <ProgressBar value={progress.percent} label={t`Progress of ${label}`} />
-      {running && (
-        <span className={styles.meta}>
-          {progress.speed > 0 && t`${formatBytes(progress.speed)}/s`}
-          {progress.secondsLeft !== null && ` · ${t`${formatDuration(progress.secondsLeft)} left`}`}
-        </span>
-      )}
+      <ProgressBar value={percent} label={t`Progress of ${label}`} live />
+      {running && <TransferFigures task={task} />}
     </>
+  );
+}
+
+/** Speed and time left, rendered again only when the worker works them out afresh (once a second). */
+function TransferFigures({ task }: { task: TaskActor }) {
+  const { t } = useLingui();
+  const { speed, secondsLeft } = useSelector(task, selectProgress, sameText);
+  return (
+    <span className={styles.meta}>
+      {speed > 0 && t`${formatBytes(speed)}/s`}
+      {secondsLeft !== null && ` · ${t`${formatDuration(secondsLeft)} left`}`}
+    </span>
   );
 }
