@@ -11,7 +11,15 @@ import { precompress } from './scripts/precompress.mjs';
  * Modules the app loads once the page has settled (src/lib/idle.ts), perhaps before the service worker controls
  * the page: their chunks, with every chunk they import, belong to the app shell.
  */
-const LOADED_WHEN_SETTLED = ['src/components/Toaster.tsx', 'src/app/tasks.ts', 'src/lib/service-worker.ts'];
+const LOADED_WHEN_SETTLED = [
+  'src/components/Toaster.tsx',
+  'src/app/tasks.ts',
+  'src/lib/service-worker.ts',
+  // The app's actors (XState) on a share's page, and the prompts that come with them.
+  'src/app/create-actors.ts',
+  'src/app/shell/InstallPrompt.tsx',
+  'src/app/shell/UpdatePrompt.tsx',
+];
 const settledChunks = new Set<string>();
 
 /** Notes the files of LOADED_WHEN_SETTLED's chunks and of what they import (CSS too), for appShellOnly. */
@@ -106,8 +114,20 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    // A chunk of its own with a known name, for the service worker's precache (appShellOnly).
-    rollupOptions: { output: { codeSplitting: { groups: [{ name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ }] } } },
+    rollupOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // A chunk of its own with a known name, for the service worker's precache (appShellOnly).
+            { name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ },
+            // React (and the store shim that wouter shares with @xstate/react) apart from XState, and XState apart
+            // from the entry: a share's page renders before the machines load (src/app/actors.tsx).
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|use-sync-external-store)[\\/]/, priority: 2 },
+            { name: 'xstate', test: /[\\/]node_modules[\\/](xstate|@xstate)[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   test: {
     projects: [

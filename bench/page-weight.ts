@@ -13,8 +13,10 @@ async function jsBeforeFirstRenderKb(browser: Browser, url: string, selector: st
   const context = await browser.newContext();
   const page = await context.newPage();
   const bodies = new Map<string, Buffer>();
-  page.on('response', async (response) => {
-    if (response.request().resourceType() === 'script') bodies.set(response.url(), await response.body());
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    // A script that arrives as the context closes (code loaded once the page has settled) is not counted anyway.
+    response.body().then((body) => bodies.set(response.url(), body), () => undefined);
   });
   await page.addInitScript((wanted: string) => {
     const marker = window as unknown as { __firstRenderAt?: number };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, type AnyActorRef } from 'xstate';
-import { themeMachine, type EffectiveTheme, type ThemeEvent, type ThemeMode } from './theme.machine';
+import { themeMachine, type EffectiveTheme, type ThemeEvent } from './theme.machine';
+import type { ThemeMode } from './theme-modes';
 
 function start(mode: ThemeMode, systemDark = false) {
   const applied: EffectiveTheme[] = [];

@@ -1,7 +1,7 @@
 import { assign, fromCallback, setup } from 'xstate';
 
-export const THEME_MODES = ['auto', 'light', 'dark'] as const;
-export type ThemeMode = (typeof THEME_MODES)[number];
+import type { ThemeMode } from './theme-modes';
+
 export type EffectiveTheme = 'light' | 'dark';
 
 export type ThemeEvent = { type: 'theme.toggle' } | { type: 'theme.systemChanged'; dark: boolean };
@@ -73,6 +73,3 @@ export const themeMachine = setup({
     },
   },
 });
-
-export const isThemeMode = (value: unknown): value is ThemeMode =>
-  typeof value === 'string' && (THEME_MODES as readonly string[]).includes(value);

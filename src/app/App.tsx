@@ -1,10 +1,10 @@
 import { I18nProvider } from '@lingui/react';
 import { i18n } from '@lingui/core';
-import { ActorsProvider, type AppActors } from './actors';
+import { ActorsProvider, type ActorsLoader } from './actors';
 import { AppRouter } from './Router';
 import { Shell } from './shell/Shell';
 
-export function App({ actors }: { actors: AppActors }) {
+export function App({ actors }: { actors: ActorsLoader }) {
   return (
     <I18nProvider i18n={i18n}>
       <ActorsProvider actors={actors}>

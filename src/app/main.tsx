@@ -1,10 +1,14 @@
+import { i18n } from '@lingui/core';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ActorOptions, AnyActorLogic } from 'xstate';
+import { configureApiClient } from '../lib/api/client';
 import { activateLocale, initialLocale } from '../lib/i18n';
-import { createAppActors } from './actors';
+import { whenSettled } from '../lib/idle';
+import { createActorsLoader } from './actors';
 import { App } from './App';
-import { preloadPage } from './routes';
+import { routeAt } from './routes';
+import { readStoredCredentials } from './stored-state';
 import './styles/global.css';
 
 /** In development, `?inspect` sends every actor to the Stately inspector. */
@@ -15,9 +19,28 @@ async function devInspector(): Promise<ActorOptions<AnyActorLogic>['inspect']> {
 }
 
 async function start() {
-  preloadPage(location.pathname);
-  const [inspect] = await Promise.all([devInspector(), activateLocale(initialLocale())]);
-  const actors = createAppActors(inspect);
+  const route = routeAt(location.pathname);
+  // The page's code downloads beside the language catalog instead of after it.
+  void route?.load().catch(() => undefined);
+  const actors = createActorsLoader(async () => {
+    const [{ createAppActors }, inspect] = await Promise.all([import('./create-actors'), devInspector()]);
+    return createAppActors(inspect);
+  });
+  if (route?.shareView) whenSettled(() => void actors.load().catch(() => undefined));
+  else void actors.load().catch(() => undefined);
+
+  // The session's credentials: the auth machine's once it runs, the stored ones before (the same at its start).
+  configureApiClient({
+    credentials: () => {
+      const { adminToken, apiKey } = actors.current()?.auth.getSnapshot().context ?? readStoredCredentials();
+      return { adminToken, apiKey };
+    },
+    language: () => i18n.locale,
+    onAdminTokenExpired: () => void actors.load().then(({ auth }) => auth.send({ type: 'auth.adminTokenExpired' })),
+    onApiKeyInvalid: () => void actors.load().then(({ auth }) => auth.send({ type: 'auth.apiKeyInvalid' })),
+  });
+
+  await activateLocale(initialLocale());
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   // A transition: React renders the first screen in slices that yield to the browser, not in one long task.

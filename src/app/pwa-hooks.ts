@@ -1,11 +1,13 @@
-import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
-import { useAppActors } from './actors';
+import { useLoadedActors, useSnapshotValue } from './actors';
 
-/** The browser says it is offline (the connectivity machine's `offline` tag): the "offline mode" badge. */
+/**
+ * The browser says it is offline (the connectivity machine's `offline` tag): the "offline mode" badge. Before the
+ * machine has loaded, the browser's word as it is now.
+ */
 export function useIsOffline(): boolean {
-  const { connectivity } = useAppActors();
-  return useSelector(connectivity, (snapshot) => snapshot.hasTag('offline'));
+  const connectivity = useLoadedActors()?.connectivity;
+  return useSnapshotValue(connectivity, (snapshot) => (snapshot ? snapshot.hasTag('offline') : !navigator.onLine));
 }
 
 /**

@@ -9,6 +9,11 @@ export interface RouteEntry {
   title: MessageDescriptor;
   /** A title that depends on the path's parameters (admin modules). */
   titleFor?: (params: Record<string, string | undefined>) => MessageDescriptor | undefined;
+  /**
+   * A share's page, opened by visitors from a link: it renders before the app's actors (XState) have loaded, and
+   * they load once it has settled (main.tsx).
+   */
+  shareView?: true;
   page: LazyExoticComponent<ComponentType>;
   /** Starts loading the page's code (the same import as `page`'s). */
   load: () => Promise<unknown>;
@@ -31,8 +36,8 @@ export const routes: readonly RouteEntry[] = [
     },
     () => import('../pages/admin/AdminPage'),
   ),
-  route({ path: '/paste/:slug', title: msg`View share` }, () => import('../pages/paste-view/PasteViewPage')),
-  route({ path: '/file/:slug', title: msg`File preview` }, () => import('../pages/file-view/FileViewPage')),
+  route({ path: '/paste/:slug', title: msg`View share`, shareView: true }, () => import('../pages/paste-view/PasteViewPage')),
+  route({ path: '/file/:slug', title: msg`File preview`, shareView: true }, () => import('../pages/file-view/FileViewPage')),
   route({ path: '/mount-explorer/*?', title: msg`Mount explorer` }, () => import('../pages/mount-explorer/MountExplorerPage')),
   route({ path: '/expense', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
 ];
@@ -40,12 +45,7 @@ export const routes: readonly RouteEntry[] = [
 /** A route's first path segment, without parameters: `/paste/:slug` → `paste`, `/` → ``. */
 const firstSegment = (path: string) => (path.split('/')[1] ?? '').replace(/^:.*|[*?]+$/, '');
 
-/**
- * Starts loading the code of the page at `pathname` (every route differs from the others by its first segment),
- * so that it downloads beside the language catalog instead of after it.
- */
-export function preloadPage(pathname: string) {
-  void routes.find((entry) => firstSegment(entry.path) === firstSegment(pathname))?.load().catch(() => undefined);
-}
+/** The route of `pathname`: every route differs from the others by its first segment. */
+export const routeAt = (pathname: string) => routes.find((entry) => firstSegment(entry.path) === firstSegment(pathname));
 
 export const PRODUCT_NAME = 'Clipstash';

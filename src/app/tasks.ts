@@ -6,7 +6,7 @@ import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
 import { streamedDownload } from '../lib/streamed-download';
-import { whenSignedIn } from './actors';
+import { whenSignedIn } from './create-actors';
 import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */

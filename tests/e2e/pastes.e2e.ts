@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsAdmin, newPerson, seriousA11yViolations, takeCspViolations } from './harness';
+import { SETTLE_MS } from '../../src/lib/idle';
+import { adminToken, loginAsAdmin, newPerson, seriousA11yViolations, takeCspViolations } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -84,6 +85,34 @@ describe('sharing a paste', () => {
     await page.getByRole('heading', { name: 'Log in to share' }).waitFor();
     await page.getByRole('link', { name: 'Log in' }).click();
     await page.waitForURL(`${suite.server.url}/admin`);
+    await context.close();
+  });
+
+  it("a visitor's paste renders without the state machines, which load once the page has settled", async () => {
+    const token = await adminToken(suite.server.url);
+    const created = await fetch(`${suite.server.url}/api/paste`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ slug: 'light-visit', content: '# Light visit\n\nJust text.' }),
+    });
+    expect(created.status).toBe(201);
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/paste/light-visit`);
+    await page.getByRole('heading', { name: 'Light visit' }).waitFor();
+    // XState and the app's actors (src/app/create-actors.ts): not requested before SETTLE_MS, however slow the
+    // render; the theme toggle loads them when clicked before.
+    const machineLoads = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => /\/assets\/(xstate|create-actors)-/.test(entry.name))
+          .map((entry) => entry.startTime),
+      );
+    expect((await machineLoads()).filter((startTime) => startTime < SETTLE_MS)).toEqual([]);
+    await page.getByRole('button', { name: /^Theme: Auto/ }).click();
+    await page.getByRole('button', { name: /^Theme: Light/ }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem('themeMode')])).toEqual(['light', 'light']);
+    expect(await machineLoads()).toHaveLength(2);
     await context.close();
   });
 

@@ -1,4 +1,4 @@
-import { useAuth } from '../actors';
+import { useAuth } from '../use-auth';
 import { LoginForm } from '../../components/login-form/LoginForm';
 
 /** The login form wired to the auth machine: it only sends events and renders machine state. */

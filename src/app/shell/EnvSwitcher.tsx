@@ -4,7 +4,7 @@ import { useSearch } from 'wouter';
 import { Button } from '../../components/Button';
 import { Field } from '../../components/Field';
 import { backendBaseUrl, saveBackendUrl } from '../../lib/backend-url';
-import { useAuth } from '../actors';
+import { useAuth } from '../use-auth';
 import styles from './EnvSwitcher.module.css';
 
 /**

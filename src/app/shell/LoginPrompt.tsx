@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { Dialog } from '../../components/Dialog';
-import { useAuth } from '../actors';
+import { useAuth } from '../use-auth';
 import { ConnectedLoginForm } from './ConnectedLoginForm';
 
 /** Opens when the auth machine says the session or key stopped working; a login closes it. */

@@ -1,12 +1,21 @@
-import { InstallPrompt } from './InstallPrompt';
-import { UpdatePrompt } from './UpdatePrompt';
+import { lazy, Suspense } from 'react';
+import { useLoadedActors } from '../actors';
 import styles from './PwaPrompts.module.css';
+
+// Their code comes with their machines, after a share's first render: until then there is nothing to prompt.
+const InstallPrompt = lazy(() => import('./InstallPrompt').then((module) => ({ default: module.InstallPrompt })));
+const UpdatePrompt = lazy(() => import('./UpdatePrompt').then((module) => ({ default: module.UpdatePrompt })));
 
 /** The update prompt, at the bottom of the screen (frontend-spec §2): a new version should not go unseen. */
 export function PwaPrompts() {
+  const loaded = useLoadedActors() !== undefined;
   return (
     <div className={styles.stack}>
-      <UpdatePrompt />
+      {loaded && (
+        <Suspense fallback={null}>
+          <UpdatePrompt />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -16,9 +25,14 @@ export function PwaPrompts() {
  * covers what the page shows or its buttons.
  */
 export function InstallPromptSlot() {
+  const loaded = useLoadedActors() !== undefined;
   return (
     <div className={styles.slot}>
-      <InstallPrompt />
+      {loaded && (
+        <Suspense fallback={null}>
+          <InstallPrompt />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,10 +1,9 @@
 import { useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { useAuth } from '../actors';
+import { useLoadedActors, useSnapshotValue } from '../actors';
 import { whenSettled } from '../../lib/idle';
 import { toasts } from '../../lib/toast';
 import { PRODUCT_NAME } from '../routes';
-import { EnvSwitcher } from './EnvSwitcher';
 import { Header } from './Header';
 import { OfflineBadge } from './OfflineBadge';
 import { InstallPromptSlot, PwaPrompts } from './PwaPrompts';
@@ -28,18 +27,28 @@ export function Shell({ children }: { children: ReactNode }) {
         © {year} {PRODUCT_NAME}
       </footer>
       <LoginPromptWhenAsked />
-      {import.meta.env.DEV && <EnvSwitcher />}
+      {import.meta.env.DEV && (
+        <Suspense fallback={null}>
+          <EnvSwitcher />
+        </Suspense>
+      )}
       <PwaPrompts />
       <ToasterWhenNeeded />
     </>
   );
 }
 
+/** Development only: outside the production build's module graph, which would otherwise carry its imports. */
+const EnvSwitcher = import.meta.env.DEV
+  ? lazy(() => import('./EnvSwitcher').then((module) => ({ default: module.EnvSwitcher })))
+  : () => null;
+
 /** The login dialog's code (dialog, tabs, form) loads only when a session actually needs it. */
 const LoginPrompt = lazy(() => import('./LoginPrompt'));
 
 function LoginPromptWhenAsked() {
-  const { prompt } = useAuth();
+  // Only the auth machine asks: nothing to wait for before it has loaded.
+  const prompt = useSnapshotValue(useLoadedActors()?.auth, (snapshot) => snapshot?.context.prompt);
   if (prompt === undefined) return null;
   return (
     <Suspense fallback={null}>

@@ -1,16 +1,19 @@
 import { useLingui } from '@lingui/react/macro';
-import { useSelector } from '@xstate/react';
 import { Monitor, Moon, Sun } from 'lucide-react';
-import type { ThemeMode } from '../../../machines/theme.machine';
+import type { ThemeMode } from '../../../machines/theme-modes';
 import { Button } from '../../components/Button';
-import { useAppActors } from '../actors';
+import { useActorsLoader, useLoadedActors, useSnapshotValue } from '../actors';
+import { storedThemeMode } from '../stored-state';
 
 const ICONS = { auto: Monitor, light: Sun, dark: Moon } as const;
 
 export function ThemeToggle() {
   const { t } = useLingui();
-  const { theme } = useAppActors();
-  const mode = useSelector(theme, (snapshot) => snapshot.value as ThemeMode | 'starting');
+  const loader = useActorsLoader();
+  // Until the theme machine has loaded, the stored mode (theme-boot.js applied it) and a click that loads it.
+  const mode = useSnapshotValue(useLoadedActors()?.theme, (snapshot) =>
+    snapshot ? (snapshot.value as ThemeMode | 'starting') : storedThemeMode(),
+  );
   const current = mode === 'starting' ? 'auto' : mode;
   const names: Record<ThemeMode, string> = { auto: t`Auto`, light: t`Light`, dark: t`Dark` };
   const label = t`Theme: ${names[current]} (click to change)`;
@@ -22,7 +25,7 @@ export function ThemeToggle() {
       aria-label={label}
       title={label}
       data-theme-mode={current}
-      onClick={() => theme.send({ type: 'theme.toggle' })}
+      onClick={() => void loader.load().then(({ theme }) => theme.send({ type: 'theme.toggle' }))}
     >
       <Icon size={19} aria-hidden />
     </Button>

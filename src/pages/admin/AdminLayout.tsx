@@ -13,7 +13,7 @@ import {
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { ADMIN_MODULE_TITLES, type AdminModule } from '../../app/admin-modules';
-import { useAuth } from '../../app/actors';
+import { useAuth } from '../../app/use-auth';
 import { Button } from '../../components/Button';
 import styles from './Admin.module.css';
 

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { Redirect, useParams } from 'wouter';
 import { ADMIN_MODULES, isAdminModule, KEY_MODULE_PERMISSION, type AdminModule } from '../../app/admin-modules';
-import { useAuth } from '../../app/actors';
+import { useAuth } from '../../app/use-auth';
 import { ConnectedLoginForm } from '../../app/shell/ConnectedLoginForm';
 import { AdminLayout } from './AdminLayout';
 import { LoginCard } from './LoginCard';

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { CreatedPaste } from '../../../contract/pastes';
 import { draftMachine } from '../../../machines/draft.machine';
-import { useAuth } from '../../app/actors';
+import { useAuth } from '../../app/use-auth';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { LogIn } from 'lucide-react';
 import { Redirect, useLocation } from 'wouter';
-import { useAuth } from '../../app/actors';
+import { useAuth } from '../../app/use-auth';
 import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';
 import { PermissionDenied } from '../../components/PermissionDenied';

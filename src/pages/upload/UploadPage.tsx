@@ -1,7 +1,8 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useLingui } from '@lingui/react/macro';
 import { FileUp, Link2, LogIn } from 'lucide-react';
-import { useAuth, useTaskManager } from '../../app/actors';
+import { useTaskManager } from '../../app/actors';
+import { useAuth } from '../../app/use-auth';
 import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';

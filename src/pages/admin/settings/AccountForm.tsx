@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { PASSWORD_MIN } from '../../../../contract/auth';
 import { asRequestFailure } from '../../../../contract/envelope';
-import { useAuth } from '../../../app/actors';
+import { useAuth } from '../../../app/use-auth';
 import { Button } from '../../../components/Button';
 import { Field } from '../../../components/Field';
 import { changePassword } from '../../../lib/api/auth';

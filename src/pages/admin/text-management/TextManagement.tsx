@@ -4,7 +4,7 @@ import { FileText, Trash2 } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
 import { ADMIN_PASTE_PAGE_SIZE, type PasteState, type PasteSummary } from '../../../../contract/pastes';
-import { useAuth } from '../../../app/actors';
+import { useAuth } from '../../../app/use-auth';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
