@@ -49,10 +49,13 @@ async function copySelectionTo(page: Page, destination: string[]) {
 /** Opens the task manager and waits for the task to end as `status`; answers its row's text. */
 async function taskEnds(page: Page, label: string, status: 'Completed' | 'Cancelled', timeout = 120_000) {
   await page.getByRole('button', { name: /^Tasks/ }).click();
-  const row = page.getByRole('dialog', { name: 'Task manager' }).getByRole('listitem').filter({ hasText: label }).first();
+  const sheet = page.getByRole('dialog', { name: 'Task manager' });
+  const row = sheet.getByRole('listitem').filter({ hasText: label }).first();
   await row.getByText(status, { exact: true }).waitFor({ timeout });
   const text = (await row.textContent()) ?? '';
-  await page.keyboard.press('Escape');
+  // Its close button, not Escape: a toast that appears as the task ends takes the Escape key first.
+  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+  await sheet.waitFor({ state: 'hidden' });
   return text;
 }
 

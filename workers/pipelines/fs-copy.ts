@@ -81,12 +81,14 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, copies.length) }, lane));
+    // Every lane ends (a cancel ends each at once) before uploads are aborted, so that no part is still on its way.
+    const stopped = (await Promise.allSettled(Array.from({ length: Math.min(FILES_AT_ONCE, copies.length) }, lane))).find((lane) => lane.status === 'rejected');
+    if (stopped) {
+      // Every multipart upload not completed goes, the ones in flight and those not reached: storage keeps no parts.
+      await Promise.all(copies.filter((copy) => !completed.has(copy)).map((copy) => abortUpload(api, copy)));
+      throw stopped.reason;
+    }
     await commits.settled();
-  } catch (error) {
-    // Every multipart upload not completed goes, the one in flight and those not reached, so storage keeps no parts.
-    await Promise.all(copies.filter((copy) => !completed.has(copy)).map((copy) => abortUpload(api, copy)));
-    throw error;
   } finally {
     context.scheduler.finish(taskId);
   }
@@ -206,29 +208,34 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   // Parts go out as the shared scheduler grants slots, each read as a range of the source straight into a blob
   // (Chromium's blob storage, not this worker's heap or JavaScript) and then written: memory holds the parts in
   // flight, and no byte passes through a script.
-  for (let number = 1; number <= partCount && failure === undefined; number++) {
-    const release = await scheduler.acquire(taskId, signal);
-    const part = (async () => {
-      try {
-        const first = (number - 1) * partSize;
-        const [url, bytes] = await Promise.all([urls.urlFor(number), downloadRange(copy, first, Math.min(first + partSize, copy.fileSize), signal)]);
-        if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
-        const etag = await putPart(url, bytes, undefined, signal, (sent) => {
-          loaded.set(number, sent);
-          report();
-        });
-        if (!etag) throw { code: 'part_failed', part: number } satisfies TransferError;
-        parts.push({ partNumber: number, etag });
-      } catch (error) {
-        failure ??= error;
-      } finally {
-        release();
-      }
-    })();
-    inFlight.add(part);
-    void part.then(() => inFlight.delete(part));
+  try {
+    for (let number = 1; number <= partCount && failure === undefined; number++) {
+      const release = await scheduler.acquire(taskId, signal);
+      const part = (async () => {
+        try {
+          const first = (number - 1) * partSize;
+          const [url, bytes] = await Promise.all([urls.urlFor(number), downloadRange(copy, first, Math.min(first + partSize, copy.fileSize), signal)]);
+          if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
+          const etag = await putPart(url, bytes, undefined, signal, (sent) => {
+            loaded.set(number, sent);
+            report();
+          });
+          if (!etag) throw { code: 'part_failed', part: number } satisfies TransferError;
+          parts.push({ partNumber: number, etag });
+        } catch (error) {
+          failure ??= error;
+        } finally {
+          release();
+        }
+      })();
+      inFlight.add(part);
+      void part.then(() => inFlight.delete(part));
+    }
+  } finally {
+    // A cancel ends the loop at once (no slot is granted): the parts in flight end first, so that the upload is
+    // aborted after its last part and not beside one that storage would still keep.
+    await Promise.all(inFlight);
   }
-  await Promise.all(inFlight);
   if (failure !== undefined) throw failure;
   parts.sort((a, b) => a.partNumber - b.partNumber);
   await protocol.complete(ref, parts, signal);
