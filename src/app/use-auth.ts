@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { shallowEqual, useSelector } from '@xstate/react';
 import { useAppActors } from './actors';
 
 /** Who is signed in, derived from the auth machine's state and tags. */
@@ -16,8 +16,4 @@ export function useAuth() {
     hasAdminToken: Boolean(snapshot.context.adminToken),
     send: auth.send,
   }), shallowEqual);
-}
-
-function shallowEqual<T extends Record<string, unknown>>(a: T, b: T) {
-  return Object.keys(a).every((key) => Object.is(a[key], b[key]));
 }
