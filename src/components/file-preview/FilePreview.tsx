@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { ExternalLink } from 'lucide-react';
+import ExternalLink from 'lucide-react/icons/external-link';
 import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { LinkButton } from '../LinkButton';
 import { Notice } from '../Notice';

@@ -1,6 +1,11 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Clock, Copy, Eye, FileCode, FileX, Pencil } from 'lucide-react';
+import Clock from 'lucide-react/icons/clock';
+import Copy from 'lucide-react/icons/copy';
+import Eye from 'lucide-react/icons/eye';
+import FileCode from 'lucide-react/icons/file-code';
+import FileX from 'lucide-react/icons/file-x';
+import Pencil from 'lucide-react/icons/pencil';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useParams } from 'wouter';
 import type { PublicPaste } from '../../../contract/pastes';
