@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './scripts/precompress.mjs';
-import { sharePageChunks } from './scripts/share-page-chunks';
+import { sharePageChunks } from './scripts/share-page-chunks.ts';
 
 const sharePages = sharePageChunks(fileURLToPath(new URL('.', import.meta.url)));
 

@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { configureApiClient } from '../lib/api/client';
+import { prepareDateTimeFormat } from '../lib/format';
 import { activateLocale, initialLocale } from '../lib/i18n';
 import { whenSettled } from '../lib/idle';
 import { createActorsLoader } from './actors';
@@ -40,7 +41,10 @@ async function start() {
     onApiKeyInvalid: () => void actors.load().then(({ auth }) => auth.send({ type: 'auth.apiKeyInvalid' })),
   });
 
-  await activateLocale(initialLocale());
+  const locale = initialLocale();
+  // A share's page shows dates in its first render: their formatter is made while the page's code downloads.
+  if (route?.shareView) void prepareDateTimeFormat(locale);
+  await activateLocale(locale);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   // A transition: React renders the first screen in slices that yield to the browser, not in one long task.

@@ -59,7 +59,7 @@ function TextPreview({ url, filename, markdown }: { url: string; filename: strin
   const code = useRef<HTMLPreElement>(null);
   const language = codeLanguage(filename);
   useEffect(() => {
-    if (code.current && preview.data) void highlightCodeBlocks(code.current);
+    if (code.current && preview.data) highlightCodeBlocks(code.current);
   }, [preview.data]);
 
   if (preview.status === 'error') return <p className="form-error">{t`The preview could not be loaded.`}</p>;
