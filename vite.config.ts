@@ -61,7 +61,7 @@ function appShellOnly<T extends { url: string }>(entries: T[]) {
     !url.startsWith('assets/') ||
     shell.has(url) ||
     settledChunks.has(url) ||
-    /^assets\/(?:messages|dexie)-[\w-]+\.js$/.test(url);
+    /^assets\/(?:messages|visitor|dexie)-[\w-]+\.js$/.test(url);
   return { manifest: entries.filter((entry) => keep(entry.url)) };
 }
 
