@@ -1,14 +1,32 @@
 import { defineConfig } from '@lingui/cli';
 
+/**
+ * Sources of the messages a visitor can meet on a share's page before the rest of the catalog has loaded: the
+ * shell, the share pages and what they show (src/lib/i18n.ts loads the rest with every other page, and on a share's
+ * page once it has settled). A message used here and elsewhere is in both catalogs, with the same translation.
+ */
+const VISITOR_SOURCES = [
+  '<rootDir>/src/app/**',
+  '<rootDir>/src/pages/paste-view/**',
+  '<rootDir>/src/pages/file-view/**',
+  '<rootDir>/src/pages/offline/**',
+  '<rootDir>/src/components/Field.tsx',
+  '<rootDir>/src/components/PageSkeleton.tsx',
+  '<rootDir>/src/components/PasswordGate.tsx',
+  '<rootDir>/src/components/Toaster.tsx',
+  '<rootDir>/src/components/file-preview/**',
+  '<rootDir>/src/lib/api/client.ts',
+  '<rootDir>/src/lib/api/files.ts',
+  '<rootDir>/src/lib/api/pastes.ts',
+];
+
 export default defineConfig({
   sourceLocale: 'en-US',
   locales: ['en-US', 'zh-CN'],
   fallbackLocales: { default: 'zh-CN' },
   catalogs: [
-    {
-      path: '<rootDir>/src/locales/{locale}/messages',
-      include: ['<rootDir>/src'],
-    },
+    { path: '<rootDir>/src/locales/{locale}/visitor', include: VISITOR_SOURCES },
+    { path: '<rootDir>/src/locales/{locale}/messages', include: ['<rootDir>/src'], exclude: VISITOR_SOURCES },
   ],
   format: 'po',
 });

@@ -3,9 +3,13 @@ import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './scripts/precompress.mjs';
+import { sharePageChunks } from './scripts/share-page-chunks.ts';
+
+const sharePages = sharePageChunks(fileURLToPath(new URL('.', import.meta.url)));
 
 /**
  * Modules the app loads once the page has settled (src/lib/idle.ts), perhaps before the service worker controls
@@ -57,13 +61,14 @@ function appShellOnly<T extends { url: string }>(entries: T[]) {
     !url.startsWith('assets/') ||
     shell.has(url) ||
     settledChunks.has(url) ||
-    /^assets\/(?:messages|dexie)-[\w-]+\.js$/.test(url);
+    /^assets\/(?:messages|visitor|dexie)-[\w-]+\.js$/.test(url);
   return { manifest: entries.filter((entry) => keep(entry.url)) };
 }
 
 export default defineConfig({
   plugins: [
     noteSettledChunks(),
+    sharePages.plugin,
     react(),
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
@@ -124,6 +129,16 @@ export default defineConfig({
             // from the entry: a share's page renders before the machines load (src/app/actors.tsx).
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|use-sync-external-store)[\\/]/, priority: 2 },
             { name: 'xstate', test: /[\\/]node_modules[\\/](xstate|@xstate)[\\/]/, priority: 1 },
+            // Markdown rendering and sanitising, a chunk of its own: the share pages render with it at once, the
+            // home page loads it once something is typed. Only these modules: what they import is shared with the
+            // entry (React, Vite's preload helper) and with pages that preview files (the code colouring).
+            {
+              name: 'markdown-view',
+              test: /[\\/]node_modules[\\/](marked|dompurify)[\\/]|[\\/]src[\\/](lib[\\/]markdown[\\/]render\.ts|components[\\/]MarkdownView\.tsx)$/,
+              priority: 1,
+              includeDependenciesRecursively: false,
+            },
+            ...sharePages.groups,
           ],
         },
       },

@@ -34,7 +34,7 @@ const postgresInstalled = existsSync(join(process.env.PG_BIN ?? '/usr/lib/postgr
 
 /** Fails when the sources hold messages the catalogs do not (someone forgot `npm run extract`). */
 function catalogsUpToDate() {
-  const catalogs = ['src/locales/en-US/messages.po', 'src/locales/zh-CN/messages.po'];
+  const catalogs = ['en-US', 'zh-CN'].flatMap((locale) => ['visitor', 'messages'].map((name) => `src/locales/${locale}/${name}.po`));
   const before = catalogs.map((file) => readFileSync(file, 'utf8'));
   const ids = (text) => [...text.matchAll(/^msgid (".*")$/gm)].map((m) => m[1]).sort().join('\n');
   console.log('\n▶ translation catalogs match the sources');

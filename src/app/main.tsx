@@ -3,7 +3,8 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { configureApiClient } from '../lib/api/client';
-import { activateLocale, initialLocale } from '../lib/i18n';
+import { prepareDateTimeFormat } from '../lib/format';
+import { activateLocale, initialLocale, loadWholeCatalog } from '../lib/i18n';
 import { whenSettled } from '../lib/idle';
 import { createActorsLoader } from './actors';
 import { App } from './App';
@@ -26,8 +27,12 @@ async function start() {
     const [{ createAppActors }, inspect] = await Promise.all([import('./create-actors'), devInspector()]);
     return createAppActors(inspect);
   });
-  if (route?.shareView) whenSettled(() => void actors.load().catch(() => undefined));
-  else void actors.load().catch(() => undefined);
+  if (route?.shareView) {
+    whenSettled(() => {
+      void actors.load().catch(() => undefined);
+      void loadWholeCatalog().catch(() => undefined);
+    });
+  } else void actors.load().catch(() => undefined);
 
   // The session's credentials: the auth machine's once it runs, the stored ones before (the same at its start).
   configureApiClient({
@@ -40,7 +45,11 @@ async function start() {
     onApiKeyInvalid: () => void actors.load().then(({ auth }) => auth.send({ type: 'auth.apiKeyInvalid' })),
   });
 
-  await activateLocale(initialLocale());
+  const locale = initialLocale();
+  // A share's page shows dates in its first render: their formatter is made while the page's code downloads.
+  if (route?.shareView) void prepareDateTimeFormat(locale);
+  // A share's page renders with the visitor's part of the catalog, the rest loads once it has settled.
+  await activateLocale(locale, { visitorOnly: route?.shareView });
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   // A transition: React renders the first screen in slices that yield to the browser, not in one long task.

@@ -1,5 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
+import { loadWholeCatalog } from '../lib/i18n';
 import { ADMIN_MODULE_TITLES, isAdminModule } from './admin-modules';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
@@ -19,8 +20,12 @@ export interface RouteEntry {
   load: () => Promise<unknown>;
 }
 
-/** A route whose page loads lazily, in its own chunk. */
-function route(entry: Omit<RouteEntry, 'page' | 'load'>, load: () => Promise<{ default: ComponentType }>): RouteEntry {
+/**
+ * A route whose page loads lazily, in its own chunk; every page but a share's with the whole catalog (a share's page
+ * renders with the visitor's part).
+ */
+function route(entry: Omit<RouteEntry, 'page' | 'load'>, loadPage: () => Promise<{ default: ComponentType }>): RouteEntry {
+  const load = entry.shareView ? loadPage : () => Promise.all([loadPage(), loadWholeCatalog()]).then(([page]) => page);
   return { ...entry, page: lazy(load), load };
 }
 

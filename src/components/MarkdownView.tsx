@@ -10,7 +10,7 @@ export const MarkdownView = forwardRef<HTMLDivElement, { markdown: string; class
     const element = useRef<HTMLDivElement>(null);
     useImperativeHandle(forwarded, () => element.current as HTMLDivElement);
     useEffect(() => {
-      if (element.current) void highlightCodeBlocks(element.current);
+      if (element.current) highlightCodeBlocks(element.current);
     }, [html]);
     return (
       <div

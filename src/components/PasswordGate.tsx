@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { Lock } from 'lucide-react';
+import Lock from 'lucide-react/icons/lock';
 import { useState, type FormEvent } from 'react';
 import { asRequestFailure } from '../../contract/envelope';
 import { Button } from './Button';

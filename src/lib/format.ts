@@ -1,9 +1,35 @@
+import { nextTask } from './idle';
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** formatDateTime's formatter, made once per locale: making one takes milliseconds. */
+function dateTimeFormat(locale: string): Intl.DateTimeFormat {
+  let format = dateTimeFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+    dateTimeFormats.set(locale, format);
+  }
+  return format;
+}
+
 /** Date and time in the reader's locale, or a dash. */
 export function formatDateTime(iso: string | null | undefined, locale: string): string {
   if (!iso) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return dateTimeFormat(locale).format(date);
+}
+
+/**
+ * Makes the date formatter ahead of a first render that shows dates, in tasks of their own: a page's first `Intl`
+ * formatter loads ICU's locale data (measured in Chromium: 20–70 ms, a long task on a busy machine), which would
+ * otherwise land in the render's task. A collator made first takes about half of that load in a task of its own.
+ */
+export async function prepareDateTimeFormat(locale: string): Promise<void> {
+  await nextTask();
+  new Intl.Collator(locale);
+  await nextTask();
+  dateTimeFormat(locale);
 }
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];

@@ -12,3 +12,6 @@ export function whenSettled(task: () => void): void {
   if (wait === 0) idle();
   else setTimeout(idle, wait);
 }
+
+/** Resolves in a task of its own: the browser may paint and handle input before what follows runs. */
+export const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

@@ -116,6 +116,45 @@ describe('sharing a paste', () => {
     await context.close();
   });
 
+  it("a visitor's paste renders with the visitor's part of the catalog; the rest and the code colouring load once the page has settled", async () => {
+    const token = await adminToken(suite.server.url);
+    const created = await fetch(`${suite.server.url}/api/paste`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' }),
+    });
+    expect(created.status).toBe(201);
+    const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
+    await page.goto(`${suite.server.url}/paste/visitor-zh`);
+    await page.getByRole('heading', { name: '你好' }).waitFor();
+    await page.getByRole('button', { name: '复制内容' }).waitFor();
+    await page.locator('code.hljs .hljs-keyword').waitFor();
+    const loadsOf = (pattern: string) =>
+      page.evaluate(
+        (source) =>
+          performance
+            .getEntriesByType('resource')
+            .filter((entry) => new RegExp(source).test(entry.name))
+            .map((entry) => entry.startTime),
+        pattern,
+      );
+    // The rest of the catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS.
+    for (const chunk of ['messages', 'core', 'javascript']) {
+      const starts = await loadsOf(`/assets/${chunk}-[\\w-]+\\.js$`);
+      expect(starts.length, chunk).toBeGreaterThan(0);
+      expect(starts.filter((startTime) => startTime < SETTLE_MS), chunk).toEqual([]);
+    }
+    await context.close();
+
+    // A page linked from the share, opened at once (before the share's page has settled, as a rule), renders with
+    // the whole catalog.
+    const early = await newPerson(suite.browser, { locale: 'zh-CN' });
+    await early.page.goto(`${suite.server.url}/paste/visitor-zh`);
+    await early.page.getByRole('link', { name: '首页' }).first().click();
+    await early.page.getByRole('heading', { name: '登录后即可分享' }).waitFor();
+    await early.context.close();
+  });
+
   it('opening a link that does not exist says so', async () => {
     const { page, context } = await newPerson(suite.browser);
     await page.goto(`${suite.server.url}/paste/nothing-here`);

@@ -39,6 +39,8 @@ describe('language', () => {
     await page.goto(`${suite.server.url}/upload`);
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh-CN');
     const storage = page.getByRole('combobox', { name: '存储' });
+    // The switch loads the Chinese catalog (two files) first: on a busy machine that takes longer than a poll waits.
+    await storage.waitFor();
     await expect.poll(() => storage.locator('option').first().textContent()).toBe('本地存储（默认）');
     await context.close();
   });

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { ExternalLink } from 'lucide-react';
+import ExternalLink from 'lucide-react/icons/external-link';
 import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { LinkButton } from '../LinkButton';
 import { Notice } from '../Notice';
@@ -59,7 +59,7 @@ function TextPreview({ url, filename, markdown }: { url: string; filename: strin
   const code = useRef<HTMLPreElement>(null);
   const language = codeLanguage(filename);
   useEffect(() => {
-    if (code.current && preview.data) void highlightCodeBlocks(code.current);
+    if (code.current && preview.data) highlightCodeBlocks(code.current);
   }, [preview.data]);
 
   if (preview.status === 'error') return <p className="form-error">{t`The preview could not be loaded.`}</p>;

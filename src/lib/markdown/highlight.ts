@@ -1,4 +1,5 @@
 import type { HLJSApi, LanguageFn } from 'highlight.js';
+import { nextTask, whenSettled } from '../idle';
 
 type LanguageModule = Promise<{ default: LanguageFn }>;
 
@@ -45,14 +46,25 @@ async function highlighterFor(name: string): Promise<HLJSApi | undefined> {
   return core;
 }
 
-/** Colours the fenced code blocks inside an element; text is shown first, colour follows. */
-export async function highlightCodeBlocks(root: HTMLElement): Promise<void> {
-  const blocks = [...root.querySelectorAll<HTMLElement>('pre code[class*="language-"]')];
-  await Promise.all(
-    blocks.map(async (block) => {
-      const language = /language-([\w-]+)/.exec(block.className)?.[1]?.toLowerCase() ?? '';
-      const hljs = await highlighterFor(ALIASES[language] ?? language);
-      if (hljs && !block.dataset.highlighted) hljs.highlightElement(block);
-    }),
-  );
+/**
+ * Colours the fenced code blocks inside an element once the page has settled: text is shown first, colour follows.
+ * On a first load the highlighter (its core, each language's grammar) loads and compiles after what the visitor
+ * came for; later it starts in the next idle moment. One block per task, so a long page stays responsive.
+ */
+export function highlightCodeBlocks(root: HTMLElement): void {
+  whenSettled(() => void colourBlocks(root));
+}
+
+async function colourBlocks(root: HTMLElement) {
+  // Every language starts loading at once; the blocks are coloured in order.
+  const blocks = [...root.querySelectorAll<HTMLElement>('pre code[class*="language-"]')].map((block) => {
+    const language = /language-([\w-]+)/.exec(block.className)?.[1]?.toLowerCase() ?? '';
+    return { block, highlighter: highlighterFor(ALIASES[language] ?? language) };
+  });
+  for (const { block, highlighter } of blocks) {
+    const hljs = await highlighter;
+    if (!root.isConnected) return;
+    if (hljs && !block.dataset.highlighted) hljs.highlightElement(block);
+    await nextTask();
+  }
 }

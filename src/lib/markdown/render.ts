@@ -1,5 +1,6 @@
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { nextTask } from '../idle';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -19,18 +20,32 @@ function installHooks() {
   });
 }
 
+/** The last rendering, kept for renderMarkdownAhead. */
+let last: { markdown: string; html: string } | undefined;
+
 /**
  * Markdown (GitHub-flavoured: tables, task lists, fenced code) to HTML that is safe to insert: no scripts,
  * no event handlers, no `javascript:` URLs, no SVG, no frames. Every rendering in the app goes through here.
  */
 export function renderMarkdown(markdown: string): string {
+  if (last?.markdown === markdown) return last.html;
   installHooks();
-  const html = marked.parse(markdown) as string;
-  return DOMPurify.sanitize(html, {
+  const html = DOMPurify.sanitize(marked.parse(markdown) as string, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: FORBIDDEN_TAGS,
     FORBID_ATTR: ['style', 'srcset', 'formaction'],
   });
+  last = { markdown, html };
+  return html;
+}
+
+/**
+ * Renders `markdown` in a task of its own, for the render that shows it next: parsing and sanitising a long text
+ * takes tens of milliseconds, which should not add to the task of the page's render.
+ */
+export async function renderMarkdownAhead(markdown: string): Promise<void> {
+  await nextTask();
+  renderMarkdown(markdown);
 }
 
 /** The text a reader sees, without markup: for "copy as plain text". */

@@ -1,6 +1,11 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Clock, Download, Eye, FileX, Pencil, Trash2 } from 'lucide-react';
+import Clock from 'lucide-react/icons/clock';
+import Download from 'lucide-react/icons/download';
+import Eye from 'lucide-react/icons/eye';
+import FileX from 'lucide-react/icons/file-x';
+import Pencil from 'lucide-react/icons/pencil';
+import Trash2 from 'lucide-react/icons/trash-2';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';

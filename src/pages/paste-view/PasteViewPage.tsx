@@ -1,6 +1,11 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { Clock, Copy, Eye, FileCode, FileX, Pencil } from 'lucide-react';
+import Clock from 'lucide-react/icons/clock';
+import Copy from 'lucide-react/icons/copy';
+import Eye from 'lucide-react/icons/eye';
+import FileCode from 'lucide-react/icons/file-code';
+import FileX from 'lucide-react/icons/file-x';
+import Pencil from 'lucide-react/icons/pencil';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useParams } from 'wouter';
 import type { PublicPaste } from '../../../contract/pastes';
@@ -11,6 +16,7 @@ import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { PasswordGate } from '../../components/PasswordGate';
 import { getPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
+import { renderMarkdownAhead } from '../../lib/markdown/render';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
@@ -20,10 +26,16 @@ import styles from './PasteView.module.css';
 /** Only owners edit: visitors never load the dialog's code. */
 const PasteEditDialog = lazy(() => import('../../components/paste-edit/PasteEditDialog').then((m) => ({ default: m.PasteEditDialog })));
 
+/** The paste once its Markdown has been rendered in a task of its own: the page's render finds it done. */
+async function withMarkdownRendered(paste: PublicPaste): Promise<PublicPaste> {
+  if (paste.content !== undefined) await renderMarkdownAhead(paste.content);
+  return paste;
+}
+
 export default function PasteViewPage() {
   const { t, i18n } = useLingui();
   const { slug = '' } = useParams<{ slug: string }>();
-  const load = useCallback(() => getPaste(slug), [slug]);
+  const load = useCallback(() => getPaste(slug).then(withMarkdownRendered), [slug]);
   const result = useResource(load);
   const [unlocked, setUnlocked] = useState<{ paste: PublicPaste; password: string }>();
   const [editing, setEditing] = useState(false);
@@ -58,7 +70,7 @@ export default function PasteViewPage() {
     return (
       <PasswordGate
         title={t`This share is protected`}
-        onPassword={async (password) => setUnlocked({ paste: await unlockPaste(slug, password), password })}
+        onPassword={async (password) => setUnlocked({ paste: await unlockPaste(slug, password).then(withMarkdownRendered), password })}
       />
     );
   }
