@@ -54,7 +54,8 @@ async function uploadFile(baseUrl: string, token: string): Promise<string> {
 /**
  * `paste_view_js_gzip_kb` and `home_js_gzip_kb`, then what a browser really transfers on a cold load of each
  * visitor page from the server as `npm start` runs it (median of 3): script bytes on the wire and decoded, first
- * contentful paint, long tasks until network idle.
+ * contentful paint, long tasks until network idle; then, once the page has settled and loaded what it defers
+ * (src/lib/idle.ts), the script bytes on the wire and long tasks in all (`*_script_settled_kb`, `*_settled_long_tasks`).
  */
 export async function pageWeight() {
   buildIfStale();
