@@ -9,6 +9,11 @@ const SHARE_PAGES = {
 };
 /** What the share pages use that other chunks use too. */
 const SHARED = 'share-view';
+/**
+ * Of the modules other chunks use too, those only the file page uses (its previews, the file API): kept out of
+ * SHARED, so that a paste's first load, the lighter and more frequent one, does not carry them.
+ */
+const SHARED_BY_FILE_PAGE = 'file-shared';
 /** lucide-react's index: it imports every icon, so walking through it from a share page would claim them all. */
 const ICON_INDEX = /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$/;
 
@@ -16,8 +21,8 @@ const ICON_INDEX = /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]luci
  * Code-splitting groups that load a share page's code (its own, its components, icons and API modules) in two
  * chunks instead of a dozen small ones split by which other pages share them: on a cold load each request costs
  * its headers and a modulepreload link, and small files compress badly. What only the paste page uses goes to
- * `paste-view`, what only the file page uses to `file-view`, the rest of what they use to `share-view`, which other
- * pages load too for the few modules they share with them. The entry's static graph stays in the entry, and what
+ * `paste-view`, what only the file page uses to `file-view`, the rest of what they use to `share-view` (or
+ * `file-shared`, see SHARED_BY_FILE_PAGE), which other pages load too for the few modules they share with them. The entry's static graph stays in the entry, and what
  * other groups claim (React, Markdown) stays in theirs.
  *
  * Share pages import icons one by one (`lucide-react/icons/…`): that is how their icons are found.
@@ -62,11 +67,15 @@ export function sharePageChunks(root: string): { plugin: Plugin; groups: CodeSpl
   const chunkFor = (id: string, context: ChunkingContext) => {
     if (!chunkOf) {
       const elsewhere = usedElsewhere(context);
-      chunkOf = new Map();
+      const pagesUsing = new Map<string, string[]>();
       for (const [chunk, page] of sharePages) {
-        for (const module of staticGraph([page], context, ICON_INDEX)) {
-          chunkOf.set(module, chunkOf.has(module) || elsewhere.has(module) ? SHARED : chunk);
-        }
+        for (const module of staticGraph([page], context, ICON_INDEX)) pagesUsing.set(module, [...(pagesUsing.get(module) ?? []), chunk]);
+      }
+      chunkOf = new Map();
+      for (const [module, [page, ...others]] of pagesUsing) {
+        if (others.length > 0) chunkOf.set(module, SHARED);
+        else if (!elsewhere.has(module)) chunkOf.set(module, page as string);
+        else chunkOf.set(module, page === 'file-view' ? SHARED_BY_FILE_PAGE : SHARED);
       }
     }
     return chunkOf.get(id) ?? null;
