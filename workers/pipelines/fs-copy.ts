@@ -6,6 +6,7 @@ import { isSuccess, send, stripQuotes } from '../transport/http';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
 import { fsBase, fsProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';
+import { SourceParts } from './source-parts';
 import type { MultipartContext } from './multipart-upload';
 
 /**
@@ -205,16 +206,16 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   const report = () => onBytes([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  // Parts go out as the shared scheduler grants slots, each read as a range of the source straight into a blob
-  // (Chromium's blob storage, not this worker's heap or JavaScript) and then written: memory holds the parts in
-  // flight, and no byte passes through a script.
+  // Parts go out as the shared scheduler grants slots, each a slice of a range of the source read ahead straight
+  // into a blob (Chromium's blob storage, not this worker's heap or JavaScript): memory holds the parts in flight
+  // and the next range, and no byte passes through a script.
+  const source = new SourceParts(copy.fileSize, partSize, (from, to) => downloadRange(copy, from, to, signal));
   try {
     for (let number = 1; number <= partCount && failure === undefined; number++) {
       const release = await scheduler.acquire(taskId, signal);
       const part = (async () => {
         try {
-          const first = (number - 1) * partSize;
-          const [url, bytes] = await Promise.all([urls.urlFor(number), downloadRange(copy, first, Math.min(first + partSize, copy.fileSize), signal)]);
+          const [url, bytes] = await Promise.all([urls.urlFor(number), source.part(number)]);
           if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
           const etag = await putPart(url, bytes, undefined, signal, (sent) => {
             loaded.set(number, sent);
