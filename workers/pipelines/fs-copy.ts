@@ -250,11 +250,14 @@ async function downloadRange(copy: FsClientCopy, from: number, to: number, signa
   return bytes;
 }
 
-/** The source's bytes, from its signed download URL. */
+/**
+ * The source's bytes, from its signed download URL. Past the HTTP cache: the bytes are read once, and Chromium
+ * would otherwise write every one of them into its cache too (file answers may be stored, to be revalidated).
+ */
 async function download(copy: FsClientCopy, signal: AbortSignal, range?: string): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(copy.downloadUrl, { signal, ...(range && { headers: { Range: range } }) });
+    response = await fetch(copy.downloadUrl, { signal, cache: 'no-store', ...(range && { headers: { Range: range } }) });
   } catch {
     throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
   }
