@@ -15,6 +15,11 @@ import type { MultipartContext } from './multipart-upload';
  * several keeps the slots busy between one small file and the next.
  */
 const FILES_AT_ONCE = 3;
+/**
+ * Files a lane reads ahead of the one it writes, one read after another (a small file whole, into a blob): with
+ * two, the next file is mostly read before its write may start, even when a read takes as long as a write.
+ */
+const FILES_READ_AHEAD = 2;
 
 /**
  * Copies files and folders between mount paths. The server copies what stays in one storage and answers the
@@ -54,20 +59,27 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   const completed = new Set<FsClientCopy>();
   const queue = [...copies];
   const lane = async () => {
-    let copy = queue.shift();
-    let read = copy && readAhead(copy, signal);
-    while (copy) {
-      const current = copy;
+    // This lane's next files, each with its read: one read at a time, kept going while files are written so that
+    // a write rarely waits for its bytes (the two sides wait on different servers).
+    const ahead: { copy: FsClientCopy; read: Promise<Blob | undefined> }[] = [];
+    const readMore = () => {
+      while (ahead.length < FILES_READ_AHEAD) {
+        const copy = queue.shift();
+        if (!copy) return;
+        ahead.push({ copy, read: readAfter(ahead.at(-1)?.read, copy, signal) });
+      }
+    };
+    readMore();
+    for (let next = ahead.shift(); next; next = ahead.shift()) {
+      readMore();
+      const current = next.copy;
       report(current.sourcePath);
       const onBytes = (bytes: number) => {
         loaded.set(current, bytes);
         showBytes();
       };
-      // The next small file downloads while this one is written: the two sides wait on different servers.
-      const following = queue.shift();
-      const nextRead = following && readAhead(following, signal);
       try {
-        const etag = await streamCopy(api, taskId, current, await read, context, onBytes);
+        const etag = await streamCopy(api, taskId, current, await next.read, context, onBytes);
         completed.add(current);
         commits.add(current, etag);
       } catch (error) {
@@ -77,8 +89,6 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
       } finally {
         onBytes(current.fileSize);
       }
-      copy = following;
-      read = nextRead;
     }
   };
   try {
@@ -170,12 +180,16 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
 }
 
 /**
- * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap); a multipart copy reads
- * each part as a range when its turn comes. A failed read rejects when its copy awaits it, never unhandled before.
+ * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap), once the read before it
+ * (`previous`) has ended; a multipart copy reads each part as a range when its turn comes. A failed read rejects
+ * when its copy awaits it, never unhandled before.
  */
-function readAhead(copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
+function readAfter(previous: Promise<unknown> | undefined, copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
   if (copy.upload.kind !== 'put') return Promise.resolve(undefined);
-  const read = download(copy, signal).then((response) => response.blob());
+  const read = (previous ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => download(copy, signal))
+    .then((response) => response.blob());
   read.catch(() => undefined);
   return read;
 }
