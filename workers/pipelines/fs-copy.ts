@@ -103,7 +103,7 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   } finally {
     context.scheduler.finish(taskId);
   }
-  report(copies.at(-1)?.sourcePath ?? '');
+  report(copies.at(-1)?.sourcePath ?? '', true);
   return result;
 }
 
