@@ -181,15 +181,17 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
 
 /**
  * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap), once the read before it
- * (`previous`) has ended; a multipart copy reads each part as a range when its turn comes. A failed read rejects
- * when its copy awaits it, never unhandled before.
+ * (`previous`) has ended; a multipart copy reads each part as a range when its turn comes (its "read" only ends
+ * with the one before it, so that the lane's next read still waits for that). A failed read rejects when its copy
+ * awaits it, never unhandled before.
  */
 function readAfter(previous: Promise<unknown> | undefined, copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
-  if (copy.upload.kind !== 'put') return Promise.resolve(undefined);
-  const read = (previous ?? Promise.resolve())
-    .catch(() => undefined)
-    .then(() => download(copy, signal))
-    .then((response) => response.blob());
+  const ended = (previous ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+  if (copy.upload.kind !== 'put') return ended;
+  const read = ended.then(() => download(copy, signal)).then((response) => response.blob());
   read.catch(() => undefined);
   return read;
 }
