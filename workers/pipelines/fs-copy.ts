@@ -6,6 +6,7 @@ import { isSuccess, send, stripQuotes } from '../transport/http';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
 import { fsBase, fsProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';
+import { SourceParts } from './source-parts';
 import type { MultipartContext } from './multipart-upload';
 
 /**
@@ -14,6 +15,11 @@ import type { MultipartContext } from './multipart-upload';
  * several keeps the slots busy between one small file and the next.
  */
 const FILES_AT_ONCE = 3;
+/**
+ * Files a lane reads ahead of the one it writes, one read after another (a small file whole, into a blob): with
+ * two, the next file is mostly read before its write may start, even when a read takes as long as a write.
+ */
+const FILES_READ_AHEAD = 2;
 
 /**
  * Copies files and folders between mount paths. The server copies what stays in one storage and answers the
@@ -53,20 +59,27 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   const completed = new Set<FsClientCopy>();
   const queue = [...copies];
   const lane = async () => {
-    let copy = queue.shift();
-    let read = copy && readAhead(copy, signal);
-    while (copy) {
-      const current = copy;
+    // This lane's next files, each with its read: one read at a time, kept going while files are written so that
+    // a write rarely waits for its bytes (the two sides wait on different servers).
+    const ahead: { copy: FsClientCopy; read: Promise<Blob | undefined> }[] = [];
+    const readMore = () => {
+      while (ahead.length < FILES_READ_AHEAD) {
+        const copy = queue.shift();
+        if (!copy) return;
+        ahead.push({ copy, read: readAfter(ahead.at(-1)?.read, copy, signal) });
+      }
+    };
+    readMore();
+    for (let next = ahead.shift(); next; next = ahead.shift()) {
+      readMore();
+      const current = next.copy;
       report(current.sourcePath);
       const onBytes = (bytes: number) => {
         loaded.set(current, bytes);
         showBytes();
       };
-      // The next small file downloads while this one is written: the two sides wait on different servers.
-      const following = queue.shift();
-      const nextRead = following && readAhead(following, signal);
       try {
-        const etag = await streamCopy(api, taskId, current, await read, context, onBytes);
+        const etag = await streamCopy(api, taskId, current, await next.read, context, onBytes);
         completed.add(current);
         commits.add(current, etag);
       } catch (error) {
@@ -76,8 +89,6 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
       } finally {
         onBytes(current.fileSize);
       }
-      copy = following;
-      read = nextRead;
     }
   };
   try {
@@ -92,7 +103,7 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   } finally {
     context.scheduler.finish(taskId);
   }
-  report(copies.at(-1)?.sourcePath ?? '');
+  report(copies.at(-1)?.sourcePath ?? '', true);
   return result;
 }
 
@@ -169,12 +180,18 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
 }
 
 /**
- * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap); a multipart copy reads
- * each part as a range when its turn comes. A failed read rejects when its copy awaits it, never unhandled before.
+ * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap), once the read before it
+ * (`previous`) has ended; a multipart copy reads each part as a range when its turn comes (its "read" only ends
+ * with the one before it, so that the lane's next read still waits for that). A failed read rejects when its copy
+ * awaits it, never unhandled before.
  */
-function readAhead(copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
-  if (copy.upload.kind !== 'put') return Promise.resolve(undefined);
-  const read = download(copy, signal).then((response) => response.blob());
+function readAfter(previous: Promise<unknown> | undefined, copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
+  const ended = (previous ?? Promise.resolve()).then(
+    () => undefined,
+    () => undefined,
+  );
+  if (copy.upload.kind !== 'put') return ended;
+  const read = ended.then(() => download(copy, signal)).then((response) => response.blob());
   read.catch(() => undefined);
   return read;
 }
@@ -205,16 +222,16 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   const report = () => onBytes([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  // Parts go out as the shared scheduler grants slots, each read as a range of the source straight into a blob
-  // (Chromium's blob storage, not this worker's heap or JavaScript) and then written: memory holds the parts in
-  // flight, and no byte passes through a script.
+  // Parts go out as the shared scheduler grants slots, each a slice of a range of the source read ahead straight
+  // into a blob (Chromium's blob storage, not this worker's heap or JavaScript): memory holds the parts in flight
+  // and the next range, and no byte passes through a script.
+  const source = new SourceParts(copy.fileSize, partSize, (from, to) => downloadRange(copy, from, to, signal));
   try {
     for (let number = 1; number <= partCount && failure === undefined; number++) {
       const release = await scheduler.acquire(taskId, signal);
       const part = (async () => {
         try {
-          const first = (number - 1) * partSize;
-          const [url, bytes] = await Promise.all([urls.urlFor(number), downloadRange(copy, first, Math.min(first + partSize, copy.fileSize), signal)]);
+          const [url, bytes] = await Promise.all([urls.urlFor(number), source.part(number)]);
           if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
           const etag = await putPart(url, bytes, undefined, signal, (sent) => {
             loaded.set(number, sent);
@@ -249,11 +266,14 @@ async function downloadRange(copy: FsClientCopy, from: number, to: number, signa
   return bytes;
 }
 
-/** The source's bytes, from its signed download URL. */
+/**
+ * The source's bytes, from its signed download URL. Past the HTTP cache: the bytes are read once, and Chromium
+ * would otherwise write every one of them into its cache too (file answers may be stored, to be revalidated).
+ */
 async function download(copy: FsClientCopy, signal: AbortSignal, range?: string): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(copy.downloadUrl, { signal, ...(range && { headers: { Range: range } }) });
+    response = await fetch(copy.downloadUrl, { signal, cache: 'no-store', ...(range && { headers: { Range: range } }) });
   } catch {
     throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
   }

@@ -31,6 +31,6 @@ export async function fsDelete(command: FsDelete, context: { signal: AbortSignal
       result.failed.push(...allFailed(batch, error));
     }
   }
-  report(paths.at(-1) ?? '');
+  report(paths.at(-1) ?? '', true);
   return result;
 }

@@ -94,6 +94,6 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
     if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
     throw error;
   }
-  report(entries.at(-1)?.path ?? '');
+  report(entries.at(-1)?.path ?? '', true);
   return result;
 }

@@ -1,9 +1,19 @@
 import type { FsBatchResult } from '../../contract/fs';
-import type { EngineEvent, FsItemsResult, TransferError } from '../../contract/transfer';
+import { PROGRESS_EVENTS_PER_SECOND, type EngineEvent, type FsItemsResult, type TransferError } from '../../contract/transfer';
 
-/** A task over many items reports the item it is on and the counts so far, and its progress in items. */
-export function itemReporter(taskId: string, emit: (event: EngineEvent) => void, total: number, result: FsItemsResult) {
-  return (currentFile: string) => {
+const MIN_INTERVAL_MS = 1000 / PROGRESS_EVENTS_PER_SECOND;
+
+/**
+ * A task over many items reports the item it is on and the counts so far, and its progress in items: at most
+ * PROGRESS_EVENTS_PER_SECOND times a second (each report costs the page's main thread two messages and a render,
+ * and a copy goes through dozens of small files a second), the first and the `last` always.
+ */
+export function itemReporter(taskId: string, emit: (event: EngineEvent) => void, total: number, result: FsItemsResult, now: () => number = () => performance.now()) {
+  let lastAt = Number.NEGATIVE_INFINITY;
+  return (currentFile: string, last = false) => {
+    const at = now();
+    if (!last && at - lastAt < MIN_INTERVAL_MS) return;
+    lastAt = at;
     const counts = { success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length };
     const loaded = counts.success + counts.skipped + counts.failed;
     emit({ type: 'engine.item', taskId, currentFile, counts });
