@@ -60,7 +60,8 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
       if (api.authorization) headers.Authorization = api.authorization;
       let response: Response;
       try {
-        response = await fetch(`${api.baseUrl}/api${fsBase(api)}/download?path=${encodeURIComponent(entry.path)}`, { headers, signal });
+        // Past the HTTP cache: each file is read once, into the zip, and would otherwise be written into the cache too.
+        response = await fetch(`${api.baseUrl}/api${fsBase(api)}/download?path=${encodeURIComponent(entry.path)}`, { headers, signal, cache: 'no-store' });
       } catch {
         if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
         result.failed.push({ path: entry.path, error: { code: 'network' } });
