@@ -11,7 +11,7 @@ export const DELETE_BATCH = 100;
 export async function fsDelete(command: FsDelete, context: { signal: AbortSignal; emit: (event: EngineEvent) => void }): Promise<FsItemsResult> {
   const { taskId, api, paths } = command;
   const result = emptyItemsResult();
-  const report = itemReporter(taskId, context.emit, paths.length, result);
+  const report = itemReporter(taskId, context.emit, paths.length, result, { signal: context.signal });
   context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
   for (let from = 0; from < paths.length; from += DELETE_BATCH) {
     if (context.signal.aborted) throw { code: 'cancelled' } satisfies TransferError;

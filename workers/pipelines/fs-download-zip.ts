@@ -49,7 +49,7 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
   const result = emptyItemsResult();
   const entries: ZipEntry[] = [];
   for await (const entry of entriesOf(api, command.paths, signal)) entries.push(entry);
-  const report = itemReporter(taskId, context.emit, entries.length, result);
+  const report = itemReporter(taskId, context.emit, entries.length, result, { signal: context.signal });
   const meter = new ProgressMeter(entries.reduce((sum, entry) => sum + entry.size, 0), (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
   let zipped = 0;
 

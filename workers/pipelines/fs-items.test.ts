@@ -1,15 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PROGRESS_EVENTS_PER_SECOND, type EngineEvent } from '../../contract/transfer';
 import { emptyItemsResult, itemReporter } from './fs-items';
 
 const INTERVAL = 1000 / PROGRESS_EVENTS_PER_SECOND;
 
 describe('itemReporter', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('reports the first item, then at most PROGRESS_EVENTS_PER_SECOND a second, and the last always with the final counts', () => {
     const events: EngineEvent[] = [];
     let now = 0;
     const result = emptyItemsResult();
-    const report = itemReporter('t', (event) => events.push(event), 30, result, () => now);
+    const report = itemReporter('t', (event) => events.push(event), 30, result, { now: () => now });
     const items = () => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
 
     for (let file = 0; file < 30; file++) {
@@ -22,5 +29,42 @@ describe('itemReporter', () => {
     expect(items().map((event) => event.currentFile)).toEqual(['/f0', '/f10', '/f20', '/f29']);
     expect(items().at(-1)?.counts).toEqual({ success: 30, skipped: 0, failed: 0 });
     expect(events.filter((event) => event.type === 'engine.progress').at(-1)).toMatchObject({ progress: { loaded: 30, total: 30, percent: 100 } });
+  });
+
+  it('sends a report it held back once its interval has passed, with the counts of that moment', () => {
+    const events: EngineEvent[] = [];
+    let now = 0;
+    const result = emptyItemsResult();
+    const report = itemReporter('t', (event) => events.push(event), 3, result, { now: () => now });
+    const items = () => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
+
+    report('/small');
+    result.succeeded.push('/small');
+    now = INTERVAL / 10;
+    report('/large');
+    expect(items().map((event) => event.currentFile)).toEqual(['/small']);
+
+    // The large file takes minutes: nothing else reports, yet the page learns which file it is on.
+    now = INTERVAL;
+    vi.advanceTimersByTime(INTERVAL);
+    expect(items().map((event) => event.currentFile)).toEqual(['/small', '/large']);
+    expect(items().at(-1)?.counts).toEqual({ success: 1, skipped: 0, failed: 0 });
+    vi.advanceTimersByTime(INTERVAL * 10);
+    expect(items()).toHaveLength(2);
+  });
+
+  it('sends nothing held back once the task has stopped', () => {
+    const events: EngineEvent[] = [];
+    let now = 0;
+    const stop = new AbortController();
+    const report = itemReporter('t', (event) => events.push(event), 3, emptyItemsResult(), { now: () => now, signal: stop.signal });
+
+    report('/a');
+    now = INTERVAL / 10;
+    report('/b');
+    stop.abort();
+    now = INTERVAL * 2;
+    vi.advanceTimersByTime(INTERVAL * 2);
+    expect(events.filter((event) => event.type === 'engine.item').map((event) => (event.type === 'engine.item' ? event.currentFile : ''))).toEqual(['/a']);
   });
 });

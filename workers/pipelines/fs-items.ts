@@ -6,14 +6,29 @@ const MIN_INTERVAL_MS = 1000 / PROGRESS_EVENTS_PER_SECOND;
 /**
  * A task over many items reports the item it is on and the counts so far, and its progress in items: at most
  * PROGRESS_EVENTS_PER_SECOND times a second (each report costs the page's main thread two messages and a render,
- * and a copy goes through dozens of small files a second), the first and the `last` always.
+ * and a copy goes through dozens of small files a second), the first and the `last` always. A report held back goes
+ * out, with the counts of that moment, once its interval has passed: a lane that then spends minutes on one large
+ * file must not leave an older file and older counts on screen. Nothing goes out once `signal` has aborted.
  */
-export function itemReporter(taskId: string, emit: (event: EngineEvent) => void, total: number, result: FsItemsResult, now: () => number = () => performance.now()) {
+export function itemReporter(
+  taskId: string,
+  emit: (event: EngineEvent) => void,
+  total: number,
+  result: FsItemsResult,
+  { now = () => performance.now(), signal }: { now?: () => number; signal?: AbortSignal } = {},
+) {
   let lastAt = Number.NEGATIVE_INFINITY;
-  return (currentFile: string, last = false) => {
-    const at = now();
-    if (!last && at - lastAt < MIN_INTERVAL_MS) return;
-    lastAt = at;
+  let heldBack: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const cancelHeldBack = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    heldBack = undefined;
+  };
+  signal?.addEventListener('abort', cancelHeldBack, { once: true });
+  const send = (currentFile: string) => {
+    cancelHeldBack();
+    lastAt = now();
     const counts = { success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length };
     const loaded = counts.success + counts.skipped + counts.failed;
     emit({ type: 'engine.item', taskId, currentFile, counts });
@@ -22,6 +37,15 @@ export function itemReporter(taskId: string, emit: (event: EngineEvent) => void,
       taskId,
       progress: { loaded, total, percent: total ? Math.floor((loaded * 100) / total) : 100, speed: 0, secondsLeft: null },
     });
+  };
+  return (currentFile: string, last = false) => {
+    const sinceLast = now() - lastAt;
+    if (last || sinceLast >= MIN_INTERVAL_MS) return send(currentFile);
+    if (signal?.aborted) return;
+    heldBack = currentFile;
+    timer ??= setTimeout(() => {
+      if (heldBack !== undefined) send(heldBack);
+    }, MIN_INTERVAL_MS - sinceLast);
   };
 }
 
