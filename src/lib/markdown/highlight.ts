@@ -25,14 +25,18 @@ const ALIASES: Record<string, string> = { js: 'javascript', jsx: 'javascript', t
 let core: Promise<HLJSApi> | undefined;
 const registered = new Map<string, Promise<void>>();
 
-/** highlight.js with `name` registered (once); undefined for a language it is not given. */
+/**
+ * highlight.js with `name` registered (once); undefined for a language it is not given, or when its code could not
+ * be loaded (offline, a new version deployed meanwhile): the block then stays plain text, and the next rendering
+ * tries again.
+ */
 async function highlighterFor(name: string): Promise<HLJSApi | undefined> {
   const load = LANGUAGES[name];
   if (!load) return undefined;
-  core ??= import('highlight.js/lib/core').then((module) => module.default);
+  const loadingCore = (core ??= import('highlight.js/lib/core').then((module) => module.default));
   let registering = registered.get(name);
   if (!registering) {
-    registering = Promise.all([core, load()]).then(([hljs, language]) => {
+    registering = Promise.all([loadingCore, load()]).then(([hljs, language]) => {
       hljs.registerLanguage(name, language.default);
       // highlightElement reads the block's own class (`language-js`): its aliases must be known too.
       hljs.registerAliases(
@@ -42,8 +46,14 @@ async function highlighterFor(name: string): Promise<HLJSApi | undefined> {
     });
     registered.set(name, registering);
   }
-  await registering;
-  return core;
+  try {
+    await registering;
+    return await loadingCore;
+  } catch {
+    if (core === loadingCore) core = undefined;
+    if (registered.get(name) === registering) registered.delete(name);
+    return undefined;
+  }
 }
 
 /**
