@@ -24,7 +24,7 @@ const FILES_READ_AHEAD = 2;
 /**
  * Copies files and folders between mount paths. The server copies what stays in one storage and answers the
  * rest as client copies: each is read here from its signed download URL into its signed target (one PUT, or
- * parts of the size the server chose, each read as a range and released once sent), a few files at a time, and
+ * parts of the size the server chose, slices of ranges read a few parts at a time: SourceParts), a few files at a time, and
  * confirmed with `batch-copy-commit` (the copies finished meanwhile in one call). One failed file never stops the
  * others; a cancel aborts what is in flight and every multipart upload the server opened for this copy that is
  * not complete, so no half-written object stays behind.
@@ -43,7 +43,7 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   result.skipped.push(...answer.skipped);
   result.failed.push(...serverFailures(answer.failed));
   const copies = answer.clientCopies;
-  const report = itemReporter(taskId, context.emit, result.succeeded.length + result.skipped.length + result.failed.length + copies.length, result);
+  const report = itemReporter(taskId, context.emit, result.succeeded.length + result.skipped.length + result.failed.length + copies.length, result, { signal: context.signal });
   report(copies[0]?.sourcePath ?? command.items[0]?.sourcePath ?? '');
   if (copies.length === 0) return result;
 
@@ -181,8 +181,8 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
 
 /**
  * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap), once the read before it
- * (`previous`) has ended; a multipart copy reads each part as a range when its turn comes (its "read" only ends
- * with the one before it, so that the lane's next read still waits for that). A failed read rejects when its copy
+ * (`previous`) has ended; a multipart copy reads its own parts (SourceParts: its "read" here only ends with the
+ * one before it, so that the lane's next read still waits for that). A failed read rejects when its copy
  * awaits it, never unhandled before.
  */
 function readAfter(previous: Promise<unknown> | undefined, copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
@@ -203,9 +203,10 @@ function readAfter(previous: Promise<unknown> | undefined, copy: FsClientCopy, s
 async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, smallFile: Blob | undefined, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
   const { signal, scheduler } = context;
   if (copy.upload.kind === 'put') {
+    if (!smallFile) throw new TypeError('a single-PUT copy is read ahead (readAfter)');
     const release = await scheduler.acquire(taskId, signal);
     try {
-      return await putPart(copy.upload.url, smallFile ?? (await (await download(copy, signal)).blob()), copy.contentType, signal, onBytes);
+      return await putPart(copy.upload.url, smallFile, copy.contentType, signal, onBytes);
     } finally {
       release();
     }
@@ -224,8 +225,10 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   let failure: unknown;
   // Parts go out as the shared scheduler grants slots, each a slice of a range of the source read ahead straight
   // into a blob (Chromium's blob storage, not this worker's heap or JavaScript): memory holds the parts in flight
-  // and the next range, and no byte passes through a script.
-  const source = new SourceParts(copy.fileSize, partSize, (from, to) => downloadRange(copy, from, to, signal));
+  // and the next range, and no byte passes through a script. A copy that fails stops the range it read ahead.
+  const readAhead = new AbortController();
+  const reads = AbortSignal.any([signal, readAhead.signal]);
+  const source = new SourceParts(copy.fileSize, partSize, (from, to) => downloadRange(copy, from, to, reads));
   try {
     for (let number = 1; number <= partCount && failure === undefined; number++) {
       const release = await scheduler.acquire(taskId, signal);
@@ -252,6 +255,7 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
     // A cancel ends the loop at once (no slot is granted): the parts in flight end first, so that the upload is
     // aborted after its last part and not beside one that storage would still keep.
     await Promise.all(inFlight);
+    readAhead.abort();
   }
   if (failure !== undefined) throw failure;
   parts.sort((a, b) => a.partNumber - b.partNumber);

@@ -5,7 +5,8 @@ export const PARTS_PER_READ = 3;
  * A large source handed out part by part, read as ranges of PARTS_PER_READ parts, one request at a time and one
  * range ahead of the parts taken (as a single download stream keeps ahead of the uploads it feeds). Each range
  * arrives as one blob and each part is a slice of it, so no byte passes through a script, and a third of the
- * requests of one range per part are made; the blobs read hold at most the range being sent and the next one.
+ * requests of one range per part are made; the blobs read hold at most the range being sent, the next one, and
+ * at a range's start the parts of the one before still in flight.
  */
 export class SourceParts {
   private readonly ranges = new Map<number, Promise<Blob>>();
