@@ -13,14 +13,23 @@ export function davRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
   const app = new Hono<AppEnv>();
   let handler: Promise<DavHandler> | undefined;
   const loaded = () =>
-    (handler ??= import('./serve').then(
-      ({ davHandler }) => davHandler(deps, limiter),
-      (error: unknown) => {
-        handler = undefined; // a failed load is tried again by the next request
+    (handler ??= import('./serve')
+      .then(({ davHandler }) => davHandler(deps, limiter))
+      .catch((error: unknown) => {
+        handler = undefined; // the next request tries again
         throw error;
-      },
-    ));
-  const serve = async (c: Context<AppEnv>) => (await loaded())(c);
+      }));
+  const serve = async (c: Context<AppEnv>) => {
+    let handle: DavHandler;
+    try {
+      handle = await loaded();
+    } catch (error) {
+      // WebDAV answers never carry the API's JSON envelope: a client gets a bare 503 and may retry.
+      console.error(`[${c.req.method} ${c.req.path}] WebDAV could not be loaded`, error);
+      return new Response(null, { status: 503 });
+    }
+    return handle(c);
+  };
   app.all(DAV_PREFIX, serve);
   app.all(`${DAV_PREFIX}/*`, serve);
   return app;
