@@ -38,6 +38,9 @@ export async function coldLoad(browser: Browser, url: string): Promise<PageLoad>
   let transferred = 0;
   let decoded = 0;
   const decodedById = new Map<string, number>();
+  const inFlight = new Set<string>();
+  cdp.on('Network.requestWillBeSent', (event) => inFlight.add(event.requestId));
+  cdp.on('Network.loadingFailed', (event) => inFlight.delete(event.requestId));
   cdp.on('Network.responseReceived', (event) => {
     if (event.type === 'Script') scripts.add(event.requestId);
   });
@@ -45,22 +48,27 @@ export async function coldLoad(browser: Browser, url: string): Promise<PageLoad>
     decodedById.set(event.requestId, (decodedById.get(event.requestId) ?? 0) + event.dataLength);
   });
   cdp.on('Network.loadingFinished', (event) => {
+    inFlight.delete(event.requestId);
     if (!scripts.has(event.requestId)) return;
     transferred += event.encodedDataLength;
     decoded += decodedById.get(event.requestId) ?? 0;
   });
   await page.goto(url, { waitUntil: 'networkidle' });
-  const readTimings = () =>
-    page.evaluate(() => ({
-      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
-      longTasks: [...(window as unknown as { __longTasks: number[] }).__longTasks],
-    }));
-  const { fcp, longTasks } = await readTimings();
+  const longTasksSoFar = () => page.evaluate(() => [...(window as unknown as { __longTasks: number[] }).__longTasks]);
+  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1);
+  const longTasks = await longTasksSoFar();
   const transferredAtIdle = transferred;
   const decodedAtIdle = decoded;
   await page.waitForTimeout(SETTLED_AFTER_MS);
-  await page.waitForLoadState('networkidle');
-  const settled = await readTimings();
+  // Network idle again (Playwright's load state stays reached once it was): no request for half a second, waited
+  // for 10 s at most.
+  const giveUpAt = Date.now() + 10_000;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < 500 && Date.now() < giveUpAt) {
+    if (inFlight.size > 0) quietSince = Date.now();
+    await page.waitForTimeout(50);
+  }
+  const settledLongTasks = await longTasksSoFar();
   await context.close();
   return {
     scriptTransferredKb: kb(transferredAtIdle),
@@ -69,7 +77,7 @@ export async function coldLoad(browser: Browser, url: string): Promise<PageLoad>
     longTasks: longTasks.length,
     longTaskMs: Math.round(longTasks.reduce((sum, ms) => sum + ms, 0)),
     scriptSettledKb: kb(transferred),
-    settledLongTasks: settled.longTasks.length,
+    settledLongTasks: settledLongTasks.length,
   };
 }
 
