@@ -18,12 +18,13 @@ const SHARED_BY_FILE_PAGE = 'file-shared';
 const ICON_INDEX = /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]lucide-react\.mjs$/;
 
 /**
- * Code-splitting groups that load a share page's code (its own, its components, icons and API modules) in two
- * chunks instead of a dozen small ones split by which other pages share them: on a cold load each request costs
- * its headers and a modulepreload link, and small files compress badly. What only the paste page uses goes to
- * `paste-view`, what only the file page uses to `file-view`, the rest of what they use to `share-view` (or
- * `file-shared`, see SHARED_BY_FILE_PAGE), which other pages load too for the few modules they share with them. The entry's static graph stays in the entry, and what
- * other groups claim (React, Markdown) stays in theirs.
+ * Code-splitting groups that load a share page's code (its own, its components, icons and API modules) in two or
+ * three chunks instead of a dozen small ones split by which other pages share them: on a cold load each request
+ * costs its headers and a modulepreload link, and small files compress badly. What only the paste page uses goes to
+ * `paste-view`, what only the file page uses to `file-view`, the rest of what they use to `share-view`, which other
+ * pages load too for the few modules they share with them; what only the file page shares with other pages goes to
+ * `file-shared` (SHARED_BY_FILE_PAGE). The entry's static graph stays in the entry, and what other groups claim
+ * (React, Markdown) stays in theirs.
  *
  * Share pages import icons one by one (`lucide-react/icons/…`): that is how their icons are found.
  */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SETTLE_MS } from '../../src/lib/idle';
@@ -109,6 +109,11 @@ describe('sharing a paste', () => {
           .map((entry) => entry.startTime),
       );
     expect((await machineLoads()).filter((startTime) => startTime < SETTLE_MS)).toEqual([]);
+    // The file page's code, and what only it shares with other pages (its previews, the file API), is in chunks of
+    // its own (scripts/share-page-chunks.ts), which a paste does not load.
+    expect(readdirSync('dist/assets').filter((name) => /^file-(view|shared)-[\w-]+\.js$/.test(name))).toHaveLength(2);
+    const fileChunkLoads = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => /\/assets\/file-(view|shared)-/.test(entry.name)).length);
+    expect(fileChunkLoads).toBe(0);
     await page.getByRole('button', { name: /^Theme: Auto/ }).click();
     await page.getByRole('button', { name: /^Theme: Light/ }).waitFor();
     expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem('themeMode')])).toEqual(['light', 'light']);
