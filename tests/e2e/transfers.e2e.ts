@@ -55,7 +55,9 @@ async function sha256Of(page: Page, slug: string) {
 }
 
 async function chooseFile(page: Page, path: string) {
-  await page.goto(`${suite.server.url}/upload`);
+  // The form is there once the page's code has run; the load event is not waited for (in one full run, on a
+  // machine busy with two test files at once, it did not come within 30 s, and it is not what these tests are about).
+  await page.goto(`${suite.server.url}/upload`, { waitUntil: 'domcontentloaded' });
   await page.getByTestId('file-input').setInputFiles(path);
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
 }
