@@ -20,6 +20,16 @@ async function apiPaste(page: Page, body: Record<string, unknown>) {
   return ((await response.json()) as { data: { slug: string; id: string } }).data;
 }
 
+/** Creates a paste through the API as the admin, with no browser involved. */
+async function adminPaste(body: Record<string, unknown>) {
+  const created = await fetch(`${suite.server.url}/api/paste`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', Authorization: `Bearer ${await adminToken(suite.server.url)}` },
+    body: JSON.stringify(body),
+  });
+  expect(created.status).toBe(201);
+}
+
 describe('sharing a paste', () => {
   it('admin shares Markdown with a password and 2 views; a visitor unlocks it, reads the raw link, then finds it used up', async () => {
     const admin = await newPerson(suite.browser);
@@ -89,13 +99,7 @@ describe('sharing a paste', () => {
   });
 
   it("a visitor's paste renders without the state machines, which load once the page has settled", async () => {
-    const token = await adminToken(suite.server.url);
-    const created = await fetch(`${suite.server.url}/api/paste`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ slug: 'light-visit', content: '# Light visit\n\nJust text.' }),
-    });
-    expect(created.status).toBe(201);
+    await adminPaste({ slug: 'light-visit', content: '# Light visit\n\nJust text.' });
     const { page, context } = await newPerson(suite.browser);
     await page.goto(`${suite.server.url}/paste/light-visit`);
     await page.getByRole('heading', { name: 'Light visit' }).waitFor();
@@ -122,13 +126,7 @@ describe('sharing a paste', () => {
   });
 
   it("a visitor's paste renders with the visitor's part of the catalog; the rest and the code colouring load once the page has settled", async () => {
-    const token = await adminToken(suite.server.url);
-    const created = await fetch(`${suite.server.url}/api/paste`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' }),
-    });
-    expect(created.status).toBe(201);
+    await adminPaste({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' });
     const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
     await page.goto(`${suite.server.url}/paste/visitor-zh`);
     await page.getByRole('heading', { name: '你好' }).waitFor();

@@ -4,6 +4,9 @@ import { emptyItemsResult, itemReporter } from './fs-items';
 
 const INTERVAL = 1000 / PROGRESS_EVENTS_PER_SECOND;
 
+/** The `engine.item` events among those emitted. */
+const itemsOf = (events: EngineEvent[]) => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
+
 describe('itemReporter', () => {
   beforeEach(() => {
     vi.useFakeTimers();
@@ -17,7 +20,7 @@ describe('itemReporter', () => {
     let now = 0;
     const result = emptyItemsResult();
     const report = itemReporter('t', (event) => events.push(event), 30, result, { now: () => now });
-    const items = () => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
+    const items = () => itemsOf(events);
 
     for (let file = 0; file < 30; file++) {
       now = file * (INTERVAL / 10); // ten files per interval
@@ -36,7 +39,7 @@ describe('itemReporter', () => {
     let now = 0;
     const result = emptyItemsResult();
     const report = itemReporter('t', (event) => events.push(event), 3, result, { now: () => now });
-    const items = () => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
+    const items = () => itemsOf(events);
 
     report('/small');
     result.succeeded.push('/small');
@@ -65,6 +68,6 @@ describe('itemReporter', () => {
     stop.abort();
     now = INTERVAL * 2;
     vi.advanceTimersByTime(INTERVAL * 2);
-    expect(events.filter((event) => event.type === 'engine.item').map((event) => (event.type === 'engine.item' ? event.currentFile : ''))).toEqual(['/a']);
+    expect(itemsOf(events).map((event) => event.currentFile)).toEqual(['/a']);
   });
 });
