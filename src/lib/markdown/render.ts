@@ -23,29 +23,40 @@ function installHooks() {
 /** The last rendering, kept for renderMarkdownAhead. */
 let last: { markdown: string; html: string } | undefined;
 
+const sanitize = (html: string) => {
+  installHooks();
+  return DOMPurify.sanitize(html, {
+    USE_PROFILES: { html: true },
+    FORBID_TAGS: FORBIDDEN_TAGS,
+    FORBID_ATTR: ['style', 'srcset', 'formaction'],
+  });
+};
+
 /**
  * Markdown (GitHub-flavoured: tables, task lists, fenced code) to HTML that is safe to insert: no scripts,
  * no event handlers, no `javascript:` URLs, no SVG, no frames. Every rendering in the app goes through here.
  */
 export function renderMarkdown(markdown: string): string {
   if (last?.markdown === markdown) return last.html;
-  installHooks();
-  const html = DOMPurify.sanitize(marked.parse(markdown) as string, {
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: FORBIDDEN_TAGS,
-    FORBID_ATTR: ['style', 'srcset', 'formaction'],
-  });
+  const html = sanitize(marked.parse(markdown) as string);
   last = { markdown, html };
   return html;
 }
 
 /**
- * Renders `markdown` in a task of its own, for the render that shows it next: parsing and sanitising a long text
- * takes tens of milliseconds, which should not add to the task of the page's render.
+ * Renders `markdown` for the render that shows it next, in tasks of its own: reading the text into tokens, turning
+ * them into HTML and sanitising it each take tens of milliseconds the first time (V8 compiles marked's large rules
+ * on their first use, DOMPurify sets itself up), which should neither add to the page's render nor make one long
+ * task together.
  */
 export async function renderMarkdownAhead(markdown: string): Promise<void> {
+  if (last?.markdown === markdown) return;
   await nextTask();
-  renderMarkdown(markdown);
+  const tokens = marked.lexer(markdown);
+  await nextTask();
+  const unsafe = marked.parser(tokens);
+  await nextTask();
+  last = { markdown, html: sanitize(unsafe) };
 }
 
 /** The text a reader sees, without markup: for "copy as plain text". */
