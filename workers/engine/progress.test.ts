@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { PROGRESS_EVENTS_PER_SECOND, PROGRESS_FIGURES_EVERY_MS, type TransferProgress } from '../../contract/transfer';
 import { ProgressMeter } from './progress';
 
+/** A meter for `total` bytes on a clock the test moves (`clock.ms`), and the updates it let through. */
+function metered(total: number) {
+  const clock = { ms: 0 };
+  const seen: TransferProgress[] = [];
+  const meter = new ProgressMeter(total, (progress) => seen.push(progress), () => clock.ms);
+  return { meter, seen, clock };
+}
+
 describe('ProgressMeter', () => {
   it('lets through at most PROGRESS_EVENTS_PER_SECOND updates a second, always the first and the last', () => {
-    let now = 0;
-    const seen: TransferProgress[] = [];
-    const meter = new ProgressMeter(1000, (progress) => seen.push(progress), () => now);
+    const { meter, seen, clock } = metered(1000);
     for (let loaded = 0; loaded < 1000; loaded += 10) {
       meter.update(loaded);
-      now += 10; // 100 updates over one second
+      clock.ms += 10; // 100 updates over one second
     }
     meter.update(1000);
     // The first at 0 ms, then one every 1000 / PROGRESS_EVENTS_PER_SECOND ms, and the last.
@@ -20,11 +26,9 @@ describe('ProgressMeter', () => {
   });
 
   it('computes speed and time left', () => {
-    let now = 0;
-    const seen: TransferProgress[] = [];
-    const meter = new ProgressMeter(10_000, (progress) => seen.push(progress), () => now);
+    const { meter, seen, clock } = metered(10_000);
     meter.update(0);
-    now = 1000;
+    clock.ms = 1000;
     meter.update(1000); // 1000 B/s
     expect(seen.at(-1)).toMatchObject({ loaded: 1000, percent: 10, speed: 1000, secondsLeft: 9 });
   });
@@ -36,16 +40,14 @@ describe('ProgressMeter', () => {
   });
 
   it('sends nothing while percent, speed and time left would show as last sent', () => {
-    let now = 0;
-    const seen: TransferProgress[] = [];
-    const meter = new ProgressMeter(1_000_000, (progress) => seen.push(progress), () => now);
+    const { meter, seen, clock } = metered(1_000_000);
     meter.update(0);
-    for (let loaded = 1000; now < PROGRESS_FIGURES_EVERY_MS - 100; loaded += 1000) {
-      now += 300; // past the rate limit each time, but still 0 % and the same figures
+    for (let loaded = 1000; clock.ms < PROGRESS_FIGURES_EVERY_MS - 100; loaded += 1000) {
+      clock.ms += 300; // past the rate limit each time, but still 0 % and the same figures
       meter.update(loaded);
     }
     expect(seen).toHaveLength(1);
-    now = PROGRESS_FIGURES_EVERY_MS;
+    clock.ms = PROGRESS_FIGURES_EVERY_MS;
     meter.update(5000); // the figures are due: speed and time left are news
     expect(seen).toHaveLength(2);
     expect(seen[1]).toMatchObject({ loaded: 5000, percent: 0 });
@@ -53,27 +55,23 @@ describe('ProgressMeter', () => {
   });
 
   it('works out speed and time left afresh once per PROGRESS_FIGURES_EVERY_MS, however often the percent moves', () => {
-    let now = 0;
-    const seen: TransferProgress[] = [];
-    const meter = new ProgressMeter(10_000, (progress) => seen.push(progress), () => now);
-    for (let loaded = 0; loaded < 3000; loaded += 10 + (now % 7)) {
+    const { meter, seen, clock } = metered(10_000);
+    for (let loaded = 0; loaded < 3000; loaded += 10 + (clock.ms % 7)) {
       meter.update(loaded); // an uneven rate: each new speed sample differs
-      now += 10;
+      clock.ms += 10;
     }
-    const seconds = now / 1000;
+    const seconds = clock.ms / 1000;
     expect(seen.length).toBeGreaterThan(seconds * (PROGRESS_EVENTS_PER_SECOND - 1));
     const figures = new Set(seen.map((progress) => `${progress.speed} ${progress.secondsLeft}`));
     expect(figures.size).toBeLessThanOrEqual(Math.ceil((seconds * 1000) / PROGRESS_FIGURES_EVERY_MS) + 1);
   });
 
   it('always delivers the exact last update, even right after another', () => {
-    let now = 0;
-    const seen: TransferProgress[] = [];
-    const meter = new ProgressMeter(1000, (progress) => seen.push(progress), () => now);
+    const { meter, seen, clock } = metered(1000);
     meter.update(0);
-    now = 500;
+    clock.ms = 500;
     meter.update(990);
-    now = 501;
+    clock.ms = 501;
     meter.update(1000);
     expect(seen.at(-1)).toEqual({ loaded: 1000, total: 1000, percent: 100, speed: expect.any(Number), secondsLeft: 0 });
   });

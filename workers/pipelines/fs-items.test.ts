@@ -4,8 +4,15 @@ import { emptyItemsResult, itemReporter } from './fs-items';
 
 const INTERVAL = 1000 / PROGRESS_EVENTS_PER_SECOND;
 
-/** The `engine.item` events among those emitted. */
-const itemsOf = (events: EngineEvent[]) => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
+/** A reporter over `total` items on a clock the test moves (`clock.ms`), what it emitted, and its item events. */
+function reporting(total: number, signal?: AbortSignal) {
+  const clock = { ms: 0 };
+  const events: EngineEvent[] = [];
+  const result = emptyItemsResult();
+  const report = itemReporter('t', (event) => events.push(event), total, result, { now: () => clock.ms, signal });
+  const items = () => events.flatMap((event) => (event.type === 'engine.item' ? [event] : []));
+  return { report, result, events, items, clock };
+}
 
 describe('itemReporter', () => {
   beforeEach(() => {
@@ -16,14 +23,10 @@ describe('itemReporter', () => {
   });
 
   it('reports the first item, then at most PROGRESS_EVENTS_PER_SECOND a second, and the last always with the final counts', () => {
-    const events: EngineEvent[] = [];
-    let now = 0;
-    const result = emptyItemsResult();
-    const report = itemReporter('t', (event) => events.push(event), 30, result, { now: () => now });
-    const items = () => itemsOf(events);
+    const { report, result, events, items, clock } = reporting(30);
 
     for (let file = 0; file < 30; file++) {
-      now = file * (INTERVAL / 10); // ten files per interval
+      clock.ms = file * (INTERVAL / 10); // ten files per interval
       report(`/f${file}`);
       result.succeeded.push(`/f${file}`);
     }
@@ -35,20 +38,16 @@ describe('itemReporter', () => {
   });
 
   it('sends a report it held back once its interval has passed, with the counts of that moment', () => {
-    const events: EngineEvent[] = [];
-    let now = 0;
-    const result = emptyItemsResult();
-    const report = itemReporter('t', (event) => events.push(event), 3, result, { now: () => now });
-    const items = () => itemsOf(events);
+    const { report, result, items, clock } = reporting(3);
 
     report('/small');
     result.succeeded.push('/small');
-    now = INTERVAL / 10;
+    clock.ms = INTERVAL / 10;
     report('/large');
     expect(items().map((event) => event.currentFile)).toEqual(['/small']);
 
     // The large file takes minutes: nothing else reports, yet the page learns which file it is on.
-    now = INTERVAL;
+    clock.ms = INTERVAL;
     vi.advanceTimersByTime(INTERVAL);
     expect(items().map((event) => event.currentFile)).toEqual(['/small', '/large']);
     expect(items().at(-1)?.counts).toEqual({ success: 1, skipped: 0, failed: 0 });
@@ -57,17 +56,15 @@ describe('itemReporter', () => {
   });
 
   it('sends nothing held back once the task has stopped', () => {
-    const events: EngineEvent[] = [];
-    let now = 0;
     const stop = new AbortController();
-    const report = itemReporter('t', (event) => events.push(event), 3, emptyItemsResult(), { now: () => now, signal: stop.signal });
+    const { report, items, clock } = reporting(3, stop.signal);
 
     report('/a');
-    now = INTERVAL / 10;
+    clock.ms = INTERVAL / 10;
     report('/b');
     stop.abort();
-    now = INTERVAL * 2;
+    clock.ms = INTERVAL * 2;
     vi.advanceTimersByTime(INTERVAL * 2);
-    expect(itemsOf(events).map((event) => event.currentFile)).toEqual(['/a']);
+    expect(items().map((event) => event.currentFile)).toEqual(['/a']);
   });
 });
