@@ -131,10 +131,11 @@ export default defineConfig({
             { name: 'xstate', test: /[\\/]node_modules[\\/](xstate|@xstate)[\\/]/, priority: 1 },
             // Markdown rendering and sanitising, a chunk of its own: the share pages render with it at once, the
             // home page loads it once something is typed. Only these modules: what they import is shared with the
-            // entry (React, Vite's preload helper) and with pages that preview files (the code colouring).
+            // entry (React, Vite's preload helper) and with pages that preview files (the code colouring). DOMPurify
+            // stays apart: only browsers without their own sanitizer load it (src/lib/markdown/sanitize.ts).
             {
               name: 'markdown-view',
-              test: /[\\/]node_modules[\\/](marked|dompurify)[\\/]|[\\/]src[\\/](lib[\\/]markdown[\\/]render\.ts|components[\\/]MarkdownView\.tsx)$/,
+              test: /[\\/]node_modules[\\/]marked[\\/]|[\\/]src[\\/](lib[\\/]markdown[\\/](render|sanitize)\.ts|components[\\/]MarkdownView\.tsx)$/,
               priority: 1,
               includeDependenciesRecursively: false,
             },

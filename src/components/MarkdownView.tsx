@@ -1,25 +1,44 @@
-import { forwardRef, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
+import { forwardRef, useImperativeHandle, useLayoutEffect, useRef } from 'react';
 import { highlightCodeBlocks } from '../lib/markdown/highlight';
-import { renderMarkdown } from '../lib/markdown/render';
+import { renderMarkdown, renderMarkdownNow } from '../lib/markdown/render';
 import './markdown.css';
+
+/** The text as it was written, when the sanitizer could not be loaded (offline on a browser without its own). */
+function plainText(markdown: string): HTMLElement {
+  const pre = document.createElement('pre');
+  pre.textContent = markdown;
+  return pre;
+}
 
 /** Sanitised Markdown; code is coloured after the text is on screen. */
 export const MarkdownView = forwardRef<HTMLDivElement, { markdown: string; className?: string; label?: string }>(
   function MarkdownView({ markdown, className, label }, forwarded) {
-    const html = useMemo(() => renderMarkdown(markdown), [markdown]);
     const element = useRef<HTMLDivElement>(null);
     useImperativeHandle(forwarded, () => element.current as HTMLDivElement);
-    useEffect(() => {
-      if (element.current) highlightCodeBlocks(element.current);
-    }, [html]);
+    // The nodes go in before the browser paints: a page whose Markdown was rendered ahead shows it in its first frame.
+    useLayoutEffect(() => {
+      const root = element.current;
+      if (!root) return;
+      let current = true;
+      const show = (content: Node) => {
+        if (!current) return;
+        root.replaceChildren(content);
+        highlightCodeBlocks(root);
+      };
+      const ready = renderMarkdownNow(markdown);
+      if (ready) show(ready);
+      else renderMarkdown(markdown).then(show, () => show(plainText(markdown)));
+      return () => {
+        current = false;
+      };
+    }, [markdown]);
+    // Its children are sanitised nodes (src/lib/markdown/sanitize.ts), never a string of HTML: React renders none.
     return (
       <div
         ref={element}
         className={['markdown-body', className].filter(Boolean).join(' ')}
         aria-label={label}
         role={label ? 'region' : undefined}
-        // Safe: renderMarkdown sanitises with DOMPurify (no scripts, handlers, javascript: URLs, SVG or frames).
-        dangerouslySetInnerHTML={{ __html: html }}
       />
     );
   },

@@ -65,8 +65,8 @@ export default function HomePage() {
   };
 
   const copy = async (format: 'markdown' | 'html' | 'text') => {
-    const { markdownToPlainText, renderMarkdown } = await import('../../lib/markdown/render');
-    const text = format === 'markdown' ? content : format === 'html' ? renderMarkdown(content) : markdownToPlainText(content);
+    const { markdownToHtml, markdownToPlainText } = await import('../../lib/markdown/render');
+    const text = format === 'markdown' ? content : format === 'html' ? await markdownToHtml(content) : await markdownToPlainText(content);
     if (await copyText(text)) toasts.success(t`Copied to the clipboard`);
     else toasts.error(t`Copy failed, please copy it by hand`);
   };
