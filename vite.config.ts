@@ -131,11 +131,12 @@ export default defineConfig({
             { name: 'xstate', test: /[\\/]node_modules[\\/](xstate|@xstate)[\\/]/, priority: 1 },
             // Markdown rendering and sanitising, a chunk of its own: the share pages render with it at once, the
             // home page loads it once something is typed. Only these modules: what they import is shared with the
-            // entry (React, Vite's preload helper) and with pages that preview files (the code colouring). DOMPurify
-            // stays apart: only browsers without their own sanitizer load it (src/lib/markdown/sanitize.ts).
+            // entry (React, Vite's preload helper) and with pages that preview files (the code colouring). The
+            // parser (marked) runs in a worker, DOMPurify only where the browser has no sanitizer: both load apart
+            // (src/lib/markdown/parse.ts, sanitize.ts).
             {
               name: 'markdown-view',
-              test: /[\\/]node_modules[\\/]marked[\\/]|[\\/]src[\\/](lib[\\/]markdown[\\/](render|sanitize)\.ts|components[\\/]MarkdownView\.tsx)$/,
+              test: /[\\/]src[\\/](lib[\\/]markdown[\\/](render|sanitize|parse)\.ts|components[\\/]MarkdownView\.tsx)$/,
               priority: 1,
               includeDependenciesRecursively: false,
             },

@@ -240,7 +240,7 @@ describe('GET and POST /api/paste/:slug', () => {
   afterAll(() => t.close());
 
   it('answers an open paste with its content and counts exactly one view', async () => {
-    const created = await p.createOk({ content: 'open text', remark: 'r', maxViews: 10 }, { token });
+    const created = await p.createOk({ content: 'open *text*', remark: 'r', maxViews: 10 }, { token });
     const paste = await p.viewOk(created.slug);
     expect(paste).toEqual({
       slug: created.slug,
@@ -251,7 +251,8 @@ describe('GET and POST /api/paste/:slug', () => {
       hasPassword: false,
       requiresPassword: false,
       createdAt: created.createdAt,
-      content: 'open text',
+      content: 'open *text*',
+      contentHtml: '<p>open <em>text</em></p>\n',
       canEdit: false,
     } satisfies PublicPaste);
     expect(await p.views(created.slug)).toBe(1);

@@ -16,6 +16,7 @@ import type { DB } from '../db/database';
 import { insertionOrder } from '../db/dialect';
 import type { PastesTable } from '../db/schema';
 import { ApiError, notFound } from '../errors';
+import { markdownHtml } from './markdown';
 import { shareStateOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
@@ -116,7 +117,7 @@ function publicView(row: PasteRow, options: { content: boolean; owner: boolean }
     hasPassword: row.password_hash !== null,
     requiresPassword: locked,
     createdAt: row.created_at,
-    ...(options.content ? { content: row.content } : {}),
+    ...(options.content ? { content: row.content, contentHtml: markdownHtml(row.content, row.id) } : {}),
     canEdit: options.owner,
     ...(options.owner ? { id: row.id } : {}),
   };

@@ -3,7 +3,6 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { configureApiClient } from '../lib/api/client';
-import { prepareDateTimeFormat } from '../lib/format';
 import { activateLocale, initialLocale, loadWholeCatalog } from '../lib/i18n';
 import { whenSettled } from '../lib/idle';
 import { createActorsLoader } from './actors';
@@ -46,8 +45,6 @@ async function start() {
   });
 
   const locale = initialLocale();
-  // A share's page shows dates in its first render: their formatter is made while the page's code downloads.
-  if (route?.shareView) void prepareDateTimeFormat(locale);
   // A share's page renders with the visitor's part of the catalog, the rest loads once it has settled.
   await activateLocale(locale, { visitorOnly: route?.shareView });
   const root = document.getElementById('root');

@@ -10,9 +10,17 @@ function plainText(markdown: string): HTMLElement {
   return pre;
 }
 
+interface MarkdownViewProps {
+  markdown: string;
+  /** The same text as HTML from the server (unsanitised): shown without parsing the Markdown here. */
+  unsafeHtml?: string;
+  className?: string;
+  label?: string;
+}
+
 /** Sanitised Markdown; code is coloured after the text is on screen. */
-export const MarkdownView = forwardRef<HTMLDivElement, { markdown: string; className?: string; label?: string }>(
-  function MarkdownView({ markdown, className, label }, forwarded) {
+export const MarkdownView = forwardRef<HTMLDivElement, MarkdownViewProps>(
+  function MarkdownView({ markdown, unsafeHtml, className, label }, forwarded) {
     const element = useRef<HTMLDivElement>(null);
     useImperativeHandle(forwarded, () => element.current as HTMLDivElement);
     // The nodes go in before the browser paints: a page whose Markdown was rendered ahead shows it in its first frame.
@@ -27,11 +35,11 @@ export const MarkdownView = forwardRef<HTMLDivElement, { markdown: string; class
       };
       const ready = renderMarkdownNow(markdown);
       if (ready) show(ready);
-      else renderMarkdown(markdown).then(show, () => show(plainText(markdown)));
+      else renderMarkdown(markdown, unsafeHtml).then(show, () => show(plainText(markdown)));
       return () => {
         current = false;
       };
-    }, [markdown]);
+    }, [markdown, unsafeHtml]);
     // Its children are sanitised nodes (src/lib/markdown/sanitize.ts), never a string of HTML: React renders none.
     return (
       <div

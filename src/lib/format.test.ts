@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration } from './format';
+import { formatBytes, formatCount, formatDateTime, formatDuration } from './format';
 
 describe('formatBytes', () => {
   it.each([
@@ -17,5 +17,36 @@ describe('formatDuration', () => {
     expect(formatDuration(65)).toBe('1:05');
     expect(formatDuration(3723)).toBe('1:02:03');
     expect(formatDuration(-5)).toBe('0:00');
+  });
+});
+
+describe('formatDateTime', () => {
+  // Intl writes a narrow no-break space before AM/PM in some ICU versions, a space in others.
+  const intl = (date: Date, locale: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date).replace(/\u202f/g, ' ');
+
+  it.each(['en-US', 'zh-CN'])('writes %s dates as Intl does, in the local time zone', (locale) => {
+    // Every month, hours around midnight and noon, one- and two-digit days and minutes.
+    for (let month = 0; month < 12; month++) {
+      for (const [day, hours, minutes] of [[1, 0, 0], [9, 0, 5], [15, 11, 59], [28, 12, 0], [28, 12, 30], [3, 13, 7], [31, 23, 59]] as const) {
+        const date = new Date(2026, month, day, hours, minutes);
+        expect(formatDateTime(date.toISOString(), locale)).toBe(intl(date, locale));
+      }
+    }
+  });
+
+  it('uses Intl for other locales, and a dash for no date or a bad one', () => {
+    const date = new Date(2026, 4, 17, 9, 41);
+    expect(formatDateTime(date.toISOString(), 'de-DE')).toBe(intl(date, 'de-DE'));
+    expect(formatDateTime(null, 'en-US')).toBe('—');
+    expect(formatDateTime('not a date', 'zh-CN')).toBe('—');
+  });
+});
+
+describe('formatCount', () => {
+  it.each(['en-US', 'zh-CN'])('writes whole numbers as Intl does in %s', (locale) => {
+    for (const value of [0, 1, 12, 999, 1000, 12_345, 999_999, 1_000_000, 1_234_567_890]) {
+      expect(formatCount(value)).toBe(new Intl.NumberFormat(locale).format(value));
+    }
   });
 });

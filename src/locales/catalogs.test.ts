@@ -27,7 +27,8 @@ describe.each(CATALOGS)('translation catalog %s', (catalog) => {
   it('translates every message into Chinese, keeping its placeholders', () => {
     const untranslated = [...chinese].filter(([, text]) => !text).map(([id]) => id);
     expect(untranslated).toEqual([]);
-    const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    // Each name once: Chinese has one plural form where English has two, each with the placeholder.
+    const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
     for (const [id, text] of chinese) expect(placeholders(text), id).toEqual(placeholders(id));
   });
 });

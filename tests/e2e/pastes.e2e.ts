@@ -118,6 +118,10 @@ describe('sharing a paste', () => {
     expect(readdirSync('dist/assets').filter((name) => /^file-(view|shared)-[\w-]+\.js$/.test(name))).toHaveLength(2);
     const fileChunkLoads = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => /\/assets\/file-(view|shared)-/.test(entry.name)).length);
     expect(fileChunkLoads).toBe(0);
+    // The server sent the paste's HTML with its text (contract/pastes.ts contentHtml): no Markdown parser loads,
+    // neither into the page nor into its worker (src/lib/markdown/parse.ts).
+    const parserLoads = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => /\/assets\/(marked|markdown-parser|markdown\.worker)/.test(entry.name)).length);
+    expect(parserLoads).toBe(0);
     await page.getByRole('button', { name: /^Theme: Auto/ }).click();
     await page.getByRole('button', { name: /^Theme: Light/ }).waitFor();
     expect(await page.evaluate(() => [document.documentElement.dataset.theme, localStorage.getItem('themeMode')])).toEqual(['light', 'light']);

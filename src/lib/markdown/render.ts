@@ -1,45 +1,26 @@
-import { Marked } from 'marked';
-import { nextTask } from '../idle';
-import { loadSanitizer, readySanitizer, type Sanitize } from './sanitize';
+import { parseMarkdown } from './parse';
+import { loadSanitizer } from './sanitize';
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
-
-/** The last rendering, kept for renderMarkdownAhead and the renders that follow it. */
+/** The last rendering: the render that shows a page's Markdown finds it done when renderMarkdown ran ahead. */
 let last: { markdown: string; fragment: DocumentFragment } | undefined;
 
-function render(markdown: string, sanitize: Sanitize): DocumentFragment {
-  if (last?.markdown !== markdown) last = { markdown, fragment: sanitize(marked.parse(markdown) as string) };
-  return last.fragment.cloneNode(true) as DocumentFragment;
-}
+const copyOf = (fragment: DocumentFragment) => fragment.cloneNode(true) as DocumentFragment;
 
 /**
- * Markdown (GitHub-flavoured: tables, task lists, fenced code) as nodes that are safe to insert (see sanitize.ts),
- * a new copy each call. Every rendering in the app goes through here.
+ * Markdown (contract/markdown.ts) as nodes that are safe to insert (see sanitize.ts), a new copy each call. Every
+ * rendering in the app goes through here. `unsafeHtml`, the same text as HTML from the server (a paste's
+ * `contentHtml`), spares the parser; without it the text is parsed off the main thread (parse.ts).
  */
-export async function renderMarkdown(markdown: string): Promise<DocumentFragment> {
-  return render(markdown, await loadSanitizer());
+export async function renderMarkdown(markdown: string, unsafeHtml?: string): Promise<DocumentFragment> {
+  if (last?.markdown === markdown) return copyOf(last.fragment);
+  const [html, sanitize] = await Promise.all([unsafeHtml ?? parseMarkdown(markdown), loadSanitizer()]);
+  last = { markdown, fragment: sanitize(html) };
+  return copyOf(last.fragment);
 }
 
-/** renderMarkdown's result at once, when the sanitizer is ready; otherwise undefined. */
+/** renderMarkdown's result at once when `markdown` was the last one rendered; otherwise undefined. */
 export function renderMarkdownNow(markdown: string): DocumentFragment | undefined {
-  const sanitize = readySanitizer();
-  return sanitize && render(markdown, sanitize);
-}
-
-/**
- * Renders `markdown` for the render that shows it next, in tasks of its own: reading the text into tokens, turning
- * them into HTML and sanitising it each take tens of milliseconds the first time (V8 compiles marked's large rules
- * on their first use), which should neither add to the page's render nor make one long task together.
- */
-export async function renderMarkdownAhead(markdown: string): Promise<void> {
-  if (last?.markdown === markdown) return;
-  const sanitize = await loadSanitizer();
-  await nextTask();
-  const tokens = marked.lexer(markdown);
-  await nextTask();
-  const unsafe = marked.parser(tokens);
-  await nextTask();
-  last = { markdown, fragment: sanitize(unsafe) };
+  return last?.markdown === markdown ? copyOf(last.fragment) : undefined;
 }
 
 function inContainer(fragment: DocumentFragment): HTMLElement {

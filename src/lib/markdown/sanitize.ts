@@ -66,11 +66,6 @@ async function domPurifySanitizer(): Promise<Sanitize> {
 let sanitizer: Sanitize | undefined;
 let loading: Promise<Sanitize> | undefined;
 
-/** The sanitizer once loadSanitizer has settled, for renderings that cannot wait. */
-export function readySanitizer(): Sanitize | undefined {
-  return sanitizer;
-}
-
 /** The browser's sanitizer at once, DOMPurify once loaded (a failed load is tried again on the next call). */
 export function loadSanitizer(): Promise<Sanitize> {
   if (sanitizer) return Promise.resolve(sanitizer);

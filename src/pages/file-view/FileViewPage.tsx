@@ -16,7 +16,7 @@ import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { PasswordGate } from '../../components/PasswordGate';
 import { absoluteApiUrl, deleteFile, getPublicFile, verifyFilePassword } from '../../lib/api/files';
-import { formatBytes, formatDateTime } from '../../lib/format';
+import { formatBytes, formatCount, formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
 import styles from './FileView.module.css';
@@ -72,10 +72,13 @@ export default function FileViewPage() {
   }
 
   const count = file.views;
+  // Written here, not by Lingui's `#`: see formatCount.
+  const shown = formatCount(count);
+  const limit = formatCount(file.maxViews);
   const views =
     file.maxViews > 0
-      ? t`${count} of ${file.maxViews} views`
-      : plural(count, { one: '# view (unlimited)', other: '# views (unlimited)' });
+      ? t`${shown} of ${limit} views`
+      : plural(count, { one: `${shown} view (unlimited)`, other: `${shown} views (unlimited)` });
   const remove = async () => {
     if (!file.id) return;
     try {

@@ -16,9 +16,9 @@ import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { PasswordGate } from '../../components/PasswordGate';
 import { getPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
-import { renderMarkdownAhead } from '../../lib/markdown/render';
+import { renderMarkdown } from '../../lib/markdown/render';
 import { copyText } from '../../lib/clipboard';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
 import styles from './PasteView.module.css';
@@ -26,9 +26,9 @@ import styles from './PasteView.module.css';
 /** Only owners edit: visitors never load the dialog's code. */
 const PasteEditDialog = lazy(() => import('../../components/paste-edit/PasteEditDialog').then((m) => ({ default: m.PasteEditDialog })));
 
-/** The paste once its Markdown has been rendered in a task of its own: the page's render finds it done. */
+/** The paste once its content has been sanitised from the server's HTML: the page's render finds it done. */
 async function withMarkdownRendered(paste: PublicPaste): Promise<PublicPaste> {
-  if (paste.content !== undefined) await renderMarkdownAhead(paste.content);
+  if (paste.content !== undefined) await renderMarkdown(paste.content, paste.contentHtml);
   return paste;
 }
 
@@ -80,10 +80,13 @@ export default function PasteViewPage() {
     else toasts.error(t`Copy failed, please copy it by hand`);
   };
   const count = paste.views;
+  // Written here, not by Lingui's `#`: see formatCount.
+  const shown = formatCount(count);
+  const limit = formatCount(paste.maxViews);
   const views =
     paste.maxViews > 0
-      ? t`${count} of ${paste.maxViews} views`
-      : plural(count, { one: '# view', other: '# views' });
+      ? t`${shown} of ${limit} views`
+      : plural(count, { one: `${shown} view`, other: `${shown} views` });
 
   return (
     <article className={styles.article}>
@@ -121,7 +124,7 @@ export default function PasteViewPage() {
           )}
         </div>
       </header>
-      <MarkdownView markdown={paste.content} className={styles.body} label={t`Shared content`} />
+      <MarkdownView markdown={paste.content} unsafeHtml={paste.contentHtml} className={styles.body} label={t`Shared content`} />
       {editing && paste.id && (
         <Suspense fallback={null}>
           <PasteEditDialog

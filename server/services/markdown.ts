@@ -1,0 +1,31 @@
+import { Marked } from 'marked';
+import { MARKDOWN_OPTIONS } from '../../contract/markdown';
+
+const marked = new Marked(MARKDOWN_OPTIONS);
+
+/** Renderings kept, most recently used last: a popular paste is rendered once per edit, not once per read. */
+const CACHE_ENTRIES = 256;
+/** Larger texts are rendered on each read rather than kept: the cache stays a few megabytes at most. */
+const CACHE_MAX_CHARS = 64 * 1024;
+const cache = new Map<string, { markdown: string; html: string }>();
+
+/**
+ * A paste's Markdown as HTML for its readers, so that a share's page renders without a Markdown parser of its
+ * own. NOT safe to show as it is: it holds whatever HTML the text did, and the browser sanitises it before it shows
+ * it (src/lib/markdown/sanitize.ts). `key` names the text's owner (a paste's id): its rendering is kept until the
+ * text changes.
+ */
+export function markdownHtml(markdown: string, key: string): string {
+  const cached = cache.get(key);
+  cache.delete(key);
+  if (cached?.markdown === markdown) {
+    cache.set(key, cached);
+    return cached.html;
+  }
+  const html = marked.parse(markdown) as string;
+  if (markdown.length <= CACHE_MAX_CHARS) {
+    cache.set(key, { markdown, html });
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  }
+  return html;
+}
