@@ -49,6 +49,25 @@ function noteSettledChunks(): Plugin {
 }
 
 /**
+ * A modulepreload link in index.html for React DOM's chunk, which the entry imports dynamically (src/app/main.tsx):
+ * it downloads beside the entry, as a static import would, but is evaluated in a task of its own.
+ */
+function preloadReactDom(): Plugin {
+  return {
+    name: 'clipstash:preload-react-dom',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_, context) {
+        const chunk = Object.values(context.bundle ?? {}).find((output) => output.type === 'chunk' && output.name === 'react-dom');
+        if (!chunk) throw new Error('no react-dom chunk to preload');
+        return [{ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${chunk.fileName}` }, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
+/**
  * The service worker precaches the app shell only: index.html, what it loads, what loads once the page has
  * settled, the language catalogs, icons and the manifest. Page chunks are cached by src/sw.ts when first loaded,
  * so a page never opened is unavailable offline.
@@ -68,6 +87,7 @@ function appShellOnly<T extends { url: string }>(entries: T[]) {
 export default defineConfig({
   plugins: [
     noteSettledChunks(),
+    preloadReactDom(),
     sharePages.plugin,
     react(),
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
@@ -126,8 +146,10 @@ export default defineConfig({
             // A chunk of its own with a known name, for the service worker's precache (appShellOnly).
             { name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ },
             // React (and the store shim that wouter shares with @xstate/react) apart from XState, and XState apart
-            // from the entry: a share's page renders before the machines load (src/app/actors.tsx).
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|use-sync-external-store)[\\/]/, priority: 2 },
+            // from the entry: a share's page renders before the machines load (src/app/actors.tsx). React DOM apart
+            // from React: the entry imports it dynamically, so that evaluating it is a task of its own.
+            { name: 'react-dom', test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 3, includeDependenciesRecursively: false },
+            { name: 'react', test: /[\\/]node_modules[\\/](react|use-sync-external-store)[\\/]/, priority: 2 },
             { name: 'xstate', test: /[\\/]node_modules[\\/](xstate|@xstate)[\\/]/, priority: 1 },
             // Markdown rendering and sanitising, a chunk of its own: the share pages render with it at once, the
             // home page loads it once something is typed. Only these modules: what they import is shared with the
