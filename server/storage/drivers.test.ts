@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startS3rver } from '../../tests/fixtures/s3rver';
 import { createSecretBox } from '../security/secret-box';
 import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError, type StorageDriver } from './driver';
@@ -425,6 +425,29 @@ describe('the s3rver fixture', () => {
       expect(await s3.pendingUploads()).toEqual([uploadId]);
       await driver.abortMultipart('a/b c.bin', uploadId);
       expect(await uploads()).toEqual([]);
+    } finally {
+      await s3.stop();
+    }
+  });
+});
+
+describe('S3 driver abort', () => {
+  it('aborts once more a moment later, which frees a part stored while the upload was being aborted', async () => {
+    const s3 = await startS3rver();
+    try {
+      const driver = createS3Driver({ ...s3, pathStyle: true, folder: '', abortSweepMs: 200 });
+      const uploadId = await driver.initMultipart('late/part.bin', { contentType: 'application/octet-stream' });
+      const uploadDir = join(s3.directory, s3.bucket, '._S3rver_uploads', uploadId);
+      const upload = readdirSync(uploadDir).map((name) => [name, readFileSync(join(uploadDir, name))] as const);
+      await driver.abortMultipart('late/part.bin', uploadId);
+      expect(await s3.pendingUploads()).toEqual([]);
+      // What s3rver does with a part whose request it was reading when the abort came: it makes the upload's folder
+      // again and stores the part there.
+      mkdirSync(uploadDir);
+      for (const [name, bytes] of upload) writeFileSync(join(uploadDir, name), bytes);
+      writeFileSync(join(uploadDir, '1'), 'late part');
+      expect(await s3.pendingUploads()).toEqual([uploadId]);
+      await vi.waitFor(async () => expect(await s3.pendingUploads()).toEqual([]), { timeout: 3_000 });
     } finally {
       await s3.stop();
     }

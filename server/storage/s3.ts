@@ -28,7 +28,16 @@ export interface S3DriverOptions {
   pathStyle: boolean;
   /** The folder probed by checkAccess (the config's default folder). */
   folder: string;
+  /** How long after an abort it is made once more (ABORT_SWEEP_MS; tests shorten it). */
+  abortSweepMs?: number;
 }
+
+/**
+ * An aborted multipart upload is aborted once more this long after: a part whose request was under way when the
+ * upload was aborted (its client cancelled it, but the bytes were already on their way) may still be stored, and
+ * AWS's documentation of AbortMultipartUpload says to abort again to free such parts.
+ */
+const ABORT_SWEEP_MS = 5_000;
 
 /** Bodies of unknown length are sent in parts of this size (S3 wants ≥ 5 MiB for all parts but the last). */
 export const S3_PART_SIZE = 8 * 1024 * 1024;
@@ -391,12 +400,16 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
 
     async abortMultipart(key, uploadId) {
       const { s3, client } = await connected();
-      try {
-        await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: uploadId }));
-      } catch (error) {
-        if (errorCode(error) === 'NoSuchUpload' || isNotFound(error)) return;
-        throw error;
-      }
+      const abort = async () => {
+        try {
+          await client.send(new s3.AbortMultipartUploadCommand({ Bucket, Key: checked(key), UploadId: uploadId }));
+        } catch (error) {
+          if (errorCode(error) === 'NoSuchUpload' || isNotFound(error)) return;
+          throw error;
+        }
+      };
+      await abort();
+      setTimeout(() => void abort().catch(() => undefined), options.abortSweepMs ?? ABORT_SWEEP_MS).unref();
     },
   };
 }
