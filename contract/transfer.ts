@@ -181,11 +181,12 @@ export type EngineEvent =
 
 /**
  * Progress updates sent across the worker boundary, at most, per task and second. The spec allows up to 10; each
- * one costs the page's main thread a message, a render and a frame (3 to 13 ms on the shared 2-core machine), and a
- * bar that steps every half second still reads as moving. A slower transfer sends fewer: an update that would show
+ * one costs the page's main thread a message, a render and a frame (3 to 13 ms on the shared 2-core machine), and
+ * the row's figures change once a second anyway (PROGRESS_FIGURES_EVERY_MS): at two a second, the bar's second step
+ * cost 30-40 ms of the page's main thread per GiB uploaded. A slower transfer sends fewer: an update that would show
  * nothing new is not sent (see the worker's ProgressMeter).
  */
-export const PROGRESS_EVENTS_PER_SECOND = 2;
+export const PROGRESS_EVENTS_PER_SECOND = 1;
 /** How often a transfer's speed and time left are worked out afresh for the page: often enough to follow, slow enough to read. */
 export const PROGRESS_FIGURES_EVERY_MS = 1000;
 /** A request to storage that makes no progress for this long fails with `timeout`. */

@@ -1,5 +1,9 @@
-/** Part URLs signed per call, ahead of use (at most MAX_PARTS_SIGNED_AT_ONCE). */
-export const SIGN_AHEAD = 6;
+/**
+ * Part URLs signed per call, ahead of use (at most MAX_PARTS_SIGNED_AT_ONCE): 90 MiB of 5 MiB parts, signed long
+ * before their URLs expire. Each call is a request the page's main thread hears of (Chromium reports a worker's
+ * requests to its frame): 12 calls per GiB instead of 34 at 6 a call.
+ */
+export const SIGN_AHEAD = 18;
 
 export interface SignedBatch {
   urls: { partNumber: number; url: string }[];
