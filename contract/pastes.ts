@@ -75,8 +75,9 @@ export const publicPasteSchema = v.object({
   createdAt: v.string(),
   content: v.optional(v.string()),
   /**
-   * The content as HTML (contract/markdown.ts), with the content. Not sanitised: it holds whatever HTML the text
-   * did, and a client must sanitise it before it shows it.
+   * The content as HTML (contract/markdown.ts), with the content, unless the text is long (over 64 KiB): a client
+   * renders those itself. Not sanitised: it holds whatever HTML the text did, and a client must sanitise it before
+   * it shows it.
    */
   contentHtml: v.optional(v.string()),
   /** The viewer created it (admin, or the same API key): the page offers editing, no view was counted. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownHtml } from './markdown';
+import { markdownHtml, SERVER_RENDERED_MAX_CHARS } from './markdown';
 
 describe('markdownHtml', () => {
   it('renders GitHub-flavoured Markdown: tables, task lists, fenced code', () => {
@@ -14,5 +14,10 @@ describe('markdownHtml', () => {
     expect(markdownHtml('one', 'paste-1')).toBe('<p>one</p>\n');
     expect(markdownHtml('two', 'paste-1')).toBe('<p>two</p>\n');
     expect(markdownHtml('<b onclick="x()">b</b>', 'paste-1')).toContain('onclick');
+  });
+
+  it('leaves a text over SERVER_RENDERED_MAX_CHARS to the reader: no rendering holds up the server for long', () => {
+    expect(markdownHtml('a'.repeat(SERVER_RENDERED_MAX_CHARS), 'paste-2')).toBe(`<p>${'a'.repeat(SERVER_RENDERED_MAX_CHARS)}</p>\n`);
+    expect(markdownHtml('a'.repeat(SERVER_RENDERED_MAX_CHARS + 1), 'paste-2')).toBeUndefined();
   });
 });

@@ -106,6 +106,12 @@ export function isOwner(principal: Principal, row: Pick<PasteRow, 'created_by'>)
   return principal.kind === 'apiKey' && principal.permissions.text && row.created_by === creatorOf(principal);
 }
 
+/** The paste's HTML for its page, where the server renders it (see markdownHtml). */
+function htmlOf(row: PasteRow): { contentHtml?: string } {
+  const contentHtml = markdownHtml(row.content, row.id);
+  return contentHtml === undefined ? {} : { contentHtml };
+}
+
 function publicView(row: PasteRow, options: { content: boolean; owner: boolean }): PublicPaste {
   const locked = row.password_hash !== null && !options.content;
   return {
@@ -117,7 +123,7 @@ function publicView(row: PasteRow, options: { content: boolean; owner: boolean }
     hasPassword: row.password_hash !== null,
     requiresPassword: locked,
     createdAt: row.created_at,
-    ...(options.content ? { content: row.content, contentHtml: markdownHtml(row.content, row.id) } : {}),
+    ...(options.content ? { content: row.content, ...htmlOf(row) } : {}),
     canEdit: options.owner,
     ...(options.owner ? { id: row.id } : {}),
   };

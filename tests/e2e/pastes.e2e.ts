@@ -162,6 +162,19 @@ describe('sharing a paste', () => {
     await early.context.close();
   });
 
+  it('a long paste, which the server leaves to the reader, is rendered by a worker of the page', async () => {
+    // Over 64 KiB: no contentHtml (server/services/markdown.ts), the page parses it (src/lib/markdown/parse.ts).
+    await adminPaste({ slug: 'long-read', content: `# Long read\n\n${'A line of *prose*.\n\n'.repeat(4000)}` });
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/paste/long-read`);
+    const content = page.getByRole('region', { name: 'Shared content' });
+    await content.getByRole('heading', { name: 'Long read' }).waitFor();
+    expect(await content.locator('em').count()).toBe(4000);
+    const workerLoads = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => /\/assets\/markdown\.worker-/.test(entry.name)).length);
+    expect(workerLoads).toBe(1);
+    await context.close();
+  });
+
   it('opening a link that does not exist says so', async () => {
     const { page, context } = await newPerson(suite.browser);
     await page.goto(`${suite.server.url}/paste/nothing-here`);
