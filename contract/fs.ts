@@ -174,12 +174,26 @@ export const fsClientCopySchema = v.object({
 });
 export type FsClientCopy = v.InferOutput<typeof fsClientCopySchema>;
 
+/** A read group holds at most this many small client copies of one source storage… */
+export const FS_READ_GROUP_FILES = 8;
+/** …and at most this many of their bytes. */
+export const FS_READ_GROUP_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Small client copies whose source storage is served by this server (LOCAL), read with one GET: `url` answers
+ * the files' whole bytes one after another, in the order of `sourcePaths` (each a client copy's `sourcePath`),
+ * `size` bytes in all. Each copy's own `downloadUrl` still reads it alone, should the group read fail.
+ */
+export const fsReadGroupSchema = v.object({ url: v.string(), size: v.number(), sourcePaths: v.array(v.string()) });
+export type FsReadGroup = v.InferOutput<typeof fsReadGroupSchema>;
+
 export const fsBatchCopySchema = v.object({
   copied: v.array(v.string()),
   skipped: v.array(v.string()),
   failed: v.array(v.object({ path: v.string(), error: v.string(), message: v.string() })),
   requiresClientSideCopy: v.boolean(),
   clientCopies: v.array(fsClientCopySchema),
+  readGroups: v.optional(v.array(fsReadGroupSchema), []),
 });
 export type FsBatchCopy = v.InferOutput<typeof fsBatchCopySchema>;
 

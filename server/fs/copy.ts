@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { FS_PART_BYTES, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy } from '../../contract/fs';
+import { FS_PART_BYTES, FS_READ_GROUP_BYTES, FS_READ_GROUP_FILES, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy, type FsReadGroup } from '../../contract/fs';
 import { mimeTypeOf } from '../../contract/mime';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
@@ -81,7 +81,7 @@ export async function batchCopy(
   baseUrl: string,
   lang: Lang,
 ): Promise<FsBatchCopy> {
-  const result: FsBatchCopy = { copied: [], skipped: [], failed: [], requiresClientSideCopy: false, clientCopies: [] };
+  const result: FsBatchCopy = { copied: [], skipped: [], failed: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] };
   for (const item of items) {
     try {
       const sourcePath = normalizePath(item.sourcePath, 'sourcePath');
@@ -95,8 +95,10 @@ export async function batchCopy(
       const taken = skipExisting ? await takenBelow(target) : () => false;
       const pairs = await filePairs(source, target);
       const budget = sameStorage ? undefined : new CopyBudget(await uploadLimits(deps, target.config));
+      /** This item's client copies by their pair's place: planned out of order, grouped in order. */
+      const planned: ({ copy: FsClientCopy; from: MountTarget } | undefined)[] = [];
       // A few files at a time: each waits on storage (a copy, a signing, a multipart start).
-      await forEachAtOnce(pairs, FILES_AT_ONCE, async ({ from, to, object }) => {
+      await forEachAtOnce(pairs.map((pair, index) => ({ ...pair, index })), FILES_AT_ONCE, async ({ from, to, object, index }) => {
         try {
           if (taken(to)) {
             result.skipped.push(to.path.text);
@@ -105,12 +107,15 @@ export async function batchCopy(
             result.copied.push(to.path.text);
           } else {
             budget.take(object.size);
-            result.clientCopies.push(await clientCopyOf(from, to, object.size, baseUrl));
+            planned[index] = { copy: await clientCopyOf(from, to, object.size, baseUrl), from };
           }
         } catch (error) {
           result.failed.push(failureOf(from.path.text, error, lang));
         }
       });
+      const copies = planned.filter((entry) => entry !== undefined);
+      result.clientCopies.push(...copies.map(({ copy }) => copy));
+      result.readGroups.push(...(await readGroupsOf(source, copies, baseUrl)));
       await invalidate(deps, target);
     } catch (error) {
       result.failed.push(failureOf(item.sourcePath, error, lang));
@@ -132,6 +137,43 @@ class CopyBudget {
     assertFits(size, quota ? { ...this.limits, quota: { ...quota, used: quota.used + this.planned } } : this.limits);
     this.planned += size;
   }
+}
+
+/**
+ * Consecutive small client copies of an item, when its source storage can read several files in one request
+ * (LOCAL), in groups of at most FS_READ_GROUP_FILES files and FS_READ_GROUP_BYTES bytes, each with one signed
+ * URL: the browser spends most of a small file's copy on its requests, and this saves all but one read of each
+ * group. Every file of an item lies in the item's source storage, under the mount (filePairs).
+ */
+async function readGroupsOf(source: MountTarget, copies: { copy: FsClientCopy; from: MountTarget }[], baseUrl: string): Promise<FsReadGroup[]> {
+  const sign = source.driver.presignGroupGet?.bind(source.driver);
+  if (!sign) return [];
+  const groups: { copy: FsClientCopy; from: MountTarget }[][] = [];
+  let open: { copy: FsClientCopy; from: MountTarget }[] = [];
+  let bytes = 0;
+  for (const entry of copies) {
+    if (entry.copy.upload.kind !== 'put') continue;
+    if (open.length === FS_READ_GROUP_FILES || bytes + entry.copy.fileSize > FS_READ_GROUP_BYTES) open = [];
+    if (open.length === 0) {
+      groups.push(open);
+      bytes = 0;
+    }
+    open.push(entry);
+    bytes += entry.copy.fileSize;
+  }
+  // A group of one file gains nothing over its own download URL.
+  return Promise.all(
+    groups
+      .filter((group) => group.length > 1)
+      .map(async (group) => ({
+        url: await sign(
+          group.map(({ copy, from }) => ({ key: from.key, size: copy.fileSize })),
+          { expiresInSeconds: CLIENT_COPY_SECONDS, baseUrl },
+        ),
+        size: group.reduce((sum, { copy }) => sum + copy.fileSize, 0),
+        sourcePaths: group.map(({ copy }) => copy.sourcePath),
+      })),
+  );
 }
 
 async function clientCopyOf(from: MountTarget, to: MountTarget, size: number, baseUrl: string): Promise<FsClientCopy> {

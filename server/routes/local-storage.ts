@@ -6,11 +6,16 @@ import { ApiError } from '../errors';
 import { findStorageConfig } from '../services/storage-configs';
 import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError } from '../storage/driver';
 import type { LocalStorageDriver } from '../storage/local';
-import { LOCAL_STORAGE_PREFIX, verifyLocalUrl } from '../storage/local-urls';
+import { LOCAL_STORAGE_PREFIX, verifyLocalGroupUrl, verifyLocalUrl } from '../storage/local-urls';
 import { driverFor } from '../storage/registry';
 import { EXPOSED_HEADERS, serveObject } from './object-stream';
 
 class TooManyBytes extends Error {}
+
+/** The objects' bytes one after another, each streamed from disk in turn (one file open at a time). */
+async function* concatenated(driver: LocalStorageDriver, keys: string[]): AsyncGenerator<Buffer> {
+  for (const key of keys) yield* (await driver.get(key)) as AsyncIterable<Buffer>;
+}
 
 /** `/api/local-storage/{configId}/{key…}` → the config id and the key, percent-decoded segment by segment. */
 function target(c: Context<AppEnv>): { configId: string; key: string } {
@@ -102,6 +107,35 @@ export function localStorageRoutes(deps: AppDeps) {
       if (error instanceof MultipartUploadNotFoundError) throw new ApiError(404, 'multipart_upload_not_found');
       throw error;
     }
+  });
+
+  // Several whole files in one answer (a copy's read group): registered before the one-key route below.
+  app.get('/:configId', async (c) => {
+    const check = verifyLocalGroupUrl(deps.secrets, deps.now(), c.req.param('configId'), new URL(c.req.url).searchParams);
+    if (!check.ok) throw new ApiError(403, check.problem === 'expired' ? 'signed_url_expired' : 'signed_url_invalid');
+    const { files } = check.grant;
+    const driver = await localDriverOf(check.grant.configId);
+    // Every file is checked before the first byte: once the answer has begun, a failure can only cut it short.
+    for (const { key, size } of files) {
+      let head;
+      try {
+        head = await driver.head(key);
+      } catch (error) {
+        if (error instanceof UnsafeKeyError) throw new ApiError(403, 'signed_url_invalid');
+        throw error;
+      }
+      // A file that changed since the URL was signed would shift every byte after it.
+      if (head?.size !== size) throw new ApiError(404, 'not_found');
+    }
+    const total = files.reduce((sum, { size }) => sum + size, 0);
+    return new Response(Readable.toWeb(Readable.from(concatenated(driver, files.map(({ key }) => key)))) as ReadableStream<Uint8Array>, {
+      headers: {
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': String(total),
+        'Cache-Control': 'private, no-store',
+        'X-Content-Type-Options': 'nosniff',
+      },
+    });
   });
 
   app.get('/:configId/*', async (c) => {

@@ -70,6 +70,11 @@ export interface StorageDriver {
   presignPut(key: string, options: PresignPutOptions): Promise<string>;
   /** A URL that GETs the bytes (Range honoured) with the given disposition and filename. */
   presignGet(key: string, options: PresignGetOptions): Promise<string>;
+  /**
+   * One URL that GETs several whole objects, their bytes one after another in the order given (each must still
+   * have the size given); only where the storage is served by this server (LOCAL). S3 has no such request.
+   */
+  presignGroupGet?(files: { key: string; size: number }[], options: { expiresInSeconds: number; baseUrl: string }): Promise<string>;
   /** Where the object lives for S3 (the `s3_url` of a file record); null for LOCAL. */
   objectUrl(key: string): string | null;
   /** Throws when the storage cannot be listed or read at all (wrong credentials, missing bucket or folder). */

@@ -30,6 +30,18 @@ export interface LocalGetGrant {
   contentType: string;
 }
 
+/**
+ * Several whole files read in one GET, their bytes one after another in the order given: a copy of many small
+ * files costs the browser one request per group rather than one per file. Each key is signed with its size, so
+ * the answer's length is known before any byte and a file that changed since is refused.
+ */
+export interface LocalGroupGrant {
+  method: 'GET-GROUP';
+  configId: string;
+  files: { key: string; size: number }[];
+  expires: number;
+}
+
 export type LocalGrant = LocalPutGrant | LocalGetGrant;
 
 /** One unambiguous text per grant: JSON of the fields in a fixed order. */
@@ -42,6 +54,10 @@ function canonical(grant: LocalGrant): string {
     return JSON.stringify(['PUT-PART', grant.configId, grant.key, grant.expires, grant.size, grant.part.uploadId, grant.part.partNumber]);
   }
   return JSON.stringify(['PUT', grant.configId, grant.key, grant.expires, grant.size]);
+}
+
+function canonicalGroup(grant: LocalGroupGrant): string {
+  return JSON.stringify(['GET-GROUP', grant.configId, grant.expires, grant.files.map(({ key, size }) => [key, size])]);
 }
 
 export const encodeKeyPath = (key: string) => key.split('/').map(encodeURIComponent).join('/');
@@ -61,6 +77,32 @@ export function signLocalUrl(secrets: SecretBox, baseUrl: string, grant: LocalGr
   }
   query.set('sig', secrets.sign(PURPOSE, canonical(grant)));
   return `${baseUrl}${LOCAL_STORAGE_PREFIX}/${encodeURIComponent(grant.configId)}/${encodeKeyPath(grant.key)}?${query}`;
+}
+
+/** `/api/local-storage/{configId}?expires=…&key=…&size=…&key=…&size=…&sig=…`: the keys and sizes in plan order. */
+export function signLocalGroupUrl(secrets: SecretBox, baseUrl: string, grant: LocalGroupGrant): string {
+  const query = new URLSearchParams({ expires: String(grant.expires) });
+  for (const { key, size } of grant.files) {
+    query.append('key', key);
+    query.append('size', String(size));
+  }
+  query.set('sig', secrets.sign(PURPOSE, canonicalGroup(grant)));
+  return `${baseUrl}${LOCAL_STORAGE_PREFIX}/${encodeURIComponent(grant.configId)}?${query}`;
+}
+
+export type LocalGroupCheck = { ok: true; grant: LocalGroupGrant } | { ok: false; problem: 'invalid' | 'expired' };
+
+/** Reads a group grant back from its URL's query, checked as verifyLocalUrl checks one key's. */
+export function verifyLocalGroupUrl(secrets: SecretBox, now: Date, configId: string, query: URLSearchParams): LocalGroupCheck {
+  const expires = Number(query.get('expires'));
+  const keys = query.getAll('key');
+  const sizes = query.getAll('size').map(Number);
+  if (!Number.isSafeInteger(expires) || keys.length === 0 || keys.length !== sizes.length) return { ok: false, problem: 'invalid' };
+  if (sizes.some((size) => !Number.isSafeInteger(size) || size < 0)) return { ok: false, problem: 'invalid' };
+  const grant: LocalGroupGrant = { method: 'GET-GROUP', configId, expires, files: keys.map((key, index) => ({ key, size: sizes[index] as number })) };
+  if (!secrets.verify(PURPOSE, canonicalGroup(grant), query.get('sig') ?? '')) return { ok: false, problem: 'invalid' };
+  if (expires * 1000 <= now.getTime()) return { ok: false, problem: 'expired' };
+  return { ok: true, grant };
 }
 
 export type LocalUrlCheck = { ok: true; grant: LocalGrant } | { ok: false; problem: 'invalid' | 'expired' };

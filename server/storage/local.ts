@@ -22,7 +22,7 @@ import {
   type StorageDriver,
   type StoredPart,
 } from './driver';
-import { expiryFrom, signLocalUrl } from './local-urls';
+import { expiryFrom, signLocalGroupUrl, signLocalUrl } from './local-urls';
 
 export interface LocalDriverOptions {
   /** The folder of this config: `DATA_DIR/storage/<config id>`. */
@@ -353,6 +353,16 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
         disposition: presign.disposition,
         filename: presign.filename,
         contentType: presign.contentType,
+      });
+    },
+
+    async presignGroupGet(files, presign) {
+      for (const { key } of files) pathOf(key);
+      return signLocalGroupUrl(options.secrets, presign.baseUrl, {
+        method: 'GET-GROUP',
+        configId: options.configId,
+        files,
+        expires: expiryFrom(options.now(), presign.expiresInSeconds),
       });
     },
 

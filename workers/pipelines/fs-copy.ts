@@ -7,6 +7,7 @@ import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures 
 import { fsBase, fsProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';
 import { SourceParts } from './source-parts';
+import { downloadRange, readAfter, readGroupAfter, readUnits, type ReadAhead } from './source-reads';
 import type { MultipartContext } from './multipart-upload';
 
 /**
@@ -57,16 +58,19 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   const commits = new Commits(api, signal, result);
   /** Multipart uploads that storage completed: the rest are aborted on a cancel. */
   const completed = new Set<FsClientCopy>();
-  const queue = [...copies];
+  const queue = readUnits(copies, answer.readGroups);
   const lane = async () => {
     // This lane's next files, each with its read: one read at a time, kept going while files are written so that
-    // a write rarely waits for its bytes (the two sides wait on different servers).
-    const ahead: { copy: FsClientCopy; read: Promise<Blob | undefined> }[] = [];
+    // a write rarely waits for its bytes (the two sides wait on different servers). A lane takes a read group
+    // whole: its files' reads are one request, and the next read starts when the group is nearly written.
+    const ahead: ReadAhead[] = [];
     const readMore = () => {
       while (ahead.length < FILES_READ_AHEAD) {
-        const copy = queue.shift();
-        if (!copy) return;
-        ahead.push({ copy, read: readAfter(ahead.at(-1)?.read, copy, signal) });
+        const unit = queue.shift();
+        if (!unit) return;
+        const previous = ahead.at(-1)?.read;
+        if ('group' in unit) ahead.push(...readGroupAfter(previous, unit.group, unit.copies, signal));
+        else ahead.push({ copy: unit.copy, read: readAfter(previous, unit.copy, signal) });
       }
     };
     readMore();
@@ -180,23 +184,6 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
 }
 
 /**
- * A small file (one PUT) read ahead, whole, into a blob (outside this worker's heap), once the read before it
- * (`previous`) has ended; a multipart copy reads its own parts (SourceParts: its "read" here only ends with the
- * one before it, so that the lane's next read still waits for that). A failed read rejects when its copy
- * awaits it, never unhandled before.
- */
-function readAfter(previous: Promise<unknown> | undefined, copy: FsClientCopy, signal: AbortSignal): Promise<Blob | undefined> {
-  const ended = (previous ?? Promise.resolve()).then(
-    () => undefined,
-    () => undefined,
-  );
-  if (copy.upload.kind !== 'put') return ended;
-  const read = ended.then(() => download(copy, signal)).then((response) => response.blob());
-  read.catch(() => undefined);
-  return read;
-}
-
-/**
  * Copies one file from its source to its target (a small one from the blob read ahead); resolves with the ETag
  * of a single PUT (multipart: completed).
  */
@@ -261,28 +248,6 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   parts.sort((a, b) => a.partNumber - b.partNumber);
   await protocol.complete(ref, parts, signal);
   return undefined;
-}
-
-/** Bytes `from` up to (not including) `to` of the source, as a blob; anything but exactly those bytes is an error. */
-async function downloadRange(copy: FsClientCopy, from: number, to: number, signal: AbortSignal): Promise<Blob> {
-  const bytes = await (await download(copy, signal, `bytes=${from}-${to - 1}`)).blob();
-  if (bytes.size !== to - from) throw { code: 'upload_failed', serverMessage: 'download range' } satisfies TransferError;
-  return bytes;
-}
-
-/**
- * The source's bytes, from its signed download URL. Past the HTTP cache: the bytes are read once, and Chromium
- * would otherwise write every one of them into its cache too (file answers may be stored, to be revalidated).
- */
-async function download(copy: FsClientCopy, signal: AbortSignal, range?: string): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(copy.downloadUrl, { signal, cache: 'no-store', ...(range && { headers: { Range: range } }) });
-  } catch {
-    throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
-  }
-  if (!response.ok || !response.body) throw { code: 'upload_failed', status: response.status, serverMessage: 'download' } satisfies TransferError;
-  return response;
 }
 
 async function putPart(url: string, body: Blob, contentType: string | undefined, signal: AbortSignal, onBytes: (loaded: number) => void) {

@@ -105,7 +105,9 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
       summary: 'Copy files and folders',
       description:
         'Within one storage the server copies. Across storages the answer has `requiresClientSideCopy: true` and, per ' +
-        'file, a download URL and an upload target: copy the bytes, then call `batch-copy-commit`. 202 when some failed.',
+        'file, a download URL and an upload target: copy the bytes, then call `batch-copy-commit`. Small files of a LOCAL ' +
+        'source also come in `readGroups`: one URL answers several files\' bytes one after another, in `sourcePaths` order. ' +
+        '202 when some failed.',
       data: fsBatchCopySchema,
       ok: [200, 202],
     }],

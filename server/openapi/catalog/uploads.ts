@@ -106,6 +106,20 @@ export const uploadDocs: RouteDocs = {
     raw: objectStream,
     errors: [403, 404, 416],
   },
+  'GET /api/local-storage/:configId': {
+    tag,
+    summary: 'A signed read group of the local storage',
+    description:
+      'What a `readGroups` URL of `batch-copy` points at: several whole files\' bytes one after another, in the order ' +
+      'of the `key` parameters. Each file must still have its signed size (404 otherwise).',
+    query: v.object({
+      ...signedQuery.entries,
+      key: v.pipe(v.string(), v.description('A file\'s key; repeated, one per file, in order.')),
+      size: v.pipe(v.string(), v.description('The size of the file named by the `key` at the same place; repeated.')),
+    }),
+    raw: [{ status: 200, contentType: 'application/octet-stream', description: 'The files\' bytes, one after another.', headers: ['Content-Length'] }],
+    errors: [403, 404],
+  },
   'OPTIONS /api/local-storage/*': {
     tag,
     summary: 'CORS preflight of the signed URLs',
