@@ -212,7 +212,10 @@ describe('cancelling an upload', () => {
     await dropFiles(admin.page, [{ name: 'big.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4 * 1024 * 1024, 7) }]);
     await admin.page.getByRole('button', { name: 'Upload', exact: true }).click();
     const row = admin.page.locator('li[data-file-name="big.bin"]');
-    await expect.poll(async () => Number((await row.getByRole('progressbar').getAttribute('aria-valuenow')) ?? 0)).toBeGreaterThan(0);
+    // Progress crosses from the worker once a second (contract/transfer.ts): the first move may take that long.
+    await expect
+      .poll(async () => Number((await row.getByRole('progressbar').getAttribute('aria-valuenow')) ?? 0), { timeout: 10_000 })
+      .toBeGreaterThan(0);
     await row.getByRole('button', { name: 'Cancel big.bin' }).click();
     await row.and(admin.page.locator('[data-task-status="cancelled"]')).waitFor();
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
