@@ -140,6 +140,15 @@ export async function loginAsAdmin(page: Page, baseUrl: string, password = ADMIN
 
 /** axe-core on the current page: the serious and critical violations, described. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // What is still fading in is checked as it ends: mid-animation, axe measures the contrast of half-transparent text.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
