@@ -162,6 +162,8 @@ export default defineConfig({
               priority: 1,
               includeDependenciesRecursively: false,
             },
+            // The Markdown parser where the page parses itself (no worker): named, so that a test can tell it apart.
+            { name: 'markdown-parser', test: /[\\/]contract[\\/]markdown\.ts$|[\\/]node_modules[\\/]marked[\\/]/, priority: 1 },
             ...sharePages.groups,
           ],
         },

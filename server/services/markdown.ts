@@ -1,7 +1,4 @@
-import { Marked } from 'marked';
-import { MARKDOWN_OPTIONS } from '../../contract/markdown';
-
-const marked = new Marked(MARKDOWN_OPTIONS);
+import { markdownToUnsafeHtml } from '../../contract/markdown';
 
 /** Renderings kept, most recently used last: a popular paste is rendered once per edit, not once per read. */
 const CACHE_ENTRIES = 256;
@@ -26,7 +23,7 @@ export function markdownHtml(markdown: string, key: string): string | undefined 
     cache.set(key, cached);
     return cached.html;
   }
-  const html = marked.parse(markdown) as string;
+  const html = markdownToUnsafeHtml(markdown);
   cache.set(key, { markdown, html });
   if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return html;

@@ -1,4 +1,4 @@
-import { markdownToUnsafeHtml } from './markdown-parser';
+import { markdownToUnsafeHtml } from '../../../contract/markdown';
 import type { ParseReply, ParseRequest } from './parse';
 
 /** Parses Markdown off the page's main thread: see parse.ts. */

@@ -21,7 +21,7 @@ const pending = new Map<number, Pending>();
 let worker: Worker | undefined;
 let lastId = 0;
 
-const inThisThread = (markdown: string) => import('./markdown-parser').then(({ markdownToUnsafeHtml }) => markdownToUnsafeHtml(markdown));
+const inThisThread = (markdown: string) => import('../../../contract/markdown').then(({ markdownToUnsafeHtml }) => markdownToUnsafeHtml(markdown));
 
 function startWorker(): Worker {
   const started = new Worker(new URL('./markdown.worker.ts', import.meta.url), { type: 'module', name: 'markdown' });
