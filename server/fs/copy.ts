@@ -96,7 +96,7 @@ export async function batchCopy(
       const pairs = await filePairs(source, target);
       const budget = sameStorage ? undefined : new CopyBudget(await uploadLimits(deps, target.config));
       /** This item's client copies by their pair's place: planned out of order, grouped in order. */
-      const planned: ({ copy: FsClientCopy; from: MountTarget } | undefined)[] = [];
+      const planned: (PlannedCopy | undefined)[] = [];
       // A few files at a time: each waits on storage (a copy, a signing, a multipart start).
       await forEachAtOnce(pairs.map((pair, index) => ({ ...pair, index })), FILES_AT_ONCE, async ({ from, to, object, index }) => {
         try {
@@ -139,27 +139,33 @@ class CopyBudget {
   }
 }
 
+/** A client copy as planned, with the source file it reads. */
+interface PlannedCopy {
+  copy: FsClientCopy;
+  from: MountTarget;
+}
+
 /**
  * Consecutive small client copies of an item, when its source storage can read several files in one request
  * (LOCAL), in groups of at most FS_READ_GROUP_FILES files and FS_READ_GROUP_BYTES bytes, each with one signed
  * URL: the browser spends most of a small file's copy on its requests, and this saves all but one read of each
  * group. Every file of an item lies in the item's source storage, under the mount (filePairs).
  */
-async function readGroupsOf(source: MountTarget, copies: { copy: FsClientCopy; from: MountTarget }[], baseUrl: string): Promise<FsReadGroup[]> {
+async function readGroupsOf(source: MountTarget, copies: PlannedCopy[], baseUrl: string): Promise<FsReadGroup[]> {
   const sign = source.driver.presignGroupGet?.bind(source.driver);
   if (!sign) return [];
-  const groups: { copy: FsClientCopy; from: MountTarget }[][] = [];
-  let open: { copy: FsClientCopy; from: MountTarget }[] = [];
+  const groups: PlannedCopy[][] = [];
   let bytes = 0;
   for (const entry of copies) {
     if (entry.copy.upload.kind !== 'put') continue;
-    if (open.length === FS_READ_GROUP_FILES || bytes + entry.copy.fileSize > FS_READ_GROUP_BYTES) open = [];
-    if (open.length === 0) {
-      groups.push(open);
-      bytes = 0;
+    const last = groups.at(-1);
+    if (last && last.length < FS_READ_GROUP_FILES && bytes + entry.copy.fileSize <= FS_READ_GROUP_BYTES) {
+      last.push(entry);
+      bytes += entry.copy.fileSize;
+    } else {
+      groups.push([entry]);
+      bytes = entry.copy.fileSize;
     }
-    open.push(entry);
-    bytes += entry.copy.fileSize;
   }
   // A group of one file gains nothing over its own download URL.
   return Promise.all(

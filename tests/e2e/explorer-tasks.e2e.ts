@@ -93,10 +93,19 @@ describe('mount explorer tasks', () => {
     await expect.poll(async () => (await tree('/local/batch/')).size, { timeout: 120_000 }).toBe(30);
     expect(Object.fromEntries(await tree('/local/batch/'))).toEqual(Object.fromEntries(expected));
 
-    // LOCAL → S3: the worker streams every file from the disk's signed URL into the bucket.
+    // LOCAL → S3: the worker streams every file from the disk's signed URLs into the bucket, small files read
+    // several to a request (read groups).
+    const localReads: URL[] = [];
+    page.context().on('request', (request) => {
+      const url = new URL(request.url());
+      if (request.method() === 'GET' && url.pathname.startsWith('/api/local-storage/')) localReads.push(url);
+    });
     await option(page, 'batch').click();
     await copySelectionTo(page, ['s3']);
     expect(await taskEnds(page, 'Copy to /s3/', 'Completed')).toContain('30 done, 0 skipped, 0 failed');
+    const groupReads = localReads.filter((url) => url.searchParams.getAll('key').length > 1);
+    expect(groupReads.length).toBeGreaterThan(0);
+    expect(localReads.length).toBeLessThan(30);
     expect(Object.fromEntries(await tree('/s3/batch/'))).toEqual(Object.fromEntries(expected));
     expect(await suite.s3.pendingUploads()).toEqual([]);
 
