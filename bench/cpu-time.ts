@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { ownProcesses, statFields } from './processes';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -10,28 +11,6 @@ const GROUPS: [string, RegExp][] = [
   ['server', /dist-server|server\/index/],
   ['bench', /bench/],
 ];
-
-/** `/proc/<pid>/stat`'s fields after the command's closing parenthesis (state, ppid, …; utime and stime are the 12th and 13th). */
-function statFields(pid: string): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** This process and every process it started (other work on the machine is not counted). */
-function ownProcesses(): string[] {
-  const children = new Map<string, string[]>();
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const parent = statFields(pid)[1] ?? '';
-      children.set(parent, [...(children.get(parent) ?? []), pid]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  const own = [String(process.pid)];
-  for (let index = 0; index < own.length; index++) own.push(...(children.get(own[index] as string) ?? []));
-  return own;
-}
 
 /** CPU seconds (user + system) used so far by this bench's processes still running, by group. */
 export function cpuSecondsByGroup(): Map<string, number> {

@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIfStale } from '../../scripts/build-if-stale.mjs';
-import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
+import { adminToken, localStorageRoot, setMaxUploadSizeMb, startServer } from '../../tests/e2e/harness';
 import { S3RVER_CREDENTIALS, S3RVER_REGION } from '../../tests/fixtures/s3rver';
 import { cpuSecondsByGroup, describeCpuBetween } from '../cpu-time';
+import { chromiumResidentBytes, samplePeak } from '../processes';
 import { median, MiB } from '../measure';
 import { generateFile } from '../transfer/file';
 import { startS3rverProcess } from '../transfer/s3rver-process';
@@ -40,15 +41,6 @@ async function seed(root: string, name: string, files: number, bigSize: number) 
   await generateFile(join(root, name, 'big.bin'), bigSize);
 }
 
-async function localStorageRoot(server: RunningServer, token: string): Promise<string> {
-  const answer = (await (await fetch(`${server.url}/api/s3-configs`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
-    data: { id: string; storage_type: string }[];
-  };
-  const local = answer.data.find((config) => config.storage_type === 'LOCAL');
-  if (!local) throw new Error('no LOCAL storage config');
-  return join(server.dataDir, 'storage', local.id);
-}
-
 /**
  * `npm run bench -- copy`: the mount explorer's copy from the LOCAL mount to an s3rver mount (s3rver a process of
  * its own) through the worker engine in Chromium, against @aws-sdk/lib-storage from Node (download, then upload),
@@ -60,6 +52,9 @@ async function localStorageRoot(server: RunningServer, token: string): Promise<s
  * - `main_thread_long_tasks`: long tasks (> 50 ms) on the page's main thread during the timed copies.
  * - `worker_heap_growth_mb`: the transfer worker's highest heap (with its ArrayBuffers) sampled during the copies
  *   minus its heap before them (after a GC), through CDP; `worker_heap_limit_mb` is parts in flight × part size + 32.
+ * - `browser_memory_growth_mb`: Chromium's resident memory (all its processes) at its highest during the rounds, less
+ *   before them: what the copy holds outside the worker's heap (blobs, request bodies), which must not grow with
+ *   the bytes copied.
  * Details on stderr: each copy's time, the page's long tasks, the task rows, the worker's heap.
  */
 export async function copy() {
@@ -114,6 +109,8 @@ export async function copy() {
     await sdkRound('warm-up', 'sdk-warm-up', WARM_UP.files);
 
     const heapBefore = await browser.workerHeap();
+    const memoryBefore = chromiumResidentBytes();
+    const memoryPeak = samplePeak(chromiumResidentBytes);
     const workerRates: number[] = [];
     const sdkRates: number[] = [];
     const filesPerS: number[] = [];
@@ -128,6 +125,7 @@ export async function copy() {
       note(`round ${index} sdk cpu: ${bySdk.small.cpu}; then ${bySdk.big.cpu}`);
       const tasks = [...inBrowser.small.longTasks, ...inBrowser.big.longTasks];
       note(`round ${index} page long tasks: ${tasks.join(', ') || 'none'}`);
+      note(`round ${index} chromium resident: ${round(chromiumResidentBytes() / MiB, 0)} MiB (${round(memoryBefore / MiB, 0)} MiB before the rounds)`);
       workerRates.push(totalMb / (inBrowser.small.seconds + inBrowser.big.seconds));
       sdkRates.push(totalMb / (bySdk.small.seconds + bySdk.big.seconds));
       filesPerS.push(files / inBrowser.small.seconds);
@@ -135,6 +133,7 @@ export async function copy() {
     }
     const heapAfter = heapBefore === undefined ? undefined : await browser.workerHeap();
     const peak = browser.workerHeapPeak;
+    const memoryGrowth = memoryPeak() - memoryBefore;
     note(describeWorkerHeap(heapBefore, heapAfter, peak));
 
     const workerMbS = median(workerRates);
@@ -146,6 +145,7 @@ export async function copy() {
     console.log(`main_thread_long_tasks: ${longTasks.length}`);
     console.log(`worker_heap_growth_mb: ${heapBefore !== undefined && peak > 0 ? round(Math.max(0, peak - heapBefore) / MiB) : 'n/a'}`);
     console.log(`worker_heap_limit_mb: ${(QUEUE_SIZE * PART_SIZE) / MiB + 32}`);
+    console.log(`browser_memory_growth_mb: ${round(memoryGrowth / MiB, 0)}`);
   } finally {
     await browser?.close();
     await sdk?.close();

@@ -73,6 +73,31 @@ export async function adminToken(baseUrl: string): Promise<string> {
   return ((await login.json()) as { data: { token: string } }).data.token;
 }
 
+/** The folder of the built-in LOCAL storage on disk: a file written there is in the `/local` mount. */
+export async function localStorageRoot(server: RunningServer, token: string): Promise<string> {
+  const answer = (await (await fetch(`${server.url}/api/s3-configs`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+    data: { id: string; storage_type: string }[];
+  };
+  const local = answer.data.find((config) => config.storage_type === 'LOCAL');
+  if (!local) throw new Error('no LOCAL storage config');
+  return join(server.dataDir, 'storage', local.id);
+}
+
+/**
+ * Bytes held in Chromium's blob storage (the whole browser's), read from chrome://blob-internals in a page of its
+ * own: blobs made by scripts, request bodies and responses read as blobs.
+ */
+export async function blobStorageBytes(context: BrowserContext): Promise<number> {
+  const page = await context.newPage();
+  try {
+    await page.goto('chrome://blob-internals');
+    const text = await page.evaluate(() => document.body.innerText);
+    return [...text.matchAll(/Length: ([\d,]+)/g)].reduce((sum, [, length]) => sum + Number(length?.replace(/,/g, '')), 0);
+  } finally {
+    await page.close();
+  }
+}
+
 /** Sets the max upload size (MB) through the settings API, as an admin. */
 export async function setMaxUploadSizeMb(baseUrl: string, token: string, megabytes: number): Promise<void> {
   const settings = await fetch(`${baseUrl}/api/admin/system-settings`, {
