@@ -6,7 +6,7 @@
 //   (the app then shows its offline fallback page);
 // - never touches /api: the page's offline API layer (src/lib/offline-cache.ts) caches business answers itself;
 //   /api and every upload (PUT, POST, DELETE, to any origin) are routed past this worker at install (static
-//   routing), so the transfer engine's requests do not wait on it;
+//   routing), so that pages' requests do not wait on it (Chromium still hands it the transfer engine's: below);
 // - waits when it is a new version, until the page's update prompt sends SKIP_WAITING;
 // - answers a streamed download (a zip of the mount explorer where the browser cannot write files) with the
 //   stream the page handed it, so that the browser saves the bytes as they come.
