@@ -2,12 +2,14 @@ import type { FsBatchCopy, FsBatchResult, FsClientCopy } from '../../contract/fs
 import { PART_TIMEOUT_MS, type ApiAccess, type FsCopy, type FsItemsResult, type TransferError } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
-import { isSuccess, send, stripQuotes } from '../transport/http';
+import type { CourierBytes} from '../transport/couriers';
+import { Couriers } from '../transport/couriers';
+import { isSuccess, stripQuotes } from '../transport/http';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
 import { fsBase, fsProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';
 import { SourceParts } from './source-parts';
-import { downloadRange, readAfter, readGroupAfter, readUnits, type ReadAhead } from './source-reads';
+import { readAfter, readGroupAfter, readUnits, type ReadAhead } from './source-reads';
 import type { MultipartContext } from './multipart-upload';
 
 /**
@@ -24,11 +26,12 @@ const FILES_READ_AHEAD = 2;
 
 /**
  * Copies files and folders between mount paths. The server copies what stays in one storage and answers the
- * rest as client copies: each is read here from its signed download URL into its signed target (one PUT, or
- * parts of the size the server chose, slices of ranges read a few parts at a time: SourceParts), a few files at a time, and
- * confirmed with `batch-copy-commit` (the copies finished meanwhile in one call). One failed file never stops the
- * others; a cancel aborts what is in flight and every multipart upload the server opened for this copy that is
- * not complete, so no half-written object stays behind.
+ * rest as client copies: each is read from its signed download URL and written to its signed target (one PUT, or
+ * parts of the size the server chose, slices of ranges read a few parts at a time: SourceParts), a few files at a
+ * time, by the task's couriers (the bytes never reach this worker), and confirmed with `batch-copy-commit` (the
+ * copies finished meanwhile in one call). One failed file never stops the others; a cancel aborts what is in
+ * flight and every multipart upload the server opened for this copy that is not complete, so no half-written
+ * object stays behind.
  */
 export async function fsCopy(command: FsCopy, context: MultipartContext): Promise<FsItemsResult> {
   const { taskId, api, signal } = { ...command, signal: context.signal };
@@ -59,18 +62,20 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   /** Multipart uploads that storage completed: the rest are aborted on a cancel. */
   const completed = new Set<FsClientCopy>();
   const queue = readUnits(copies, answer.readGroups);
+  const couriers = new Couriers();
+  const read = couriers.read.bind(couriers);
   const lane = async () => {
     // This lane's next files, each with its read: one read at a time, kept going while files are written so that
     // a write rarely waits for its bytes (the two sides wait on different servers). A lane takes a read group
     // whole: its files' reads are one request, and the next read starts when the group is nearly written.
-    const ahead: ReadAhead[] = [];
+    const ahead: ReadAhead<CourierBytes>[] = [];
     const readMore = () => {
       while (ahead.length < FILES_READ_AHEAD) {
         const unit = queue.shift();
         if (!unit) return;
         const previous = ahead.at(-1)?.read;
-        if ('group' in unit) ahead.push(...readGroupAfter(previous, unit.group, unit.copies, signal));
-        else ahead.push({ copy: unit.copy, read: readAfter(previous, unit.copy, signal) });
+        if ('group' in unit) ahead.push(...readGroupAfter(previous, unit.group, unit.copies, signal, read));
+        else ahead.push({ copy: unit.copy, read: readAfter(previous, unit.copy, signal, read) });
       }
     };
     readMore();
@@ -83,7 +88,7 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
         showBytes();
       };
       try {
-        const etag = await streamCopy(api, taskId, current, await next.read, context, onBytes);
+        const etag = await streamCopy(api, taskId, current, await next.read, couriers, context, onBytes);
         completed.add(current);
         commits.add(current, etag);
       } catch (error) {
@@ -105,6 +110,7 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
     }
     await commits.settled();
   } finally {
+    couriers.close();
     context.scheduler.finish(taskId);
   }
   report(copies.at(-1)?.sourcePath ?? '', true);
@@ -187,13 +193,21 @@ function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
  * Copies one file from its source to its target (a small one from the blob read ahead); resolves with the ETag
  * of a single PUT (multipart: completed).
  */
-async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, smallFile: Blob | undefined, context: MultipartContext, onBytes: (loaded: number) => void): Promise<string | undefined> {
+async function streamCopy(
+  api: ApiAccess,
+  taskId: string,
+  copy: FsClientCopy,
+  smallFile: CourierBytes | undefined,
+  couriers: Couriers,
+  context: MultipartContext,
+  onBytes: (loaded: number) => void,
+): Promise<string | undefined> {
   const { signal, scheduler } = context;
   if (copy.upload.kind === 'put') {
     if (!smallFile) throw new TypeError('a single-PUT copy is read ahead (readAfter)');
     const release = await scheduler.acquire(taskId, signal);
     try {
-      return await putPart(copy.upload.url, smallFile, copy.contentType, signal, onBytes);
+      return await putPart(couriers, copy.upload.url, smallFile, copy.contentType, signal, onBytes);
     } finally {
       release();
     }
@@ -210,12 +224,13 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   const report = () => onBytes([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
-  // Parts go out as the shared scheduler grants slots, each a slice of a range of the source read ahead straight
-  // into a blob (Chromium's blob storage, not this worker's heap or JavaScript): memory holds the parts in flight
-  // and the next range, and no byte passes through a script. A copy that fails stops the range it read ahead.
+  // Parts go out as the shared scheduler grants slots, each a slice of a range of the source read ahead into a
+  // courier's blob: memory holds the parts in flight and the next range, and no byte passes through a script. A
+  // copy that fails stops the range it read ahead.
   const readAhead = new AbortController();
   const reads = AbortSignal.any([signal, readAhead.signal]);
-  const source = new SourceParts(copy.fileSize, partSize, (from, to) => downloadRange(copy, from, to, reads));
+  const partsIn = (from: number, to: number) => Math.ceil((to - from) / partSize);
+  const source = new SourceParts(copy.fileSize, partSize, (from, to) => couriers.read({ url: copy.downloadUrl, range: [from, to], size: to - from }, partsIn(from, to), reads));
   try {
     for (let number = 1; number <= partCount && failure === undefined; number++) {
       const release = await scheduler.acquire(taskId, signal);
@@ -223,7 +238,7 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
         try {
           const [url, bytes] = await Promise.all([urls.urlFor(number), source.part(number)]);
           if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
-          const etag = await putPart(url, bytes, undefined, signal, (sent) => {
+          const etag = await putPart(couriers, url, bytes, undefined, signal, (sent) => {
             loaded.set(number, sent);
             report();
           });
@@ -250,19 +265,17 @@ async function streamCopy(api: ApiAccess, taskId: string, copy: FsClientCopy, sm
   return undefined;
 }
 
-async function putPart(url: string, body: Blob, contentType: string | undefined, signal: AbortSignal, onBytes: (loaded: number) => void) {
-  const response = await send({
-    method: 'PUT',
+async function putPart(couriers: Couriers, url: string, body: CourierBytes, contentType: string | undefined, signal: AbortSignal, onBytes: (loaded: number) => void) {
+  const response = await couriers.put(body, {
     url,
     ...(contentType && { headers: { 'Content-Type': contentType } }),
-    body,
     timeoutMs: PART_TIMEOUT_MS,
     signal,
     onUploadProgress: (loaded) => onBytes(Math.min(loaded, body.size)),
   });
   if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
   onBytes(body.size);
-  return stripQuotes(response.header('ETag'));
+  return stripQuotes(response.etag);
 }
 
 async function abortUpload(api: ApiAccess, copy: FsClientCopy) {

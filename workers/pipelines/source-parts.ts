@@ -1,28 +1,29 @@
+import type { SourceBytes } from './source-reads';
+
 /** Parts of a copy's source read per range request: one request feeds this many parts. */
 export const PARTS_PER_READ = 3;
 
 /**
  * A large source handed out part by part, read as ranges of PARTS_PER_READ parts, one request at a time and one
  * range ahead of the parts taken (as a single download stream keeps ahead of the uploads it feeds). Each range
- * arrives as one blob and each part is a slice of it, so no byte passes through a script, and a third of the
- * requests of one range per part are made; the blobs read hold at most the range being sent, the next one, and
- * at a range's start the parts of the one before still in flight.
+ * arrives as one blob (in a courier, see fs-copy) and each part is a slice of it, so a third of the requests of one
+ * range per part are made.
  */
-export class SourceParts {
-  private readonly ranges = new Map<number, Promise<Blob>>();
+export class SourceParts<B extends SourceBytes> {
+  private readonly ranges = new Map<number, Promise<B>>();
   private readonly rangeBytes: number;
 
   /** `read(from, to)`: bytes `from` up to (not including) `to` of the source, exactly. */
   constructor(
     private readonly size: number,
     private readonly partSize: number,
-    private readonly read: (from: number, to: number) => Promise<Blob>,
+    private readonly read: (from: number, to: number) => Promise<B>,
   ) {
     this.rangeBytes = partSize * PARTS_PER_READ;
   }
 
   /** Part `number` (from 1, taken in order); rejects when its range could not be read. */
-  async part(number: number): Promise<Blob> {
+  async part(number: number): Promise<B> {
     const index = Math.floor((number - 1) / PARTS_PER_READ);
     const range = this.range(index);
     this.range(index + 1);
@@ -34,11 +35,11 @@ export class SourceParts {
   }
 
   /** Range `index`, read once the one before it is (one request at a time); undefined past the end. */
-  private range(index: number): Promise<Blob> | undefined {
+  private range(index: number): Promise<B> | undefined {
     const from = index * this.rangeBytes;
     let range = this.ranges.get(index);
     if (!range && from < this.size) {
-      const before = this.ranges.get(index - 1) ?? Promise.resolve(undefined);
+      const before: Promise<unknown> = this.ranges.get(index - 1) ?? Promise.resolve(undefined);
       range = before.then(() => this.read(from, Math.min(from + this.rangeBytes, this.size)));
       // A range read ahead that fails is met by the part that awaits it, not left unhandled.
       range.catch(() => undefined);

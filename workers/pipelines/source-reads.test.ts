@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FsClientCopy, FsReadGroup } from '../../contract/fs';
+import { readSource, type SourceRead } from '../transport/source-io';
 import { readGroupAfter, readUnits } from './source-reads';
+
+/** Reads as a courier does, here in the test's thread. */
+const read = (what: SourceRead, _uses: number, signal: AbortSignal) => readSource(what, signal);
 
 /** Three small files on a real HTTP server: each at `/file/{name}`, a group of them at `/group` (or a broken one). */
 const files = { a: Buffer.from('first file'), b: Buffer.from(''), c: Buffer.from('the third file, longest of all') };
@@ -48,7 +52,7 @@ describe('reading a copy group', () => {
 
   it('slices one answer into each file’s exact bytes, in order, with one request', async () => {
     requests.length = 0;
-    const reads = readGroupAfter(undefined, groupAt('/group'), copies, new AbortController().signal);
+    const reads = readGroupAfter(undefined, groupAt('/group'), copies, new AbortController().signal, read);
     expect(reads.map(({ copy }) => copy.sourcePath)).toEqual(['/local/a', '/local/b', '/local/c']);
     expect(await texts(reads)).toEqual(['first file', '', 'the third file, longest of all']);
     expect(requests).toEqual(['/group']);
@@ -56,7 +60,7 @@ describe('reading a copy group', () => {
 
   it('reads the files one by one from their own URLs when the group answers other than its size', async () => {
     requests.length = 0;
-    const reads = readGroupAfter(undefined, groupAt('/short-group'), copies, new AbortController().signal);
+    const reads = readGroupAfter(undefined, groupAt('/short-group'), copies, new AbortController().signal, read);
     expect(await texts(reads)).toEqual(['first file', '', 'the third file, longest of all']);
     expect(requests).toEqual(['/short-group', '/file/a', '/file/b', '/file/c']);
   });
@@ -64,7 +68,7 @@ describe('reading a copy group', () => {
   it('stops at a cancel without reading any file alone', async () => {
     requests.length = 0;
     const cancel = new AbortController();
-    const reads = readGroupAfter(undefined, groupAt('/slow-group'), copies, cancel.signal);
+    const reads = readGroupAfter(undefined, groupAt('/slow-group'), copies, cancel.signal, read);
     setTimeout(() => cancel.abort(), 50);
     const started = Date.now();
     await expect(reads[0]!.read).rejects.toEqual({ code: 'cancelled' });

@@ -1,0 +1,46 @@
+import { isTransferError, type TransferError } from '../contract/transfer';
+import { send } from './transport/http';
+import { readSource } from './transport/source-io';
+import type { CourierAnswer, CourierRequest } from './transport/couriers';
+
+/**
+ * A courier of the copy pipeline (workers/transport/couriers.ts): reads sources into blobs and PUTs slices of them,
+ * as the engine's worker asks. Everything it reads stays here until the engine ends it, which frees it all at once.
+ */
+const blobs = new Map<number, Blob>();
+const running = new Map<number, AbortController>();
+const answer = (message: CourierAnswer) => postMessage(message);
+
+async function run(request: Exclude<CourierRequest, { type: 'abort' }>, signal: AbortSignal): Promise<CourierAnswer> {
+  if (request.type === 'read') {
+    const blob = await readSource(request.read, signal);
+    blobs.set(request.id, blob);
+    return { type: 'read', id: request.id, size: blob.size };
+  }
+  const blob = blobs.get(request.blob);
+  if (!blob) throw { code: 'upload_failed', serverMessage: 'no such read' } satisfies TransferError;
+  const response = await send({
+    method: 'PUT',
+    url: request.url,
+    ...(request.headers && { headers: request.headers }),
+    body: blob.slice(request.from, request.to),
+    timeoutMs: request.timeoutMs,
+    signal,
+    onUploadProgress: (loaded) => answer({ type: 'progress', id: request.id, loaded }),
+  });
+  return { type: 'sent', id: request.id, status: response.status, etag: response.header('ETag') };
+}
+
+onmessage = async (event: MessageEvent<CourierRequest>) => {
+  const request = event.data;
+  if (request.type === 'abort') return running.get(request.id)?.abort();
+  const controller = new AbortController();
+  running.set(request.id, controller);
+  try {
+    answer(await run(request, controller.signal));
+  } catch (error) {
+    answer({ type: 'failed', id: request.id, error: isTransferError(error) ? error : { code: 'network' } });
+  } finally {
+    running.delete(request.id);
+  }
+};

@@ -1,0 +1,188 @@
+import type { TransferError } from '../../contract/transfer';
+import { isTransferError } from '../../contract/transfer';
+import type { SourceRead } from './source-io';
+
+/** What the engine asks of a courier (workers/courier.worker.ts). */
+export type CourierRequest =
+  | { type: 'read'; id: number; read: SourceRead }
+  | { type: 'send'; id: number; blob: number; from: number; to: number; url: string; headers?: Record<string, string>; timeoutMs: number }
+  | { type: 'abort'; id: number };
+
+/** What a courier answers: a read's size, a send's progress and answer, or a failure (a TransferError). */
+export type CourierAnswer =
+  | { type: 'read'; id: number; size: number }
+  | { type: 'progress'; id: number; loaded: number }
+  | { type: 'sent'; id: number; status: number; etag: string | null }
+  | { type: 'failed'; id: number; error: TransferError };
+
+/** Bytes a courier reads before it takes no more reads: about the most its blobs hold. */
+export const COURIER_READ_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Bytes read by a courier, held there as a blob: the engine hands out slices of them and has them sent, and never
+ * sees a byte. `size` and `slice` are a Blob's, so that a copy's readers work on either.
+ */
+export class CourierBytes {
+  constructor(
+    readonly courier: Courier,
+    readonly blob: number,
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  get size(): number {
+    return this.to - this.from;
+  }
+
+  slice(from: number, to: number): CourierBytes {
+    return new CourierBytes(this.courier, this.blob, this.from + Math.min(from, this.size), this.from + Math.min(to, this.size));
+  }
+}
+
+/** The parts of a send that do not cross to the courier as they are. */
+interface SendOptions {
+  url: string;
+  headers?: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  onUploadProgress?: (loaded: number) => void;
+}
+
+/**
+ * One courier worker and the requests it runs. `uses` counts the slices still to be sent of what it read: it ends
+ * once it is retired (it has read its share), no slice of its blobs is still to be sent, and no request runs.
+ */
+class Courier {
+  private readonly worker = new Worker(new URL('../courier.worker.ts', import.meta.url), { type: 'module', name: 'copy-courier' });
+  private readonly waiting = new Map<number, { resolve: (answer: CourierAnswer) => void; reject: (error: TransferError) => void; onProgress?: (loaded: number) => void }>();
+  bytesRead = 0;
+  uses = 0;
+  running = 0;
+  retired = false;
+
+  constructor() {
+    this.worker.onmessage = (event: MessageEvent<CourierAnswer>) => {
+      const answer = event.data;
+      const waiter = this.waiting.get(answer.id);
+      if (!waiter) return;
+      if (answer.type === 'progress') return waiter.onProgress?.(answer.loaded);
+      this.waiting.delete(answer.id);
+      if (answer.type === 'failed') waiter.reject(answer.error);
+      else waiter.resolve(answer);
+    };
+    // A courier that cannot start (its script failed to load) fails what was asked of it.
+    this.worker.onerror = () => this.failAll({ code: 'network' });
+  }
+
+  /** Runs one request; rejects with a TransferError (`cancelled` once `signal` aborts). */
+  async call(request: Exclude<CourierRequest, { type: 'abort' }>, signal: AbortSignal, onProgress?: (loaded: number) => void): Promise<CourierAnswer> {
+    if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+    this.running++;
+    const onAbort = () => this.worker.postMessage({ type: 'abort', id: request.id } satisfies CourierRequest);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await new Promise<CourierAnswer>((resolve, reject) => {
+        this.waiting.set(request.id, { resolve, reject, ...(onProgress && { onProgress }) });
+        this.worker.postMessage(request);
+      });
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.running--;
+    }
+  }
+
+  /** Ends the worker: Chromium frees at once every blob it read and everything its requests held. */
+  terminate() {
+    this.worker.terminate();
+    this.failAll({ code: 'cancelled' });
+  }
+
+  private failAll(error: TransferError) {
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+  }
+}
+
+/**
+ * The workers that move a copy's bytes: reads into blobs, and PUTs of slices of them. A blob, a fetch's answer and
+ * a request's body are held by objects that V8 is told nothing about, and the engine's long-lived worker, which
+ * makes little garbage of its own, kept them until its heap was collected, which it hardly ever was: a copy of
+ * 2 GiB filled Chromium's blob storage. A courier takes reads until it has read COURIER_READ_BYTES, then the next
+ * one starts; a retired courier is ended once every slice of what it read has been sent (or the copy is over),
+ * which frees all it held at once. One per copy task: `close` ends them all.
+ */
+export class Couriers {
+  private readonly all = new Set<Courier>();
+  private current: Courier | undefined;
+  private nextId = 1;
+
+  /**
+   * Reads `read` into a courier; `uses` is how many slices of it will be sent (a courier ends only once they have
+   * been, or at `close`). Rejects with a TransferError.
+   */
+  async read(read: SourceRead & { size: number }, uses: number, signal: AbortSignal): Promise<CourierBytes> {
+    const courier = this.reader();
+    courier.bytesRead += read.size;
+    courier.uses += uses;
+    const id = this.nextId++;
+    try {
+      await courier.call({ type: 'read', id, read }, signal);
+    } catch (error) {
+      courier.uses -= uses;
+      this.settle(courier);
+      throw error;
+    }
+    return new CourierBytes(courier, id, 0, read.size);
+  }
+
+  /** PUTs `bytes` to `url` from the courier that holds them; resolves with the status and the ETag header. */
+  async put(bytes: CourierBytes, options: SendOptions): Promise<{ status: number; etag: string | null }> {
+    const { courier } = bytes;
+    const request: CourierRequest = {
+      type: 'send',
+      id: this.nextId++,
+      blob: bytes.blob,
+      from: bytes.from,
+      to: bytes.to,
+      url: options.url,
+      timeoutMs: options.timeoutMs,
+      ...(options.headers && { headers: options.headers }),
+    };
+    try {
+      const answer = await courier.call(request, options.signal, options.onUploadProgress);
+      if (answer.type !== 'sent') throw { code: 'network' } satisfies TransferError;
+      return { status: answer.status, etag: answer.etag };
+    } catch (error) {
+      throw isTransferError(error) ? error : ({ code: 'network' } satisfies TransferError);
+    } finally {
+      courier.uses--;
+      this.settle(courier);
+    }
+  }
+
+  /** Ends every courier (the copy is over): what they hold is freed, what they run is cancelled. */
+  close() {
+    for (const courier of this.all) courier.terminate();
+    this.all.clear();
+    this.current = undefined;
+  }
+
+  private reader(): Courier {
+    if (this.current && this.current.bytesRead >= COURIER_READ_BYTES) {
+      this.current.retired = true;
+      this.settle(this.current);
+      this.current = undefined;
+    }
+    if (!this.current) {
+      this.current = new Courier();
+      this.all.add(this.current);
+    }
+    return this.current;
+  }
+
+  private settle(courier: Courier) {
+    if (!courier.retired || courier.uses > 0 || courier.running > 0) return;
+    courier.terminate();
+    this.all.delete(courier);
+  }
+}
