@@ -8,6 +8,8 @@ import type { CourierAnswer, CourierRequest } from './transport/couriers';
  * as the engine's worker asks. Everything it reads stays here until the engine ends it, which frees it all at once.
  */
 const blobs = new Map<number, Blob>();
+/** A send's progress crosses to the engine at most this often (the page shows it once a second). */
+const PROGRESS_EVERY_MS = 250;
 const running = new Map<number, AbortController>();
 const answer = (message: CourierAnswer) => postMessage(message);
 
@@ -19,6 +21,7 @@ async function run(request: Exclude<CourierRequest, { type: 'abort' }>, signal: 
   }
   const blob = blobs.get(request.blob);
   if (!blob) throw { code: 'upload_failed', serverMessage: 'no such read' } satisfies TransferError;
+  let reported = 0;
   const response = await send({
     method: 'PUT',
     url: request.url,
@@ -26,7 +29,11 @@ async function run(request: Exclude<CourierRequest, { type: 'abort' }>, signal: 
     body: blob.slice(request.from, request.to),
     timeoutMs: request.timeoutMs,
     signal,
-    onUploadProgress: (loaded) => answer({ type: 'progress', id: request.id, loaded }),
+    onUploadProgress: (loaded) => {
+      if (performance.now() - reported < PROGRESS_EVERY_MS) return;
+      reported = performance.now();
+      answer({ type: 'progress', id: request.id, loaded });
+    },
   });
   return { type: 'sent', id: request.id, status: response.status, etag: response.header('ETag') };
 }

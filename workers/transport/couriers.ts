@@ -39,6 +39,14 @@ export class CourierBytes {
   }
 }
 
+/** The parts of a Worker a courier uses: a real one in the engine, a fake in unit tests. */
+export type CourierWorker = Pick<Worker, 'postMessage' | 'terminate'> & {
+  onmessage: ((event: MessageEvent<CourierAnswer>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+};
+
+const startCourierWorker = (): CourierWorker => new Worker(new URL('../courier.worker.ts', import.meta.url), { type: 'module', name: 'copy-courier' });
+
 /** The parts of a send that do not cross to the courier as they are. */
 interface SendOptions {
   url: string;
@@ -53,14 +61,13 @@ interface SendOptions {
  * once it is retired (it has read its share), no slice of its blobs is still to be sent, and no request runs.
  */
 class Courier {
-  private readonly worker = new Worker(new URL('../courier.worker.ts', import.meta.url), { type: 'module', name: 'copy-courier' });
   private readonly waiting = new Map<number, { resolve: (answer: CourierAnswer) => void; reject: (error: TransferError) => void; onProgress?: (loaded: number) => void }>();
   bytesRead = 0;
   uses = 0;
   running = 0;
   retired = false;
 
-  constructor() {
+  constructor(private readonly worker: CourierWorker) {
     this.worker.onmessage = (event: MessageEvent<CourierAnswer>) => {
       const answer = event.data;
       const waiter = this.waiting.get(answer.id);
@@ -112,8 +119,12 @@ class Courier {
  * which frees all it held at once. One per copy task: `close` ends them all.
  */
 export class Couriers {
+  constructor(private readonly startWorker: () => CourierWorker = startCourierWorker) {}
+
   private readonly all = new Set<Courier>();
   private current: Courier | undefined;
+  /** The next courier, started when the current one has read half its share, so that reads never wait for one to load. */
+  private spare: Courier | undefined;
   private nextId = 1;
 
   /**
@@ -164,7 +175,7 @@ export class Couriers {
   close() {
     for (const courier of this.all) courier.terminate();
     this.all.clear();
-    this.current = undefined;
+    this.current = this.spare = undefined;
   }
 
   private reader(): Courier {
@@ -173,11 +184,16 @@ export class Couriers {
       this.settle(this.current);
       this.current = undefined;
     }
-    if (!this.current) {
-      this.current = new Courier();
-      this.all.add(this.current);
-    }
+    this.current ??= this.spare ?? this.started();
+    if (this.spare === this.current) this.spare = undefined;
+    if (!this.spare && this.current.bytesRead >= COURIER_READ_BYTES / 2) this.spare = this.started();
     return this.current;
+  }
+
+  private started(): Courier {
+    const courier = new Courier(this.startWorker());
+    this.all.add(courier);
+    return courier;
   }
 
   private settle(courier: Courier) {
