@@ -20,6 +20,11 @@ class FakeCourier implements CourierWorker {
     this.terminated = true;
   }
 
+  /** Fails as a worker whose script did not load. */
+  fail() {
+    this.onerror?.({} as ErrorEvent);
+  }
+
   /** Answers every send still running with 200 and an ETag. */
   finish() {
     for (const id of this.sends) this.answer({ type: 'sent', id, status: 200, etag: '"etag"' });
@@ -92,6 +97,19 @@ describe('Couriers', () => {
     cancel.abort();
     await expect(sent).rejects.toEqual({ code: 'cancelled' });
     expect(started[0]!.requests.at(-1)).toEqual({ type: 'abort', id: expect.any(Number) });
+    pool.close();
+  });
+
+  it('fails what a broken courier was asked, ends it, and reads with a new one', async () => {
+    const { pool, started } = couriers();
+    const read = await pool.read({ url: 'a', size: 10 }, 2, signal);
+    const running = pool.put(read.slice(0, 5), options);
+    started[0]!.fail();
+    await expect(running).rejects.toEqual({ code: 'network' });
+    await expect(pool.put(read.slice(5, 10), options)).rejects.toEqual({ code: 'network' });
+    const next = await pool.read({ url: 'b', size: 10 }, 1, signal);
+    expect(next.courier).not.toBe(read.courier);
+    expect(started[0]!.terminated).toBe(true);
     pool.close();
   });
 

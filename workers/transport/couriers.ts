@@ -66,6 +66,8 @@ class Courier {
   uses = 0;
   running = 0;
   retired = false;
+  /** Its worker failed (its script did not load): what it was asked fails, and it is asked nothing more. */
+  broken = false;
 
   constructor(private readonly worker: CourierWorker) {
     this.worker.onmessage = (event: MessageEvent<CourierAnswer>) => {
@@ -77,13 +79,16 @@ class Courier {
       if (answer.type === 'failed') waiter.reject(answer.error);
       else waiter.resolve(answer);
     };
-    // A courier that cannot start (its script failed to load) fails what was asked of it.
-    this.worker.onerror = () => this.failAll({ code: 'network' });
+    this.worker.onerror = () => {
+      this.broken = true;
+      this.failAll({ code: 'network' });
+    };
   }
 
   /** Runs one request; rejects with a TransferError (`cancelled` once `signal` aborts). */
   async call(request: Exclude<CourierRequest, { type: 'abort' }>, signal: AbortSignal, onProgress?: (loaded: number) => void): Promise<CourierAnswer> {
     if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+    if (this.broken) throw { code: 'network' } satisfies TransferError;
     this.running++;
     const onAbort = () => this.worker.postMessage({ type: 'abort', id: request.id } satisfies CourierRequest);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -179,7 +184,8 @@ export class Couriers {
   }
 
   private reader(): Courier {
-    if (this.current && this.current.bytesRead >= COURIER_READ_BYTES) {
+    if (this.spare?.broken) this.spare = undefined;
+    if (this.current && (this.current.bytesRead >= COURIER_READ_BYTES || this.current.broken)) {
       this.current.retired = true;
       this.settle(this.current);
       this.current = undefined;
