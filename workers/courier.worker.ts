@@ -17,11 +17,11 @@ async function run(request: Exclude<CourierRequest, { type: 'abort' }>, signal: 
   if (request.type === 'read') {
     const blob = await readSource(request.read, signal);
     blobs.set(request.id, blob);
-    return { type: 'read', id: request.id, size: blob.size };
+    return { type: 'read', id: request.id };
   }
   const blob = blobs.get(request.blob);
   if (!blob) throw { code: 'upload_failed', serverMessage: 'no such read' } satisfies TransferError;
-  let reported = 0;
+  let reported = -Infinity;
   const response = await send({
     method: 'PUT',
     url: request.url,

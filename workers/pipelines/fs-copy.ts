@@ -2,8 +2,7 @@ import type { FsBatchCopy, FsBatchResult, FsClientCopy } from '../../contract/fs
 import { PART_TIMEOUT_MS, type ApiAccess, type FsCopy, type FsItemsResult, type TransferError } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
-import type { CourierBytes} from '../transport/couriers';
-import { Couriers } from '../transport/couriers';
+import { Couriers, type CourierBytes } from '../transport/couriers';
 import { isSuccess, stripQuotes } from '../transport/http';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
 import { fsBase, fsProtocol } from './multipart-protocol';
@@ -225,8 +224,8 @@ async function streamCopy(
   const inFlight = new Set<Promise<void>>();
   let failure: unknown;
   // Parts go out as the shared scheduler grants slots, each a slice of a range of the source read ahead into a
-  // courier's blob: memory holds the parts in flight and the next range, and no byte passes through a script. A
-  // copy that fails stops the range it read ahead.
+  // courier's blob, and no byte passes through a script. A copy that fails stops the range it read ahead and gives
+  // up what it read and will not send, so that the courier holding it can end.
   const readAhead = new AbortController();
   const reads = AbortSignal.any([signal, readAhead.signal]);
   const partsIn = (from: number, to: number) => Math.ceil((to - from) / partSize);
@@ -258,6 +257,7 @@ async function streamCopy(
     // aborted after its last part and not beside one that storage would still keep.
     await Promise.all(inFlight);
     readAhead.abort();
+    source.dispose((range) => couriers.release(range));
   }
   if (failure !== undefined) throw failure;
   parts.sort((a, b) => a.partNumber - b.partNumber);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FsClientCopy, FsReadGroup } from '../../contract/fs';
 import { readSource, type SourceRead } from '../transport/source-io';
-import { readGroupAfter, readUnits } from './source-reads';
+import { readAfter, readGroupAfter, readUnits } from './source-reads';
 
 /** Reads as a courier does, here in the test's thread. */
 const read = (what: SourceRead, _uses: number, signal: AbortSignal) => readSource(what, signal);
@@ -63,6 +63,11 @@ describe('reading a copy group', () => {
     const reads = readGroupAfter(undefined, groupAt('/short-group'), copies, new AbortController().signal, read);
     expect(await texts(reads)).toEqual(['first file', '', 'the third file, longest of all']);
     expect(requests).toEqual(['/short-group', '/file/a', '/file/b', '/file/c']);
+  });
+
+  it('fails a file whose answer is not the size the plan gave it (changed since, or sent encoded)', async () => {
+    const changed = { ...copies[0]!, fileSize: files.a.length + 1 };
+    await expect(readAfter(undefined, changed, new AbortController().signal, read)).rejects.toEqual({ code: 'upload_failed', serverMessage: 'download size' });
   });
 
   it('stops at a cancel without reading any file alone', async () => {

@@ -11,7 +11,7 @@ class FakeCourier implements CourierWorker {
 
   postMessage(request: CourierRequest) {
     this.requests.push(request);
-    if (request.type === 'read') this.answer({ type: 'read', id: request.id, size: request.read.size ?? 0 });
+    if (request.type === 'read') this.answer({ type: 'read', id: request.id });
     if (request.type === 'send') this.sends.add(request.id);
     if (request.type === 'abort' && this.sends.delete(request.id)) this.answer({ type: 'failed', id: request.id, error: { code: 'cancelled' } });
   }
@@ -58,7 +58,7 @@ describe('Couriers', () => {
     // Half the share read: the next courier is started before it is needed.
     expect(started).toHaveLength(2);
     const c = await pool.read({ url: 'c', size: 10 }, 1, signal);
-    expect([a.courier, b.courier]).toEqual([a.courier, a.courier]);
+    expect(b.courier).toBe(a.courier);
     expect(c.courier).not.toBe(a.courier);
     expect(started[1]!.requests.map((request) => request.type)).toEqual(['read']);
 
@@ -74,6 +74,30 @@ describe('Couriers', () => {
     expect(started[1]!.terminated).toBe(false);
     pool.close();
     expect(started[1]!.terminated).toBe(true);
+  });
+
+  it('ends a retired courier once the slices it still holds are given up', async () => {
+    const { pool, started } = couriers();
+    const a = await pool.read({ url: 'a', size: half }, 1, signal);
+    const b = await pool.read({ url: 'b', size: half }, 3, signal);
+    await pool.read({ url: 'c', size: 10 }, 1, signal);
+    const sent = pool.put(a, options);
+    started[0]!.finish();
+    await sent;
+    expect(started[0]!.terminated).toBe(false);
+    pool.release(b.slice(0, 1));
+    expect(started[0]!.terminated).toBe(true);
+    pool.close();
+  });
+
+  it('starts no courier for a read after close or with an aborted signal', async () => {
+    const { pool, started } = couriers();
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(pool.read({ url: 'a', size: 10 }, 1, aborted.signal)).rejects.toEqual({ code: 'cancelled' });
+    pool.close();
+    await expect(pool.read({ url: 'a', size: 10 }, 1, signal)).rejects.toEqual({ code: 'cancelled' });
+    expect(started).toEqual([]);
   });
 
   it('sends a slice as the courier’s blob id and offsets', async () => {

@@ -1,5 +1,4 @@
 import type { TransferError } from '../../contract/transfer';
-import { isTransferError } from '../../contract/transfer';
 import type { SourceRead } from './source-io';
 
 /** What the engine asks of a courier (workers/courier.worker.ts). */
@@ -8,14 +7,14 @@ export type CourierRequest =
   | { type: 'send'; id: number; blob: number; from: number; to: number; url: string; headers?: Record<string, string>; timeoutMs: number }
   | { type: 'abort'; id: number };
 
-/** What a courier answers: a read's size, a send's progress and answer, or a failure (a TransferError). */
+/** What a courier answers: a read done, a send's progress and answer, or a failure (a TransferError). */
 export type CourierAnswer =
-  | { type: 'read'; id: number; size: number }
+  | { type: 'read'; id: number }
   | { type: 'progress'; id: number; loaded: number }
   | { type: 'sent'; id: number; status: number; etag: string | null }
   | { type: 'failed'; id: number; error: TransferError };
 
-/** Bytes a courier reads before it takes no more reads: about the most its blobs hold. */
+/** Bytes a courier reads before it takes no more reads: its blobs hold at most this and one more read. */
 export const COURIER_READ_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -47,7 +46,7 @@ export type CourierWorker = Pick<Worker, 'postMessage' | 'terminate'> & {
 
 const startCourierWorker = (): CourierWorker => new Worker(new URL('../courier.worker.ts', import.meta.url), { type: 'module', name: 'copy-courier' });
 
-/** The parts of a send that do not cross to the courier as they are. */
+/** A send: where to, and what stays in the engine (its signal, its progress). */
 interface SendOptions {
   url: string;
   headers?: Record<string, string>;
@@ -66,8 +65,9 @@ class Courier {
   uses = 0;
   running = 0;
   retired = false;
-  /** Its worker failed (its script did not load): what it was asked fails, and it is asked nothing more. */
+  /** Its worker reported an error (its script did not load, or it threw): what it runs fails, and it is asked nothing more. */
   broken = false;
+  private ended = false;
 
   constructor(private readonly worker: CourierWorker) {
     this.worker.onmessage = (event: MessageEvent<CourierAnswer>) => {
@@ -89,6 +89,8 @@ class Courier {
   async call(request: Exclude<CourierRequest, { type: 'abort' }>, signal: AbortSignal, onProgress?: (loaded: number) => void): Promise<CourierAnswer> {
     if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
     if (this.broken) throw { code: 'network' } satisfies TransferError;
+    // A message to an ended worker is dropped: it would never be answered.
+    if (this.ended) throw { code: 'cancelled' } satisfies TransferError;
     this.running++;
     const onAbort = () => this.worker.postMessage({ type: 'abort', id: request.id } satisfies CourierRequest);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -105,6 +107,7 @@ class Courier {
 
   /** Ends the worker: Chromium frees at once every blob it read and everything its requests held. */
   terminate() {
+    this.ended = true;
     this.worker.terminate();
     this.failAll({ code: 'cancelled' });
   }
@@ -130,22 +133,26 @@ export class Couriers {
   private current: Courier | undefined;
   /** The next courier, started when the current one has read half its share, so that reads never wait for one to load. */
   private spare: Courier | undefined;
+  /** Per read (its blob id): the slices of it still to be sent. */
+  private readonly unsent = new Map<number, number>();
+  private closed = false;
   private nextId = 1;
 
   /**
-   * Reads `read` into a courier; `uses` is how many slices of it will be sent (a courier ends only once they have
-   * been, or at `close`). Rejects with a TransferError.
+   * Reads `read` into a courier; `uses` is how many slices of it will be sent. A courier ends once every slice of
+   * what it read has been sent or given up (`release`), or at `close`. Rejects with a TransferError.
    */
   async read(read: SourceRead & { size: number }, uses: number, signal: AbortSignal): Promise<CourierBytes> {
+    if (this.closed || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
     const courier = this.reader();
+    const id = this.nextId++;
     courier.bytesRead += read.size;
     courier.uses += uses;
-    const id = this.nextId++;
+    this.unsent.set(id, uses);
     try {
       await courier.call({ type: 'read', id, read }, signal);
     } catch (error) {
-      courier.uses -= uses;
-      this.settle(courier);
+      this.release(new CourierBytes(courier, id, 0, 0));
       throw error;
     }
     return new CourierBytes(courier, id, 0, read.size);
@@ -153,7 +160,6 @@ export class Couriers {
 
   /** PUTs `bytes` to `url` from the courier that holds them; resolves with the status and the ETag header. */
   async put(bytes: CourierBytes, options: SendOptions): Promise<{ status: number; etag: string | null }> {
-    const { courier } = bytes;
     const request: CourierRequest = {
       type: 'send',
       id: this.nextId++,
@@ -165,26 +171,43 @@ export class Couriers {
       ...(options.headers && { headers: options.headers }),
     };
     try {
-      const answer = await courier.call(request, options.signal, options.onUploadProgress);
+      const answer = await bytes.courier.call(request, options.signal, options.onUploadProgress);
       if (answer.type !== 'sent') throw { code: 'network' } satisfies TransferError;
       return { status: answer.status, etag: answer.etag };
-    } catch (error) {
-      throw isTransferError(error) ? error : ({ code: 'network' } satisfies TransferError);
     } finally {
-      courier.uses--;
-      this.settle(courier);
+      this.giveBack(bytes, 1);
     }
+  }
+
+  /** The engine is done with the read `bytes` come from: its slices not sent yet never will be. */
+  release(bytes: CourierBytes) {
+    this.giveBack(bytes, this.unsent.get(bytes.blob) ?? 0);
   }
 
   /** Ends every courier (the copy is over): what they hold is freed, what they run is cancelled. */
   close() {
+    this.closed = true;
     for (const courier of this.all) courier.terminate();
     this.all.clear();
+    this.unsent.clear();
     this.current = this.spare = undefined;
   }
 
+  /** Counts `slices` of the read `bytes` come from as sent or given up (never more than it still has). */
+  private giveBack(bytes: CourierBytes, slices: number) {
+    const unsent = this.unsent.get(bytes.blob) ?? 0;
+    const given = Math.min(slices, unsent);
+    if (unsent - given > 0) this.unsent.set(bytes.blob, unsent - given);
+    else this.unsent.delete(bytes.blob);
+    bytes.courier.uses -= given;
+    this.settle(bytes.courier);
+  }
+
   private reader(): Courier {
-    if (this.spare?.broken) this.spare = undefined;
+    if (this.spare?.broken) {
+      this.end(this.spare);
+      this.spare = undefined;
+    }
     if (this.current && (this.current.bytesRead >= COURIER_READ_BYTES || this.current.broken)) {
       this.current.retired = true;
       this.settle(this.current);
@@ -203,7 +226,10 @@ export class Couriers {
   }
 
   private settle(courier: Courier) {
-    if (!courier.retired || courier.uses > 0 || courier.running > 0) return;
+    if (courier.retired && courier.uses === 0 && courier.running === 0) this.end(courier);
+  }
+
+  private end(courier: Courier) {
     courier.terminate();
     this.all.delete(courier);
   }
