@@ -159,7 +159,7 @@ describe('mount explorer tasks', () => {
     // bodies, and the engine's worker its reads, until their heaps were collected, which they hardly ever were.
     // Now the service worker counts what its events hold, and couriers that end every 64 MiB move the bytes: once
     // the copy is over, less than one courier's share is left (2 MiB here; 768 MiB without the service worker's
-    // counting, 1.5 GiB before either).
+    // counting, 1.5 GiB without the engine's mend).
     const size = 768 * MIB;
     await setMaxUploadSizeMb(suite.server.url, token, size / MIB + 1);
     const source = join(await localStorageRoot(suite.server, token), 'large');
