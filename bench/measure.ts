@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { RunningServer } from '../tests/e2e/harness';
+import { residentBytes } from './processes';
 
 export const MiB = 1024 * 1024;
 
-/** The server process's resident set size in MiB (Linux `/proc/<pid>/status`). */
-function rssMb(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : Number.NaN;
-}
+/** The server process's resident set size in MiB. */
+const rssMb = (pid: number) => residentBytes(pid) / MiB;
 
 /** Samples the server's RSS every 50 ms while `work` runs: the peak above the RSS just before it. */
 export async function growthDuring<T>(server: RunningServer, work: () => Promise<T>): Promise<{ result: T; growthMb: number }> {

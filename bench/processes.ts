@@ -24,14 +24,18 @@ export function ownProcesses(): string[] {
   return own;
 }
 
+/** A process's resident memory in bytes (`VmRSS` of `/proc/<pid>/status`); NaN when it cannot be read. */
+export function residentBytes(pid: number | string): number {
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return kb === undefined ? Number.NaN : Number(kb) * 1024;
+}
+
 /** Resident memory of this bench's Chromium processes together (browser, renderers, network service, GPU). */
 export function chromiumResidentBytes(): number {
   let bytes = 0;
   for (const pid of ownProcesses()) {
     try {
-      if (!/chrom/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) continue;
-      const resident = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-      bytes += Number(resident ?? 0) * 1024;
+      if (/chrom/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) bytes += residentBytes(pid) || 0;
     } catch {
       // The process ended meanwhile.
     }

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../tests/e2e/harness';
+import { MiB } from './measure';
+import { residentBytes } from './processes';
 
 const PORT = 18_787;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -68,10 +70,7 @@ async function exercise() {
   await (await checked(fetch(new URL(info.downloadUrl ?? '', BASE)))).arrayBuffer();
 }
 
-function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return Math.round(kb / 1024);
-}
+const rssMb = (pid: number) => Math.round(residentBytes(pid) / MiB);
 
 /**
  * `server_start_ms`: spawn of the production server to its first /api/health answer, the median of 5 restarts
