@@ -57,4 +57,16 @@ describe('SourceParts', () => {
       ...Array<string>(PARTS_PER_READ * 2).fill('rejected'),
     ]);
   });
+
+  it('gives every range it read, the one read ahead included, to dispose, once each', async () => {
+    const size = PART * PARTS_PER_READ * 4;
+    const { read } = source(size);
+    const parts = new SourceParts(size, PART, read);
+    await parts.part(1);
+    await parts.part(PARTS_PER_READ + 1);
+    const released: number[] = [];
+    parts.dispose((range) => released.push(range.size));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(released).toEqual([PART * PARTS_PER_READ, PART * PARTS_PER_READ, PART * PARTS_PER_READ]);
+  });
 });

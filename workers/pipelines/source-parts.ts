@@ -10,9 +10,8 @@ export const PARTS_PER_READ = 3;
  * range per part are made.
  */
 export class SourceParts<B extends SourceBytes> {
+  /** Every range asked for, by index: a handle each (the bytes are in a courier), kept for `dispose`. */
   private readonly ranges = new Map<number, Promise<B>>();
-  /** Every range asked for, kept or not, for `dispose`. */
-  private readonly everRead: Promise<B>[] = [];
   private readonly rangeBytes: number;
 
   /** `read(from, to)`: bytes `from` up to (not including) `to` of the source, exactly. */
@@ -30,8 +29,6 @@ export class SourceParts<B extends SourceBytes> {
     const range = this.range(index);
     this.range(index + 1);
     if (!range) throw new RangeError(`no part ${number} in ${this.size} bytes`);
-    // Ranges before this one are sent or being sent: nothing more is taken from them.
-    for (const earlier of this.ranges.keys()) if (earlier < index) this.ranges.delete(earlier);
     const start = (number - 1) * this.partSize - index * this.rangeBytes;
     return (await range).slice(start, start + this.partSize);
   }
@@ -41,7 +38,7 @@ export class SourceParts<B extends SourceBytes> {
    * was read and will not be sent (after a failure, the range read ahead) is given up.
    */
   dispose(release: (range: B) => void) {
-    for (const range of this.everRead) range.then(release, () => undefined);
+    for (const range of this.ranges.values()) range.then(release, () => undefined);
     this.ranges.clear();
   }
 
@@ -55,7 +52,6 @@ export class SourceParts<B extends SourceBytes> {
       // A range read ahead that fails is met by the part that awaits it, not left unhandled.
       range.catch(() => undefined);
       this.ranges.set(index, range);
-      this.everRead.push(range);
     }
     return range;
   }
