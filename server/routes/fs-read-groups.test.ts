@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storageConfigSchema } from '../../contract/storage';
 import { fileClient, patternBytes } from '../../tests/fixtures/files';
@@ -47,6 +49,18 @@ describe('read groups of a copy from LOCAL storage', () => {
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
       expect(Buffer.from(await answer.arrayBuffer()).equals(expected)).toBe(true);
     }
+  });
+
+  it('reads files put into the storage by hand without hashing them first (a size check is all a group needs)', async () => {
+    const root = join(t.dataDir, 'storage', configId);
+    const placed = [Buffer.from(patternBytes(3000, 7)), Buffer.from(patternBytes(4000, 8))];
+    mkdirSync(join(root, 'by-hand'), { recursive: true });
+    placed.forEach((bytes, index) => writeFileSync(join(root, 'by-hand', `h${index}.bin`), bytes));
+    const [group] = (await fs.batchCopyOk([{ sourcePath: '/local/by-hand', targetPath: '/second/by-hand' }])).readGroups;
+    const answer = await get(group!.url);
+    expect(Buffer.from(await answer.arrayBuffer()).equals(Buffer.concat(placed))).toBe(true);
+    // Hashing would have written each file's metadata (its ETag) beside the storage's files.
+    expect(existsSync(join(root, '.meta', 'by-hand', 'h0.bin.json'))).toBe(false);
   });
 
   it('refuses a group URL whose keys, sizes or signature were changed (403), and one past its expiry', async () => {

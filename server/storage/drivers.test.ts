@@ -385,6 +385,22 @@ describe('LOCAL driver specifics', () => {
     }
   });
 
+  it('tells a file’s size without hashing one put there by hand, and nothing for a folder or a missing key', async () => {
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      mkdirSync(join(root, 'manual', 'inner'), { recursive: true });
+      writeFileSync(join(root, 'manual', 'file.bin'), randomBytes(7_000));
+      expect(await driver.sizeOf('manual/file.bin')).toBe(7_000);
+      expect(listFiles(root).filter((file) => file.includes('.meta'))).toEqual([]);
+      expect(await driver.sizeOf('manual/inner')).toBeUndefined();
+      expect(await driver.sizeOf('manual/none.bin')).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('hashes a file that arrived without metadata (put there by hand) once, then remembers', async () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));

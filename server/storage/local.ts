@@ -62,6 +62,11 @@ const JOIN_CHUNK = 1024 * 1024;
 /** The LOCAL driver; its signed part URLs store parts with `uploadPart`. */
 export interface LocalStorageDriver extends StorageDriver {
   readonly type: 'LOCAL';
+  /**
+   * The size of the file at `key` (undefined: none, or a folder), without its ETag: what a read group checks. A
+   * file put there by hand is not hashed for it (head would read it whole the first time).
+   */
+  sizeOf(key: string): Promise<number | undefined>;
 }
 
 /**
@@ -279,17 +284,20 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
       return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
     },
 
-    async head(key) {
-      const file = await confinedPathOf(key);
-      let size: number;
+    async sizeOf(key) {
       try {
-        const info = await stat(file);
-        if (!info.isFile()) return undefined; // a folder is not an object
-        size = info.size;
+        const info = await stat(await confinedPathOf(key));
+        return info.isFile() ? info.size : undefined; // a folder is not an object
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
       }
+    },
+
+    async head(key) {
+      const size = await this.sizeOf(key);
+      if (size === undefined) return undefined;
+      const file = await confinedPathOf(key);
       try {
         const meta = JSON.parse(await readFile(metaPathOf(key), 'utf8')) as ObjectHead;
         if (meta.size === size && typeof meta.etag === 'string') return meta;
