@@ -127,7 +127,6 @@ export async function copy() {
       const inBrowser = await browserRound('bench', `round-${index}`, files);
       const bySdk = await sdkRound('bench', `sdk-${index}`, files);
       note(`round ${index} browser: ${round(inBrowser.small.seconds)} s for ${files} files, ${round(inBrowser.big.seconds)} s for ${bigMb} MiB`);
-      note(`round ${index} browser requests: ${inBrowser.small.requests}; then ${inBrowser.big.requests}`);
       note(`round ${index} browser cpu: ${inBrowser.small.cpu}; then ${inBrowser.big.cpu}`);
       note(`round ${index} sdk: ${round(bySdk.small.seconds)} s for ${files} files, ${round(bySdk.big.seconds)} s for ${bigMb} MiB`);
       note(`round ${index} sdk cpu: ${bySdk.small.cpu}; then ${bySdk.big.cpu}`);

@@ -15,6 +15,14 @@ declare global {
 export async function openSignedIn(serverUrl: string): Promise<{ browser: Browser; context: BrowserContext; page: Page; token: string }> {
   const browser = await launchBrowser();
   const { context, page } = await newPerson(browser, process.env.BENCH_REDUCED_MOTION ? { reducedMotion: 'reduce' } : {});
+  await recordLongTasks(context);
+  await loginAsAdmin(page, serverUrl);
+  const token = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
+  return { browser, context, page, token };
+}
+
+/** Every page of `context` loaded from now on records its main thread's long tasks from before the app's code runs. */
+export async function recordLongTasks(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const tasks: { start: number; duration: number }[] = [];
     window.__longTasks = tasks;
@@ -22,9 +30,6 @@ export async function openSignedIn(serverUrl: string): Promise<{ browser: Browse
       for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
-  await loginAsAdmin(page, serverUrl);
-  const token = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
-  return { browser, context, page, token };
 }
 
 /** The long tasks (> 50 ms) that started between two instants of the page's clock, as `duration at +offset`. */

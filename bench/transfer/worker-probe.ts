@@ -1,51 +1,71 @@
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { CdpPipe } from './quiet-chromium';
+
+type Call = <T>(method: string, params?: Record<string, unknown>) => Promise<T>;
+
+const isEngine = (target: { type: string; title: string; url: string }) => target.type === 'worker' && /transfer/.test(`${target.title} ${target.url}`);
+
+/** Waits up to 10 s for `found()` to say yes: the engine's worker starts with the signed-in page. */
+async function waitFor(found: () => boolean) {
+  for (let waited = 0; !found() && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+}
 
 /**
- * The dedicated worker's V8 heap through the Chrome DevTools Protocol: auto-attach from the page's session (not
- * flattened, so that this session can talk to the worker with Target.sendMessageToTarget), then
- * HeapProfiler.collectGarbage + Runtime.getHeapUsage in the worker. This is the worker's JavaScript heap and the
- * backing stores of its ArrayBuffers (the bytes of a response body read in chunks); a Blob's bytes live in
- * Chromium's blob storage (browser process), outside it.
+ * The dedicated worker's V8 heap through the Chrome DevTools Protocol: attached to the engine's worker from the
+ * page's session (auto-attach), then HeapProfiler.collectGarbage + Runtime.getHeapUsage in the worker. This is the
+ * worker's JavaScript heap and the backing stores of its ArrayBuffers (the bytes of a response body read in
+ * chunks); a Blob's bytes live in Chromium's blob storage (browser process), outside it.
  */
 export class WorkerProbe {
-  private sessionId: string | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private constructor(private readonly call: Call) {}
 
-  private constructor(private readonly cdp: CDPSession) {}
-
-  private static async attach(context: BrowserContext, page: Page): Promise<WorkerProbe> {
+  /** Through a Playwright CDP session of the page (the page rebuilds its task list from the journal meanwhile). */
+  static async attachToEngine(context: BrowserContext, page: Page): Promise<WorkerProbe> {
     const cdp = await context.newCDPSession(page);
-    const probe = new WorkerProbe(cdp);
+    let sessionId: string | undefined;
+    let nextId = 1;
+    const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
     cdp.on('Target.attachedToTarget', (event) => {
-      if (event.targetInfo.type === 'worker' && /transfer/.test(`${event.targetInfo.title} ${event.targetInfo.url}`)) probe.sessionId = event.sessionId;
+      if (isEngine(event.targetInfo)) sessionId = event.sessionId;
     });
     cdp.on('Target.receivedMessageFromTarget', (event) => {
       const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } };
-      const waiter = message.id !== undefined ? probe.pending.get(message.id) : undefined;
+      const waiter = message.id !== undefined ? pending.get(message.id) : undefined;
       if (!waiter || message.id === undefined) return;
-      probe.pending.delete(message.id);
+      pending.delete(message.id);
       if (message.error) waiter.reject(new Error(message.error.message));
       else waiter.resolve(message.result);
     });
     await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
-    return probe;
+    await waitFor(() => sessionId !== undefined);
+    return new WorkerProbe(async <T>(method: string, params: Record<string, unknown> = {}) => {
+      if (!sessionId) throw new Error('no transfer worker attached');
+      const id = nextId++;
+      const answer = new Promise<T>((resolve, reject) => pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
+      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+      return answer;
+    });
   }
 
-  /** The probe once the engine's worker is attached: it starts with the signed-in page (which rebuilds its task list from the journal). */
-  static async attachToEngine(context: BrowserContext, page: Page): Promise<WorkerProbe> {
-    const probe = await WorkerProbe.attach(context, page);
-    for (let waited = 0; probe.sessionId === undefined && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    return probe;
-  }
-
-  private async call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const sessionId = this.sessionId;
-    if (!sessionId) throw new Error('no transfer worker attached');
-    const id = this.nextId++;
-    const answer = new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
-    await this.cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
-    return answer;
+  /**
+   * Through the quiet Chromium's own pipe (flat sessions): attached to the page and its engine worker only, every
+   * other worker (a copy's couriers) let go as soon as it is announced.
+   */
+  static async overPipe(cdp: CdpPipe, pageTargetId: string): Promise<WorkerProbe> {
+    const { sessionId: page } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: pageTargetId, flatten: true });
+    let engine: string | undefined;
+    cdp.on((event) => {
+      if (event.method !== 'Target.attachedToTarget' || event.sessionId !== page) return;
+      const { sessionId, targetInfo } = event.params as { sessionId: string; targetInfo: { type: string; title: string; url: string } };
+      if (isEngine(targetInfo)) engine = sessionId;
+      else void cdp.send('Target.detachFromTarget', { sessionId }, page).catch(() => undefined);
+    });
+    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, page);
+    await waitFor(() => engine !== undefined);
+    return new WorkerProbe(<T>(method: string, params: Record<string, unknown> = {}) => {
+      if (!engine) return Promise.reject(new Error('no transfer worker attached'));
+      return cdp.send<T>(method, params, engine);
+    });
   }
 
   /**

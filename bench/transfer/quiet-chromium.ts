@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/harness';
+
+type CdpEvent = { method: string; params: Record<string, unknown>; sessionId?: string };
+
+/**
+ * A DevTools client of its own over Chromium's pipe (`--remote-debugging-pipe`: JSON messages ended by a NUL),
+ * with flat sessions: it enables no domain, so it costs the browser only what it asks.
+ */
+export class CdpPipe {
+  private nextId = 1;
+  private buffer = '';
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly listeners = new Set<(event: CdpEvent) => void>();
+
+  constructor(
+    private readonly input: Writable,
+    output: Readable,
+  ) {
+    // A pipe that breaks (Chromium gone) fails what waits instead of throwing where nobody catches it.
+    const fail = (error: Error) => {
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    input.on('error', fail);
+    output.on('error', fail);
+    output.setEncoding('utf8');
+    output.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      for (let end = this.buffer.indexOf('\0'); end >= 0; end = this.buffer.indexOf('\0')) {
+        const message = JSON.parse(this.buffer.slice(0, end)) as { id?: number; result?: unknown; error?: { message: string } } & Partial<CdpEvent>;
+        this.buffer = this.buffer.slice(end + 1);
+        if (message.id === undefined) {
+          for (const listener of this.listeners) listener(message as CdpEvent);
+          continue;
+        }
+        const waiter = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.error) waiter?.reject(new Error(message.error.message));
+        else waiter?.resolve(message.result);
+      }
+    });
+  }
+
+  send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.input.write(`${JSON.stringify({ id, method, params, ...(sessionId && { sessionId }) })}\0`);
+    });
+  }
+
+  /** Calls `listener` with every event until the returned function is called. */
+  on(listener: (event: CdpEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/**
+ * Chromium as a person runs it, for measuring: Playwright connects over CDP to set a page up and disconnects
+ * before the measured part, which then runs with no DevTools client but `cdp` (the pipe) attached. Playwright
+ * enables the Network domain in the page and in every worker, and Chromium then reports each request's events to
+ * it: on 2 shared cores that costs the measured copy CPU time a person's browser does not spend.
+ */
+export class QuietChromium {
+  private constructor(
+    private readonly process: ChildProcess,
+    private readonly userDataDir: string,
+    private readonly endpoint: string,
+    readonly cdp: CdpPipe,
+  ) {}
+
+  static async launch(): Promise<QuietChromium> {
+    const userDataDir = mkdtempSync(join(tmpdir(), 'clipstash-bench-chromium-'));
+    const args = [...CHROMIUM_ARGS, '--headless', '--lang=en-US', `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', '--remote-debugging-pipe', 'about:blank'];
+    const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => {
+        seen += chunk;
+        const listening = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+        if (listening?.[1]) resolve(listening[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`)));
+    });
+    return new QuietChromium(child, userDataDir, endpoint, new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable));
+  }
+
+  /** Playwright, connected until `browser.close()` (which only disconnects it). */
+  connect(): Promise<Browser> {
+    return chromium.connectOverCDP(this.endpoint);
+  }
+
+  /** The page target whose URL starts with `prefix`. */
+  async pageTarget(prefix: string): Promise<string> {
+    const { targetInfos } = await this.cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>('Target.getTargets');
+    const page = targetInfos.find((target) => target.type === 'page' && target.url.startsWith(prefix));
+    if (!page) throw new Error(`no page at ${prefix}`);
+    return page.targetId;
+  }
+
+  /** Evaluates `expression` (a promise) in the page target, attached only for it; answers its value. */
+  async evaluate<T>(targetId: string, expression: string): Promise<T> {
+    const { sessionId } = await this.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    try {
+      const answer = await this.cdp.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+        'Runtime.evaluate',
+        { expression, awaitPromise: true, returnByValue: true },
+        sessionId,
+      );
+      if (answer.exceptionDetails) throw new Error(answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text);
+      return answer.result.value;
+    } finally {
+      await this.cdp.send('Target.detachFromTarget', { sessionId });
+    }
+  }
+
+  async close() {
+    const exited = new Promise((resolve) => this.process.once('exit', resolve));
+    this.process.kill();
+    await exited;
+    rmSync(this.userDataDir, { recursive: true, force: true });
+  }
+}
