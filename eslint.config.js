@@ -68,6 +68,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
   },
   {
+    // The copy couriers' service worker: a plain script, served as it is.
+    files: ['public/courier-sw.js'],
+    languageOptions: { sourceType: 'script', globals: { self: 'readonly' } },
+  },
+  {
     files: ['scripts/**/*.mjs', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -59,21 +59,24 @@ const attachment = (filename: string) =>
 
 // Requests this worker never answers skip it: no fetch event, no round trip through this thread per request. A
 // browser without static routing still lets them through the fetch handler untouched, and so does Chromium for
-// the requests of a Web Worker (the transfer engine's): it applies the routes to the requests of pages only.
+// the requests of a Web Worker (the transfer engine's): it applies the routes to the requests of pages only. A
+// copy's couriers, which move most bytes, have a service worker of their own without a fetch handler
+// (public/courier-sw.js), so their requests skip this one altogether.
 self.addEventListener('install', (event) => {
   const uploads = ['PUT', 'POST', 'DELETE'].map((requestMethod) => ({ requestMethod }));
   const rules: RouterRule[] = [{ condition: { or: [{ urlPattern: '/api/*' }, ...uploads] }, source: 'network' }];
   if (event.addRoutes) event.waitUntil(event.addRoutes(rules).catch(() => undefined));
 });
 
-/** What an upload's body is counted as below: a part of the engine's multipart uploads and copies. */
+/** What an upload's body is counted as below: a part of the engine's multipart uploads. */
 const UPLOAD_BODY_BYTES = 5 * 1024 * 1024;
 /** The last ArrayBuffer made to count an upload: kept, so that the bundler does not drop making it as unused. */
 const countedForGc: ArrayBuffer[] = [];
 
 // Each fetch event's Request holds its body (an upload's part, a blob in the browser's memory) until this worker's
 // heap is collected; V8 is told nothing of that memory, and this worker makes almost no garbage of its own, so it
-// was never collected while the engine uploaded: a copy of 2 GiB between storages filled Chromium's blob storage.
+// was never collected while the engine uploaded: a copy of 2 GiB between storages filled Chromium's blob storage
+// (before the couriers went past this worker; the engine's own uploads still come through).
 // Each upload is counted as an ArrayBuffer of a part's size, never written to (so never resident), which V8 counts
 // as external memory: after a dozen or so V8 collects, and the bodies go with their events.
 self.addEventListener('fetch', (event) => {

@@ -26,7 +26,7 @@ function serveBuilt(root: string): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * Hashed assets are cached for a year; index.html and the service worker are always revalidated. A missing asset
+ * Hashed assets are cached for a year; index.html and the service workers are always revalidated. A missing asset
  * is a 404, never the app's page: a browser asking for a chunk of another build would otherwise keep HTML under a
  * script's URL for a year. index.html is read on each navigation, so it always names the assets on disk.
  */
@@ -36,11 +36,14 @@ export function mountSpa(app: Hono<AppEnv>, root: string) {
     await next();
     if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
   });
-  // A new deploy must reach the browser's service-worker update check through any cache on the way.
-  app.use('/sw.js', async (c, next) => {
-    await next();
-    if (c.res.ok) c.header('Cache-Control', 'no-cache');
-  });
+  // A new deploy must reach the browser's service-worker update checks through any cache on the way (the app's
+  // worker, and the copy couriers' one: public/courier-sw.js).
+  for (const worker of ['/sw.js', '/courier-sw.js']) {
+    app.use(worker, async (c, next) => {
+      await next();
+      if (c.res.ok) c.header('Cache-Control', 'no-cache');
+    });
+  }
   app.use('*', serveBuilt(root));
   app.get('/assets/*', (c) => {
     c.header('Cache-Control', 'no-store');

@@ -12,6 +12,9 @@ export interface ServiceWorkerHandlers {
 
 let workbox: Workbox | undefined;
 
+/** The copy couriers' scripts (workers/courier.worker.ts, built as assets/courier.worker-<hash>.js). */
+const COURIER_SCOPE = '/assets/courier.worker-';
+
 /**
  * Registers /sw.js (production builds only; the dev server has none) and reports what the update-prompt machine
  * needs. Returns the clean-up. The worker itself is src/sw.ts.
@@ -29,6 +32,7 @@ export function registerServiceWorker(handlers: ServiceWorkerHandlers): () => vo
   wb.addEventListener('activated', onActivated);
   navigator.serviceWorker.addEventListener('controllerchange', onControllerChange);
   wb.register().catch((error: unknown) => console.warn('Service worker registration failed', error));
+  navigator.serviceWorker.register('/courier-sw.js', { scope: COURIER_SCOPE }).catch(() => undefined);
   const timer = setInterval(() => void wb.update().catch(() => undefined), UPDATE_CHECK_INTERVAL_MS);
   return () => {
     clearInterval(timer);

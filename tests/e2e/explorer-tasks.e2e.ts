@@ -47,6 +47,23 @@ async function copySelectionTo(page: Page, destination: string[]) {
   await dialog.getByRole('button', { name: 'Copy here' }).click();
 }
 
+/**
+ * The resource timings of the first of the page's workers whose URL matches `script` to have made two requests,
+ * read while it runs (a copy's couriers end with their task).
+ */
+async function resourceTimings(page: Page, script: RegExp): Promise<{ name: string; workerStart: number }[]> {
+  for (let waited = 0; waited < 20_000; waited += 200) {
+    for (const worker of page.workers().filter((candidate) => script.test(candidate.url()))) {
+      const entries = await worker
+        .evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, workerStart: (entry as PerformanceResourceTiming).workerStart })))
+        .catch(() => []);
+      if (entries.length >= 2) return entries;
+    }
+    await page.waitForTimeout(200);
+  }
+  return [];
+}
+
 /** Opens the task manager and waits for the task to end as `status`; answers its row's text. */
 async function taskEnds(page: Page, label: string, status: 'Completed' | 'Cancelled', timeout = 120_000) {
   await page.getByRole('button', { name: /^Tasks/ }).click();
@@ -153,13 +170,14 @@ describe('mount explorer tasks', () => {
     expect((await tree('/s3/cancelled/')).size).toBe(0);
   }, 180_000);
 
-  it('a copy of a large file between storages does not keep its bytes in the browser', async () => {
+  it('a copy of a large file between storages does not keep its bytes in the browser, nor pass them through the service worker', async () => {
     // 768 MiB, written straight into the LOCAL storage: 154 parts, read as blobs and sent. Chromium kept every one
     // of them (a 2 GiB copy failed once its blob storage was full): the service worker's fetch events held the
     // bodies, and the engine's worker its reads, until their heaps were collected, which they hardly ever were.
-    // Now the service worker counts what its events hold, and couriers that end every 64 MiB move the bytes: once
-    // the copy is over, less than one courier's share is left (2 MiB here; 768 MiB without the service worker's
-    // counting, 1.5 GiB without the engine's mend).
+    // Now couriers that end every 64 MiB move the bytes, under a service worker of their own without a fetch
+    // handler (public/courier-sw.js): once the copy is over, less than one courier's share is left (2 MiB here;
+    // 768 MiB with the couriers' requests through the app's service worker before it counted what its events
+    // hold, 1.5 GiB without the couriers).
     const size = 768 * MIB;
     await setMaxUploadSizeMb(suite.server.url, token, size / MIB + 1);
     const source = join(await localStorageRoot(suite.server, token), 'large');
@@ -184,6 +202,12 @@ describe('mount explorer tasks', () => {
     await option(page, 'large.bin').click();
     const before = await blobStorageBytes(context);
     await copySelectionTo(page, ['s3', 'large']);
+    // Meanwhile: the couriers' requests never reached the app's service worker (no fetch event: workerStart 0); the
+    // engine's own requests still do, which shows the page and its workers are controlled.
+    const couriers = await resourceTimings(page, /courier\.worker/);
+    expect(couriers.length).toBeGreaterThanOrEqual(2);
+    expect(couriers.filter((entry) => entry.workerStart > 0)).toEqual([]);
+    expect((await resourceTimings(page, /transfer\.worker/)).some((entry) => entry.workerStart > 0)).toBe(true);
     expect(await taskEnds(page, 'Copy to /s3/large/', 'Completed')).toContain('1 done');
     const held = (await blobStorageBytes(context)) - before;
     expect(held).toBeLessThan(COURIER_READ_BYTES);

@@ -110,7 +110,7 @@ describe('installable app', () => {
       const manifestResponse = await fetch(`${suite.server.url}/manifest.webmanifest`);
       expect(manifestResponse.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
       const manifest = (await manifestResponse.json()) as Record<string, unknown>;
-      expect((await fetch(`${suite.server.url}/sw.js`)).headers.get('cache-control')).toBe('no-cache');
+      for (const worker of ['sw.js', 'courier-sw.js']) expect((await fetch(`${suite.server.url}/${worker}`)).headers.get('cache-control')).toBe('no-cache');
       expect(manifest).toMatchObject({ name: 'Clipstash', short_name: 'Clipstash', start_url: '/', display: 'standalone' });
       expect(manifest.theme_color).toMatch(/^#/);
       expect(manifest.background_color).toMatch(/^#/);

@@ -124,7 +124,9 @@ class Courier {
  * makes little garbage of its own, kept them until its heap was collected, which it hardly ever was: a copy of
  * 2 GiB filled Chromium's blob storage. A courier takes reads until it has read COURIER_READ_BYTES, then the next
  * one starts; a retired courier is ended once every slice of what it read has been sent (or the copy is over),
- * which frees all it held at once. One per copy task: `close` ends them all.
+ * which frees all it held at once. One per copy task: `close` ends them all. Their requests skip the app's service
+ * worker: they have one of their own without a fetch handler (public/courier-sw.js, registered over their
+ * script's URL by src/lib/service-worker.ts).
  */
 export class Couriers {
   constructor(private readonly startWorker: () => CourierWorker = startCourierWorker) {}
