@@ -122,10 +122,12 @@ export class QuietChromium {
     }
   }
 
+  /** Asks Chromium to close (it writes its profile as it goes), then removes the profile. */
   async close() {
     const exited = new Promise((resolve) => this.process.once('exit', resolve));
-    this.process.kill();
+    await this.cdp.send('Browser.close').catch(() => this.process.kill());
     await exited;
-    rmSync(this.userDataDir, { recursive: true, force: true });
+    // Its helper processes may still be writing into the profile for a moment.
+    rmSync(this.userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
