@@ -76,8 +76,9 @@ function appShellOnly<T extends { url: string }>(entries: T[]) {
   const html = readFileSync(new URL('dist/index.html', import.meta.url), 'utf8');
   const shell = new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((match) => match[1]));
   // Dexie too: the offline cache loads it once the page has settled, maybe before the worker controls the page.
+  // Not the couriers' service worker: a service worker's script is never fetched through another one.
   const keep = (url: string) =>
-    !url.startsWith('assets/') ||
+    (!url.startsWith('assets/') && url !== 'courier-sw.js') ||
     shell.has(url) ||
     settledChunks.has(url) ||
     /^assets\/(?:messages|visitor|dexie)-[\w-]+\.js$/.test(url);

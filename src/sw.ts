@@ -3,7 +3,8 @@
 // - answers navigations from the network, and with the precached index.html when the network fails (offline);
 // - caches every other hashed build asset the first time it is loaded (cache first: the names change with the
 //   content), so that a page opened once opens again offline and a page never opened fails to load offline
-//   (the app then shows its offline fallback page);
+//   (the app then shows its offline fallback page); a copy courier's script too, which the engine's worker loads
+//   (the courier's own requests then skip this worker: public/courier-sw.js);
 // - never touches /api: the page's offline API layer (src/lib/offline-cache.ts) caches business answers itself;
 //   /api and every upload (PUT, POST, DELETE, to any origin) are routed past this worker at install (static
 //   routing), so that pages' requests do not wait on it (Chromium still hands it the transfer engine's: below);

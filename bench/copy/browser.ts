@@ -1,7 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { loginAsAdmin } from '../../tests/e2e/harness';
 import { s3rverConfigRequest } from '../../tests/fixtures/s3rver';
-import { longTasksBetween, recordLongTasks } from '../transfer/page';
+import { longTasksBetween, recordLongTasks, signIn } from '../transfer/page';
 import { QuietChromium } from '../transfer/quiet-chromium';
 import type { S3rverProcess } from '../transfer/s3rver-process';
 import { WorkerProbe } from '../transfer/worker-probe';
@@ -34,11 +33,19 @@ export class BrowserCopier {
 
   static async open(serverUrl: string, s3: S3rverProcess): Promise<BrowserCopier> {
     const chromium = await QuietChromium.launch();
-    const connection = await connect(chromium);
-    const { page } = connection;
-    await loginAsAdmin(page, serverUrl);
-    const token = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
-    const headers = { Authorization: `Bearer ${token}` };
+    try {
+      const connection = await connect(chromium);
+      const probe = await BrowserCopier.setUp(connection.page, chromium, serverUrl, s3);
+      return new BrowserCopier(chromium, connection, probe, serverUrl);
+    } catch (error) {
+      await chromium.close();
+      throw error;
+    }
+  }
+
+  /** Signs the admin in, mounts s3rver at `/s3`, and attaches the probe to the engine's worker. */
+  private static async setUp(page: Page, chromium: QuietChromium, serverUrl: string, s3: S3rverProcess): Promise<WorkerProbe> {
+    const headers = { Authorization: `Bearer ${await signIn(page, serverUrl)}` };
     const created = await page.request.post(`${serverUrl}/api/s3-configs`, { data: s3rverConfigRequest(s3.endpoint, s3.bucket), headers });
     if (created.status() !== 201) throw new Error(`storage config answered ${created.status()}`);
     const configId = ((await created.json()) as { data: { id: string } }).data.id;
@@ -47,8 +54,7 @@ export class BrowserCopier {
       headers,
     });
     if (mount.status() !== 201) throw new Error(`mount answered ${mount.status()}`);
-    const probe = await WorkerProbe.overPipe(chromium.cdp, await chromium.pageTarget(serverUrl));
-    return new BrowserCopier(chromium, connection, probe, serverUrl);
+    return WorkerProbe.overPipe(chromium.cdp, await chromium.pageTarget(serverUrl));
   }
 
   /** The transfer worker's heap after a full GC; undefined when the worker cannot be reached. */
@@ -92,8 +98,11 @@ export class BrowserCopier {
   }
 
   async close() {
-    await this.connection.browser.close();
-    await this.chromium.close();
+    try {
+      await this.connection.browser.close();
+    } finally {
+      await this.chromium.close();
+    }
   }
 }
 

@@ -16,9 +16,13 @@ export async function openSignedIn(serverUrl: string): Promise<{ browser: Browse
   const browser = await launchBrowser();
   const { context, page } = await newPerson(browser, process.env.BENCH_REDUCED_MOTION ? { reducedMotion: 'reduce' } : {});
   await recordLongTasks(context);
+  return { browser, context, page, token: await signIn(page, serverUrl) };
+}
+
+/** Signs `page` in as the admin; answers the admin token the app keeps. */
+export async function signIn(page: Page, serverUrl: string): Promise<string> {
   await loginAsAdmin(page, serverUrl);
-  const token = (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
-  return { browser, context, page, token };
+  return (await page.evaluate(() => localStorage.getItem('admin_token'))) ?? '';
 }
 
 /** Every page of `context` loaded from now on records its main thread's long tasks from before the app's code runs. */

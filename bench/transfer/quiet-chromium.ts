@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -17,18 +17,22 @@ export class CdpPipe {
   private buffer = '';
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
+  private closed: Error | undefined;
 
   constructor(
     private readonly input: Writable,
     output: Readable,
   ) {
-    // A pipe that breaks (Chromium gone) fails what waits instead of throwing where nobody catches it.
+    // A pipe that breaks or ends (Chromium gone) fails what waits, and every later call, instead of throwing where
+    // nobody catches it or leaving a call unanswered.
     const fail = (error: Error) => {
+      this.closed = error;
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
     };
     input.on('error', fail);
     output.on('error', fail);
+    output.on('close', () => fail(new Error('Chromium closed its DevTools pipe')));
     output.setEncoding('utf8');
     output.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -48,6 +52,7 @@ export class CdpPipe {
   }
 
   send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
+    if (this.closed) return Promise.reject(this.closed);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -66,7 +71,8 @@ export class CdpPipe {
  * Chromium as a person runs it, for measuring: Playwright connects over CDP to set a page up and disconnects
  * before the measured part, which then runs with no DevTools client but `cdp` (the pipe) attached. Playwright
  * enables the Network domain in the page and in every worker, and Chromium then reports each request's events to
- * it: on 2 shared cores that costs the measured copy CPU time a person's browser does not spend.
+ * it: on 2 shared cores that costs the measured copy CPU time a person's browser does not spend. Chromium runs with
+ * the very switches Playwright gives it (playwrightSwitches), so that only the DevTools client differs.
  */
 export class QuietChromium {
   private constructor(
@@ -77,20 +83,35 @@ export class QuietChromium {
   ) {}
 
   static async launch(): Promise<QuietChromium> {
+    const switches = await playwrightSwitches();
     const userDataDir = mkdtempSync(join(tmpdir(), 'clipstash-bench-chromium-'));
-    const args = [...CHROMIUM_ARGS, '--headless', '--lang=en-US', `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', '--remote-debugging-pipe', 'about:blank'];
-    const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
-    const endpoint = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => {
-        seen += chunk;
-        const listening = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-        if (listening?.[1]) resolve(listening[1]);
+    const args = [...switches, '--lang=en-US', `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', '--remote-debugging-pipe', 'about:blank'];
+    // Its own process group, so that close can end its helpers with it.
+    const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
+    const quiet = new QuietChromium(child, userDataDir, '', new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable));
+    try {
+      const endpoint = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        const stderr = child.stderr as Readable;
+        stderr.setEncoding('utf8');
+        const onData = (chunk: string) => {
+          seen = (seen + chunk).slice(-4096);
+          const listening = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+          if (!listening?.[1]) return;
+          // From now on its output is read and dropped: a full pipe would stall Chromium.
+          stderr.off('data', onData);
+          stderr.resume();
+          resolve(listening[1]);
+        };
+        stderr.on('data', onData);
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`)));
       });
-      child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`)));
-    });
-    return new QuietChromium(child, userDataDir, endpoint, new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable));
+      return new QuietChromium(child, userDataDir, endpoint, quiet.cdp);
+    } catch (error) {
+      await quiet.close();
+      throw error;
+    }
   }
 
   /** Playwright, connected until `browser.close()` (which only disconnects it). */
@@ -122,12 +143,48 @@ export class QuietChromium {
     }
   }
 
-  /** Asks Chromium to close (it writes its profile as it goes), then removes the profile. */
+  /**
+   * Asks Chromium to close (it writes its profile as it goes), ends its process group if it has not within 5 s,
+   * then removes the profile. Never throws: it runs in the bench's clean-up, which must go on.
+   */
   async close() {
-    const exited = new Promise((resolve) => this.process.once('exit', resolve));
-    await this.cdp.send('Browser.close').catch(() => this.process.kill());
-    await exited;
-    // Its helper processes may still be writing into the profile for a moment.
-    rmSync(this.userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    const child = this.process;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await Promise.race([this.cdp.send('Browser.close').catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
+      const killed = setTimeout(() => killGroup(child), 5000);
+      await exited;
+      clearTimeout(killed);
+    }
+    killGroup(child);
+    try {
+      // Its helper processes may still be writing into the profile for a moment.
+      rmSync(this.userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch (error) {
+      process.stderr.write(`could not remove Chromium's profile ${this.userDataDir}: ${String(error)}\n`);
+    }
+  }
+}
+
+/** Ends what is left of Chromium's process group (its helpers). */
+function killGroup(child: ChildProcess) {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Nothing left.
+  }
+}
+
+/**
+ * The switches Playwright starts Chromium with (its defaults and CHROMIUM_ARGS), read from the command line of one it
+ * starts, less its DevTools pipe, profile and start page.
+ */
+async function playwrightSwitches(): Promise<string[]> {
+  const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const command = readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    return command.slice(1).filter((arg) => !/^--(remote-debugging-pipe|user-data-dir=|no-startup-window)/.test(arg) && !/^(about|data):/.test(arg));
+  } finally {
+    await server.close();
   }
 }

@@ -8,8 +8,9 @@ import type { DB } from '../db/database';
  * Radix's scroll lock and CodeMirror (where constructable style sheets are missing) add `<style>` elements, and a
  * style cannot run code. Previews and the text-preview fetch follow redirects to the storage's own origins (S3
  * presigned URLs), so `storageOrigins` extends img/media/frame/connect; Markdown pastes may show images from any
- * https site. The transfer worker and the service worker are scripts of this origin (`worker-src 'self'`); the
- * worker's own requests (S3 parts, URL sources) follow its own response's policy, and assets carry none.
+ * https site. The transfer worker, its copy couriers and the service workers are scripts of this origin
+ * (`worker-src 'self'`); a worker's own requests (S3 parts, URL sources) follow its own response's policy, and
+ * assets carry none.
  */
 export function contentSecurityPolicy(storageOrigins: readonly string[]): string {
   const storage = storageOrigins.join(' ');

@@ -90,6 +90,17 @@ async function locked<T>(id: string, work: () => Promise<T>): Promise<T> {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 
+/** The size of the file at `file`; undefined when there is none, or a folder (not an object). */
+async function fileSize(file: string): Promise<number | undefined> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info.size : undefined;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
 /** Counts and hashes what passes through. */
 class Md5Counter extends Transform {
   readonly hash = createHash('md5');
@@ -285,19 +296,13 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     },
 
     async sizeOf(key) {
-      try {
-        const info = await stat(await confinedPathOf(key));
-        return info.isFile() ? info.size : undefined; // a folder is not an object
-      } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw error;
-      }
+      return fileSize(await confinedPathOf(key));
     },
 
     async head(key) {
-      const size = await this.sizeOf(key);
-      if (size === undefined) return undefined;
       const file = await confinedPathOf(key);
+      const size = await fileSize(file);
+      if (size === undefined) return undefined;
       try {
         const meta = JSON.parse(await readFile(metaPathOf(key), 'utf8')) as ObjectHead;
         if (meta.size === size && typeof meta.etag === 'string') return meta;

@@ -12,12 +12,15 @@ export interface ServiceWorkerHandlers {
 
 let workbox: Workbox | undefined;
 
-/** The copy couriers' scripts (workers/courier.worker.ts, built as assets/courier.worker-<hash>.js). */
+/**
+ * The copy couriers' scripts (workers/courier.worker.ts, built as assets/courier.worker-<hash>.js): the scope of
+ * their own service worker (public/courier-sw.js), so that their requests skip the app's.
+ */
 const COURIER_SCOPE = '/assets/courier.worker-';
 
 /**
- * Registers /sw.js (production builds only; the dev server has none) and reports what the update-prompt machine
- * needs. Returns the clean-up. The worker itself is src/sw.ts.
+ * Registers /sw.js and the couriers' /courier-sw.js (production builds only; the dev server has none) and reports
+ * what the update-prompt machine needs. Returns the clean-up. The worker itself is src/sw.ts.
  */
 export function registerServiceWorker(handlers: ServiceWorkerHandlers): () => void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return () => {};
@@ -32,8 +35,12 @@ export function registerServiceWorker(handlers: ServiceWorkerHandlers): () => vo
   wb.addEventListener('activated', onActivated);
   navigator.serviceWorker.addEventListener('controllerchange', onControllerChange);
   wb.register().catch((error: unknown) => console.warn('Service worker registration failed', error));
-  navigator.serviceWorker.register('/courier-sw.js', { scope: COURIER_SCOPE }).catch(() => undefined);
-  const timer = setInterval(() => void wb.update().catch(() => undefined), UPDATE_CHECK_INTERVAL_MS);
+  // Couriers started before it is active go through the app's worker, as they did before it existed.
+  const couriers = navigator.serviceWorker.register('/courier-sw.js', { scope: COURIER_SCOPE }).catch(() => undefined);
+  const timer = setInterval(() => {
+    void wb.update().catch(() => undefined);
+    void couriers.then((registration) => registration?.update()).catch(() => undefined);
+  }, UPDATE_CHECK_INTERVAL_MS);
   return () => {
     clearInterval(timer);
     wb.removeEventListener('waiting', onWaiting);
