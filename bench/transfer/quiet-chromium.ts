@@ -177,13 +177,15 @@ function killGroup(child: ChildProcess) {
 
 /**
  * The switches Playwright starts Chromium with (its defaults and CHROMIUM_ARGS), read from the command line of one it
- * starts, less its DevTools pipe, profile and start page.
+ * starts, less its DevTools pipe, profile and start page, and less `--disable-dev-shm-usage`: Playwright passes it
+ * for containers whose /dev/shm is tiny, and Chromium then backs its shared memory (the bytes of blobs and data
+ * pipes) with files in /tmp, on disk here, where a person's Chromium uses /dev/shm.
  */
 async function playwrightSwitches(): Promise<string[]> {
   const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
   try {
     const command = readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return command.slice(1).filter((arg) => !/^--(remote-debugging-pipe|user-data-dir=|no-startup-window)/.test(arg) && !/^(about|data):/.test(arg));
+    return command.slice(1).filter((arg) => !/^--(remote-debugging-pipe|user-data-dir=|no-startup-window|disable-dev-shm-usage)/.test(arg) && !/^(about|data):/.test(arg));
   } finally {
     await server.close();
   }
