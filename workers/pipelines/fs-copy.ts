@@ -36,19 +36,31 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
-  const answer = await callApi<FsBatchCopy>(api, `${fsBase(api)}/batch-copy`, {
-    method: 'POST',
-    body: { items: command.items, skipExisting: command.skipExisting },
-    signal,
-    failure: 'unknown',
-  });
+  // The task's first courier loads while the copy is planned (a plan without client copies ends it unused).
+  const couriers = new Couriers();
+  couriers.warm();
+  let answer: FsBatchCopy;
+  try {
+    answer = await callApi<FsBatchCopy>(api, `${fsBase(api)}/batch-copy`, {
+      method: 'POST',
+      body: { items: command.items, skipExisting: command.skipExisting },
+      signal,
+      failure: 'unknown',
+    });
+  } catch (error) {
+    couriers.close();
+    throw error;
+  }
   result.succeeded.push(...answer.copied);
   result.skipped.push(...answer.skipped);
   result.failed.push(...serverFailures(answer.failed));
   const copies = answer.clientCopies;
   const report = itemReporter(taskId, context.emit, result.succeeded.length + result.skipped.length + result.failed.length + copies.length, result, { signal: context.signal });
   report(copies[0]?.sourcePath ?? command.items[0]?.sourcePath ?? '');
-  if (copies.length === 0) return result;
+  if (copies.length === 0) {
+    couriers.close();
+    return result;
+  }
 
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   const meter = new ProgressMeter(
@@ -61,7 +73,6 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
   /** Multipart uploads that storage completed: the rest are aborted on a cancel. */
   const completed = new Set<FsClientCopy>();
   const queue = readUnits(copies, answer.readGroups);
-  const couriers = new Couriers();
   const read = couriers.read.bind(couriers);
   const lane = async () => {
     // This lane's next files, each with its read: one read at a time, kept going while files are written so that

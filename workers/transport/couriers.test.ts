@@ -51,6 +51,20 @@ const signal = new AbortController().signal;
 const options = { url: 'https://storage.test/put', timeoutMs: 1000, signal };
 
 describe('Couriers', () => {
+  it('warms its first courier before any read, reads with it, and ends it at close', async () => {
+    const { pool, started } = couriers();
+    pool.warm();
+    pool.warm();
+    expect(started).toHaveLength(1);
+    await pool.read({ url: 'a', size: 10 }, 1, signal);
+    expect(started).toHaveLength(1);
+    expect(started[0]!.requests.map((request) => request.type)).toEqual(['read']);
+    pool.close();
+    expect(started[0]!.terminated).toBe(true);
+    pool.warm();
+    expect(started).toHaveLength(1);
+  });
+
   it('takes reads in one courier until it has read its share, and ends it once every slice of them was sent', async () => {
     const { pool, started } = couriers();
     const a = await pool.read({ url: 'a', size: half }, 1, signal);

@@ -160,6 +160,11 @@ export class Couriers {
     return new CourierBytes(courier, id, 0, read.size);
   }
 
+  /** Starts the first courier now, so that its script loads while the copy is being planned, not at its first read. */
+  warm() {
+    if (!this.closed) this.current ??= this.started();
+  }
+
   /** PUTs `bytes` to `url` from the courier that holds them; resolves with the status and the ETag header. */
   async put(bytes: CourierBytes, options: SendOptions): Promise<{ status: number; etag: string | null }> {
     const request: CourierRequest = {
