@@ -1,7 +1,7 @@
 import type { SourceBytes } from './source-reads';
 
 /** Parts of a copy's source read per range request: one request feeds this many parts. */
-export const PARTS_PER_READ = 3;
+export const PARTS_PER_READ = 6;
 
 /**
  * A large source handed out part by part, read as ranges of PARTS_PER_READ parts, one request at a time and one
