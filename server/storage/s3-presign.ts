@@ -9,6 +9,7 @@ export interface PresignerOptions {
   bucket: string;
   accessKeyId: string;
   secretAccessKey: string;
+  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key`. */
   pathStyle: boolean;
 }
 

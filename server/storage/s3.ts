@@ -16,17 +16,10 @@ import {
 import { forEachAtOnce } from './at-once';
 import { contentDisposition } from './http-headers';
 import { encodeKeyPath } from './local-urls';
-import { S3Presigner } from './s3-presign';
+import { S3Presigner, type PresignerOptions } from './s3-presign';
 import { partsOf } from './split-parts';
 
-export interface S3DriverOptions {
-  endpoint: string;
-  region: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  /** `https://endpoint/bucket/key` instead of `https://bucket.endpoint/key`. */
-  pathStyle: boolean;
+export interface S3DriverOptions extends PresignerOptions {
   /** The folder probed by checkAccess (the config's default folder). */
   folder: string;
   /** How long after an abort it is made once more (ABORT_SWEEP_MS; tests shorten it). */

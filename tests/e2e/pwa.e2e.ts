@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminToken, newPerson, reportCspViolations, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { adminToken, CHROMIUM_ARGS, CHROMIUM_PATH, newPerson, reportCspViolations, seriousA11yViolations, startServer, type RunningServer } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -70,20 +70,11 @@ async function createPaste(baseUrl: string, body: Record<string, unknown>): Prom
 async function launchProfile(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'clipstash-e2e-profile-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     headless: true,
     locale: 'en-US',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      // Offer installation without first waiting for "user engagement" (a click and 30 s on the page).
-      '--bypass-app-banner-engagement-checks',
-    ],
+    // Offer installation without first waiting for "user engagement" (a click and 30 s on the page).
+    args: [...CHROMIUM_ARGS, '--bypass-app-banner-engagement-checks'],
   });
   reportCspViolations(context);
   const page = context.pages()[0] ?? (await context.newPage());
