@@ -46,8 +46,8 @@ async function seed(root: string, name: string, files: number, bigSize: number) 
  * its own) through the worker engine in Chromium, against @aws-sdk/lib-storage from Node (download, then upload),
  * both in 5 MiB parts, 3 requests in flight, 3 files at a time. Each round copies a folder of BENCH_FILES (default 200)
  * files of 1 MiB, then one file of BENCH_SIZE_MB (default 512) MiB, by each side in turn (the browser first in odd
- * rounds, the SDK in even ones); after one small untimed warm-up each, BENCH_ROUNDS (default 3) rounds, medians
- * taken (single runs on 2 shared cores vary by ±15 %).
+ * rounds, the SDK in even ones: with the default 3 rounds the browser goes first twice); after one small untimed
+ * warm-up each, BENCH_ROUNDS (default 3) rounds, medians taken (single runs on 2 shared cores vary by ±15 %).
  * - `copy_throughput_ratio`: the worker's MiB/s over the SDK's (both copies of a round together).
  * - `copy_files_per_s`: files of the folder copied per second by the worker.
  * - `main_thread_long_tasks`: long tasks (> 50 ms) on the page's main thread during the timed copies.

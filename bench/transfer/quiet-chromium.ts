@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -175,17 +175,31 @@ function killGroup(child: ChildProcess) {
   }
 }
 
+/** /dev/shm this large holds a copy's blobs (Docker's default of 64 MiB does not). */
+const ROOMY_SHM_BYTES = 1024 * 1024 * 1024;
+
+/** Whether /dev/shm has room for Chromium's shared memory. */
+function roomyShm(): boolean {
+  try {
+    const shm = statfsSync('/dev/shm');
+    return shm.blocks * shm.bsize >= ROOMY_SHM_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The switches Playwright starts Chromium with (its defaults and CHROMIUM_ARGS), read from the command line of one it
- * starts, less its DevTools pipe, profile and start page, and less `--disable-dev-shm-usage`: Playwright passes it
- * for containers whose /dev/shm is tiny, and Chromium then backs its shared memory (the bytes of blobs and data
- * pipes) with files in /tmp, on disk here, where a person's Chromium uses /dev/shm.
+ * starts, less its DevTools pipe, profile and start page, and less `--disable-dev-shm-usage` where /dev/shm is roomy:
+ * Playwright passes it for containers whose /dev/shm is tiny, and Chromium then backs its shared memory (the bytes
+ * of blobs and data pipes) with files in /tmp, on disk here, where a person's Chromium uses /dev/shm.
  */
 async function playwrightSwitches(): Promise<string[]> {
   const server = await chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  const dropped = new RegExp(`^--(remote-debugging-pipe|user-data-dir=|no-startup-window${roomyShm() ? '|disable-dev-shm-usage' : ''})`);
   try {
     const command = readFileSync(`/proc/${server.process().pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    return command.slice(1).filter((arg) => !/^--(remote-debugging-pipe|user-data-dir=|no-startup-window|disable-dev-shm-usage)/.test(arg) && !/^(about|data):/.test(arg));
+    return command.slice(1).filter((arg) => !dropped.test(arg) && !/^(about|data):/.test(arg));
   } finally {
     await server.close();
   }

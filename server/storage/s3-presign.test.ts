@@ -15,6 +15,9 @@ const configs: PresignerOptions[] = [
   { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'dotted.over.http', accessKeyId: 'AK7', secretAccessKey: 'S7', pathStyle: false },
   { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'ab', accessKeyId: 'AK8', secretAccessKey: 'S8', pathStyle: false },
   { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: '10.0.0.1', accessKeyId: 'AK9', secretAccessKey: 'S9', pathStyle: false },
+  { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'ab.cd.ef', accessKeyId: 'AK10', secretAccessKey: 'S10', pathStyle: false },
+  { endpoint: 'http://192.168.1.5:9000', region: 'us-east-1', bucket: 'on-an-ip', accessKeyId: 'AK11', secretAccessKey: 'S11', pathStyle: false },
+  { endpoint: 'http://[::1]:9000', region: 'us-east-1', bucket: 'on-ipv6', accessKeyId: 'AK12', secretAccessKey: 'S12', pathStyle: false },
 ];
 
 const keys = ['a.txt', 'folder/sub/file.bin', "odd/a b+ü~*(x)!'.bin", 'emoji/😀 #1?&=.txt', 'spaces/  two  .md'];
@@ -53,6 +56,17 @@ describe('S3Presigner', () => {
       }
     });
   }
+
+  it('refuses an expiry past a week or under a second, as the SDK did', async () => {
+    const config = configs[0]!;
+    const presigner = new S3Presigner(config);
+    const week = 7 * 24 * 3600;
+    await expect(getSignedUrl(sdkClient(config), new PutObjectCommand({ Bucket: config.bucket, Key: 'k' }), { expiresIn: week + 1 })).rejects.toThrow();
+    for (const expiresInSeconds of [week + 1, 0]) {
+      expect(() => presigner.presign({ method: 'PUT', key: 'k', query: {}, expiresInSeconds })).toThrow(RangeError);
+    }
+    expect(presigner.presign({ method: 'PUT', key: 'k', query: {}, expiresInSeconds: week })).toContain(`X-Amz-Expires=${week}&`);
+  });
 
   it('derives a new signing key when the day changes', async () => {
     const config = configs[0]!;

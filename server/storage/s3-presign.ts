@@ -21,10 +21,19 @@ export interface PresignRequest {
   expiresInSeconds: number;
 }
 
-/** Whether a bucket can be a host name's first labels (the SDK's rule): over HTTPS a dot would break the certificate's wildcard. */
-function virtualHostable(bucket: string, https: boolean): boolean {
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket) || /\.\.|\.-|-\./.test(bucket) || /^\d+\.\d+\.\d+\.\d+$/.test(bucket)) return false;
-  return !(https && bucket.includes('.'));
+/** Signature V4 presigned URLs live at most a week; the SDK refused longer ones, and so does this. */
+const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
+
+/**
+ * Whether a bucket can be the first labels of the endpoint's host name (the SDK's rule): not on an IP address, and
+ * a DNS label of 3–63 characters, or several of them over HTTP only (a dot would break the certificate's wildcard).
+ */
+function virtualHostable(bucket: string, endpoint: URL): boolean {
+  if (/^\d+\.\d+\.\d+\.\d+$|^\[/.test(endpoint.hostname)) return false;
+  const label = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(bucket)) return false;
+  if (endpoint.protocol === 'https:') return label.test(bucket);
+  return bucket.length <= 63 && bucket.split('.').every((part) => label.test(part));
 }
 
 const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
@@ -32,14 +41,17 @@ const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).u
 const byCodePoint = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * S3 presigned URLs (Signature V4, query authentication, unsigned payload, only `host` signed), the very URLs the
- * AWS SDK's getSignedUrl makes (server/storage/s3-presign.test.ts compares them) at a small part of its cost: a
- * copy plan of 200 files spent about 90 ms in the SDK's presigner (its whole middleware stack per URL), here one
- * SHA-256 and one HMAC per URL, the day's signing key derived once.
+ * S3 presigned URLs (Signature V4, query authentication, unsigned payload, only `host` signed): the URLs the AWS
+ * SDK's getSignedUrl made for the same endpoint, bucket and key (server/storage/s3-presign.test.ts compares them,
+ * path style and virtual host, with its fallbacks), at a small part of its cost: a copy plan of 200 files spent
+ * about 90 ms in the SDK's presigner (its whole middleware stack per URL), here one SHA-256 and one HMAC per URL,
+ * the day's signing key derived once. One difference is kept on purpose: an endpoint's path ending in `/` joins
+ * the key with one slash, as objectUrl does (the SDK's virtual-host URLs had two).
  */
 export class S3Presigner {
   private signingKey: { date: string; key: Buffer } | undefined;
   private readonly origin: string;
+  private readonly host: string;
   private readonly basePath: string;
 
   /** The bucket in the path, not the host name: asked for, or a bucket name that cannot be a host's label (as the SDK does). */
@@ -47,12 +59,17 @@ export class S3Presigner {
 
   constructor(private readonly options: PresignerOptions) {
     const endpoint = new URL(options.endpoint);
-    this.pathStyle = options.pathStyle || !virtualHostable(options.bucket, endpoint.protocol === 'https:');
+    this.pathStyle = options.pathStyle || !virtualHostable(options.bucket, endpoint);
     this.basePath = endpoint.pathname.replace(/\/+$/, '');
-    this.origin = this.pathStyle ? endpoint.origin : `${endpoint.protocol}//${options.bucket}.${endpoint.host}`;
+    this.host = this.pathStyle ? endpoint.host : `${options.bucket}.${endpoint.host}`;
+    this.origin = `${endpoint.protocol}//${this.host}`;
   }
 
+  /** The URL; throws a RangeError for an expiry past a week (or under a second), which S3 would refuse. */
   presign(request: PresignRequest, now: Date = new Date()): string {
+    if (!(request.expiresInSeconds >= 1 && request.expiresInSeconds <= MAX_EXPIRES_SECONDS)) {
+      throw new RangeError(`A presigned URL lives from 1 second to a week, not ${request.expiresInSeconds} s`);
+    }
     const { pathStyle } = this;
     const { region, accessKeyId, bucket } = this.options;
     const amzDate = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
@@ -70,8 +87,7 @@ export class S3Presigner {
       ...request.query,
     }).map(([name, value]): [string, string] => [encodeRfc3986(name), encodeRfc3986(value)]);
     const canonicalQuery = query.sort(byCodePoint).map(([name, value]) => `${name}=${value}`);
-    const host = new URL(this.origin).host;
-    const canonicalRequest = [request.method, path, canonicalQuery.join('&'), `host:${host}\n`, 'host', 'UNSIGNED-PAYLOAD'].join('\n');
+    const canonicalRequest = [request.method, path, canonicalQuery.join('&'), `host:${this.host}\n`, 'host', 'UNSIGNED-PAYLOAD'].join('\n');
     const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, createHash('sha256').update(canonicalRequest, 'utf8').digest('hex')].join('\n');
     const signature = hmac(this.keyFor(date), stringToSign).toString('hex');
     const signed = [...query, ['X-Amz-Signature', signature] as [string, string]].sort(byCodePoint);

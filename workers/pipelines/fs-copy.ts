@@ -33,34 +33,34 @@ const FILES_READ_AHEAD = 2;
  * object stays behind.
  */
 export async function fsCopy(command: FsCopy, context: MultipartContext): Promise<FsItemsResult> {
+  // The task's first courier loads while the copy is planned (a plan without client copies ends it unused); every
+  // courier ends with the task, however it ends.
+  const couriers = new Couriers();
+  couriers.warm();
+  try {
+    return await planAndCopy(command, context, couriers);
+  } finally {
+    couriers.close();
+  }
+}
+
+async function planAndCopy(command: FsCopy, context: MultipartContext, couriers: Couriers): Promise<FsItemsResult> {
   const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
-  // The task's first courier loads while the copy is planned (a plan without client copies ends it unused).
-  const couriers = new Couriers();
-  couriers.warm();
-  let answer: FsBatchCopy;
-  try {
-    answer = await callApi<FsBatchCopy>(api, `${fsBase(api)}/batch-copy`, {
-      method: 'POST',
-      body: { items: command.items, skipExisting: command.skipExisting },
-      signal,
-      failure: 'unknown',
-    });
-  } catch (error) {
-    couriers.close();
-    throw error;
-  }
+  const answer = await callApi<FsBatchCopy>(api, `${fsBase(api)}/batch-copy`, {
+    method: 'POST',
+    body: { items: command.items, skipExisting: command.skipExisting },
+    signal,
+    failure: 'unknown',
+  });
   result.succeeded.push(...answer.copied);
   result.skipped.push(...answer.skipped);
   result.failed.push(...serverFailures(answer.failed));
   const copies = answer.clientCopies;
   const report = itemReporter(taskId, context.emit, result.succeeded.length + result.skipped.length + result.failed.length + copies.length, result, { signal: context.signal });
   report(copies[0]?.sourcePath ?? command.items[0]?.sourcePath ?? '');
-  if (copies.length === 0) {
-    couriers.close();
-    return result;
-  }
+  if (copies.length === 0) return result;
 
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   const meter = new ProgressMeter(
@@ -120,6 +120,7 @@ export async function fsCopy(command: FsCopy, context: MultipartContext): Promis
     }
     await commits.settled();
   } finally {
+    // Before the report that ends the task: what its couriers hold is freed as it ends.
     couriers.close();
     context.scheduler.finish(taskId);
   }

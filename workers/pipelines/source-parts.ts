@@ -6,8 +6,8 @@ export const PARTS_PER_READ = 6;
 /**
  * A large source handed out part by part, read as ranges of PARTS_PER_READ parts, one request at a time and one
  * range ahead of the parts taken (as a single download stream keeps ahead of the uploads it feeds). Each range
- * arrives as one blob (in a courier, see fs-copy) and each part is a slice of it, so a third of the requests of one
- * range per part are made.
+ * arrives as one blob (in a courier, see fs-copy) and each part is a slice of it: one request per PARTS_PER_READ
+ * parts instead of one per part.
  */
 export class SourceParts<B extends SourceBytes> {
   /** Every range asked for, by index: a handle each (the bytes are in a courier), kept for `dispose`. */

@@ -65,6 +65,14 @@ describe('Couriers', () => {
     expect(started).toHaveLength(1);
   });
 
+  it('takes a worker that cannot start at warm-up quietly, and fails the first read instead', async () => {
+    const pool = new Couriers(() => {
+      throw new Error('no workers here');
+    });
+    expect(() => pool.warm()).not.toThrow();
+    await expect(pool.read({ url: 'a', size: 10 }, 1, signal)).rejects.toThrow('no workers here');
+  });
+
   it('takes reads in one courier until it has read its share, and ends it once every slice of them was sent', async () => {
     const { pool, started } = couriers();
     const a = await pool.read({ url: 'a', size: half }, 1, signal);

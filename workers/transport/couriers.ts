@@ -162,7 +162,11 @@ export class Couriers {
 
   /** Starts the first courier now, so that its script loads while the copy is being planned, not at its first read. */
   warm() {
-    if (!this.closed) this.current ??= this.started();
+    try {
+      if (!this.closed) this.current ??= this.started();
+    } catch {
+      // Only a head start: the first read starts a courier, and fails there if none can start.
+    }
   }
 
   /** PUTs `bytes` to `url` from the courier that holds them; resolves with the status and the ETag header. */
