@@ -5,19 +5,31 @@ import { S3Presigner, type PresignerOptions } from './s3-presign';
 
 const signingDate = new Date('2026-11-26T03:04:05.678Z');
 
-const configs: PresignerOptions[] = [
-  { endpoint: 'http://127.0.0.1:9000', region: 'us-east-1', bucket: 'clipstash-test', accessKeyId: 'AKID', secretAccessKey: 'SECRET/with+chars', pathStyle: true },
-  { endpoint: 'https://storage.example.com/base/', region: 'auto', bucket: 'files', accessKeyId: 'AK2', secretAccessKey: 'S2', pathStyle: true },
-  { endpoint: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1', bucket: 'my-bucket', accessKeyId: 'AK3', secretAccessKey: 'S3', pathStyle: false },
-  { endpoint: 'https://minio.example.com:9443', region: 'us-east-1', bucket: 'media', accessKeyId: 'AK4', secretAccessKey: 'S4', pathStyle: false },
-  { endpoint: 'https://s3.example.com', region: 'us-east-1', bucket: 'my.dotted.bucket', accessKeyId: 'AK5', secretAccessKey: 'S5', pathStyle: false },
-  { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'Upper_Case', accessKeyId: 'AK6', secretAccessKey: 'S6', pathStyle: false },
-  { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'dotted.over.http', accessKeyId: 'AK7', secretAccessKey: 'S7', pathStyle: false },
-  { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'ab', accessKeyId: 'AK8', secretAccessKey: 'S8', pathStyle: false },
-  { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: '10.0.0.1', accessKeyId: 'AK9', secretAccessKey: 'S9', pathStyle: false },
-  { endpoint: 'http://s3.example.com', region: 'us-east-1', bucket: 'ab.cd.ef', accessKeyId: 'AK10', secretAccessKey: 'S10', pathStyle: false },
-  { endpoint: 'http://192.168.1.5:9000', region: 'us-east-1', bucket: 'on-an-ip', accessKeyId: 'AK11', secretAccessKey: 'S11', pathStyle: false },
-  { endpoint: 'http://[::1]:9000', region: 'us-east-1', bucket: 'on-ipv6', accessKeyId: 'AK12', secretAccessKey: 'S12', pathStyle: false },
+/** A storage config: its own key and secret (with characters a URL would encode), us-east-1 unless told. */
+const config = (endpoint: string, bucket: string, pathStyle: boolean, region = 'us-east-1'): PresignerOptions => ({
+  endpoint,
+  region,
+  bucket,
+  accessKeyId: `AK-${bucket}`,
+  secretAccessKey: `secret/${bucket}+`,
+  pathStyle,
+});
+
+const configs = [
+  config('http://127.0.0.1:9000', 'clipstash-test', true),
+  config('https://storage.example.com/base/', 'files', true, 'auto'),
+  config('https://s3.eu-west-1.amazonaws.com', 'my-bucket', false, 'eu-west-1'),
+  config('https://minio.example.com:9443', 'media', false),
+  // Virtual host asked, and the SDK's path-style fallbacks: dots over HTTPS, not a DNS name, too short, IP-like,
+  // short labels over HTTP, an endpoint on an IP address.
+  config('https://s3.example.com', 'my.dotted.bucket', false),
+  config('http://s3.example.com', 'Upper_Case', false),
+  config('http://s3.example.com', 'dotted.over.http', false),
+  config('http://s3.example.com', 'ab', false),
+  config('http://s3.example.com', '10.0.0.1', false),
+  config('http://s3.example.com', 'ab.cd.ef', false),
+  config('http://192.168.1.5:9000', 'on-an-ip', false),
+  config('http://[::1]:9000', 'on-ipv6', false),
 ];
 
 const keys = ['a.txt', 'folder/sub/file.bin', "odd/a b+ü~*(x)!'.bin", 'emoji/😀 #1?&=.txt', 'spaces/  two  .md'];
