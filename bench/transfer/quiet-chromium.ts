@@ -72,7 +72,8 @@ export class CdpPipe {
  * before the measured part, which then runs with no DevTools client but `cdp` (the pipe) attached. Playwright
  * enables the Network domain in the page and in every worker, and Chromium then reports each request's events to
  * it: on 2 shared cores that costs the measured copy CPU time a person's browser does not spend. Chromium runs with
- * the very switches Playwright gives it (playwrightSwitches), so that only the DevTools client differs.
+ * the switches Playwright gives it (playwrightSwitches, less one: see there), so that the DevTools client is what
+ * differs.
  */
 export class QuietChromium {
   private constructor(
@@ -88,28 +89,11 @@ export class QuietChromium {
     const args = [...switches, '--lang=en-US', `--user-data-dir=${userDataDir}`, '--remote-debugging-port=0', '--remote-debugging-pipe', 'about:blank'];
     // Its own process group, so that close can end its helpers with it.
     const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true });
-    const quiet = new QuietChromium(child, userDataDir, '', new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable));
+    const cdp = new CdpPipe(child.stdio[3] as Writable, child.stdio[4] as Readable);
     try {
-      const endpoint = await new Promise<string>((resolve, reject) => {
-        let seen = '';
-        const stderr = child.stderr as Readable;
-        stderr.setEncoding('utf8');
-        const onData = (chunk: string) => {
-          seen = (seen + chunk).slice(-4096);
-          const listening = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-          if (!listening?.[1]) return;
-          // From now on its output is read and dropped: a full pipe would stall Chromium.
-          stderr.off('data', onData);
-          stderr.resume();
-          resolve(listening[1]);
-        };
-        stderr.on('data', onData);
-        child.once('error', reject);
-        child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`)));
-      });
-      return new QuietChromium(child, userDataDir, endpoint, quiet.cdp);
+      return new QuietChromium(child, userDataDir, await devToolsEndpoint(child), cdp);
     } catch (error) {
-      await quiet.close();
+      await stopChromium(child, cdp, userDataDir);
       throw error;
     }
   }
@@ -143,26 +127,50 @@ export class QuietChromium {
     }
   }
 
-  /**
-   * Asks Chromium to close (it writes its profile as it goes), ends its process group if it has not within 5 s,
-   * then removes the profile. Never throws: it runs in the bench's clean-up, which must go on.
-   */
   async close() {
-    const child = this.process;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      await Promise.race([this.cdp.send('Browser.close').catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
-      const killed = setTimeout(() => killGroup(child), 5000);
-      await exited;
-      clearTimeout(killed);
-    }
-    killGroup(child);
-    try {
-      // Its helper processes may still be writing into the profile for a moment.
-      rmSync(this.userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-    } catch (error) {
-      process.stderr.write(`could not remove Chromium's profile ${this.userDataDir}: ${String(error)}\n`);
-    }
+    await stopChromium(this.process, this.cdp, this.userDataDir);
+  }
+}
+
+/** The browser's DevTools endpoint, from the line Chromium writes once it listens; rejects if it ends first. */
+function devToolsEndpoint(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let seen = '';
+    const stderr = child.stderr as Readable;
+    stderr.setEncoding('utf8');
+    const onData = (chunk: string) => {
+      seen = (seen + chunk).slice(-4096);
+      const listening = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+      if (!listening?.[1]) return;
+      // From now on its output is read and dropped: a full pipe would stall Chromium.
+      stderr.off('data', onData);
+      stderr.resume();
+      resolve(listening[1]);
+    };
+    stderr.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before it listened: ${seen.slice(-500)}`)));
+  });
+}
+
+/**
+ * Asks Chromium to close (it writes its profile as it goes), ends its process group if it has not within 5 s,
+ * then removes the profile. Never throws: it runs in the bench's clean-up, which must go on.
+ */
+async function stopChromium(child: ChildProcess, cdp: CdpPipe, userDataDir: string) {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await Promise.race([cdp.send('Browser.close').catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    const killed = setTimeout(() => killGroup(child), 5000);
+    await exited;
+    clearTimeout(killed);
+  }
+  killGroup(child);
+  try {
+    // Its helper processes may still be writing into the profile for a moment.
+    rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (error) {
+    process.stderr.write(`could not remove Chromium's profile ${userDataDir}: ${String(error)}\n`);
   }
 }
 
