@@ -120,8 +120,6 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
     }
     await commits.settled();
   } finally {
-    // Before the report that ends the task: what its couriers hold is freed as it ends.
-    couriers.close();
     context.scheduler.finish(taskId);
   }
   report(copies.at(-1)?.sourcePath ?? '', true);
