@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/e2e/harness';
+import { CdpCalls, type CdpAnswer } from './cdp-calls';
 
 type CdpEvent = { method: string; params: Record<string, unknown>; sessionId?: string };
 
@@ -13,9 +14,8 @@ type CdpEvent = { method: string; params: Record<string, unknown>; sessionId?: s
  * with flat sessions: it enables no domain, so it costs the browser only what it asks.
  */
 export class CdpPipe {
-  private nextId = 1;
   private buffer = '';
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly calls = new CdpCalls();
   private readonly listeners = new Set<(event: CdpEvent) => void>();
   private closed: Error | undefined;
 
@@ -27,8 +27,7 @@ export class CdpPipe {
     // nobody catches it or leaving a call unanswered.
     const fail = (error: Error) => {
       this.closed = error;
-      for (const waiter of this.pending.values()) waiter.reject(error);
-      this.pending.clear();
+      this.calls.failAll(error);
     };
     input.on('error', fail);
     output.on('error', fail);
@@ -37,27 +36,17 @@ export class CdpPipe {
     output.on('data', (chunk: string) => {
       this.buffer += chunk;
       for (let end = this.buffer.indexOf('\0'); end >= 0; end = this.buffer.indexOf('\0')) {
-        const message = JSON.parse(this.buffer.slice(0, end)) as { id?: number; result?: unknown; error?: { message: string } } & Partial<CdpEvent>;
+        const message = JSON.parse(this.buffer.slice(0, end)) as CdpAnswer & Partial<CdpEvent>;
         this.buffer = this.buffer.slice(end + 1);
-        if (message.id === undefined) {
-          for (const listener of this.listeners) listener(message as CdpEvent);
-          continue;
-        }
-        const waiter = this.pending.get(message.id);
-        this.pending.delete(message.id);
-        if (message.error) waiter?.reject(new Error(message.error.message));
-        else waiter?.resolve(message.result);
+        if (message.id === undefined) for (const listener of this.listeners) listener(message as CdpEvent);
+        else this.calls.answer(message);
       }
     });
   }
 
   send<T>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<T> {
     if (this.closed) return Promise.reject(this.closed);
-    const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.input.write(`${JSON.stringify({ id, method, params, ...(sessionId && { sessionId }) })}\0`);
-    });
+    return this.calls.call<T>((id) => this.input.write(`${JSON.stringify({ id, method, params, ...(sessionId && { sessionId }) })}\0`));
   }
 
   /** Calls `listener` with every event until the returned function is called. */

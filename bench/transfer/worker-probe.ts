@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { CdpCalls, type CdpAnswer } from './cdp-calls';
 import type { CdpPipe } from './quiet-chromium';
 
 type Call = <T>(method: string, params?: Record<string, unknown>) => Promise<T>;
@@ -23,27 +24,19 @@ export class WorkerProbe {
   static async attachToEngine(context: BrowserContext, page: Page): Promise<WorkerProbe> {
     const cdp = await context.newCDPSession(page);
     let sessionId: string | undefined;
-    let nextId = 1;
-    const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+    const calls = new CdpCalls();
     cdp.on('Target.attachedToTarget', (event) => {
       if (isEngine(event.targetInfo)) sessionId = event.sessionId;
     });
-    cdp.on('Target.receivedMessageFromTarget', (event) => {
-      const message = JSON.parse(event.message) as { id?: number; result?: unknown; error?: { message: string } };
-      const waiter = message.id !== undefined ? pending.get(message.id) : undefined;
-      if (!waiter || message.id === undefined) return;
-      pending.delete(message.id);
-      if (message.error) waiter.reject(new Error(message.error.message));
-      else waiter.resolve(message.result);
-    });
+    cdp.on('Target.receivedMessageFromTarget', (event) => calls.answer(JSON.parse(event.message) as CdpAnswer));
     await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
     await waitFor(() => sessionId !== undefined);
-    return new WorkerProbe(async <T>(method: string, params: Record<string, unknown> = {}) => {
-      if (!sessionId) throw new Error('no transfer worker attached');
-      const id = nextId++;
-      const answer = new Promise<T>((resolve, reject) => pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
-      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
-      return answer;
+    return new WorkerProbe(<T>(method: string, params: Record<string, unknown> = {}) => {
+      const target = sessionId;
+      if (!target) return Promise.reject(new Error('no transfer worker attached'));
+      return calls.call<T>((id) => {
+        cdp.send('Target.sendMessageToTarget', { sessionId: target, message: JSON.stringify({ id, method, params }) }).catch((error: Error) => calls.answer({ id, error }));
+      });
     });
   }
 
