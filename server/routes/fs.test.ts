@@ -157,6 +157,10 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
     expect(await fetched.text()).toBe('# 你好\n');
     expect(fetched.headers.get('content-disposition')).toMatch(/^attachment/);
     await expectError(await fs.fileLink(`${root}/notes`), 400);
+    // Two weeks: a LOCAL link may live that long, an S3 presigned URL at most one (a clear 400, not a storage error).
+    const twoWeeks = await fs.fileLink(`${root}/notes/readme.md`, `&expires_in=${2 * 604_800}`);
+    if (kind === 'S3') expect((await expectError(twoWeeks, 400)).message).toContain('expires_in');
+    else expect(new Date((await expectOk(twoWeeks, fsLinkSchema)).expiresAt).getTime() - t.clock.now().getTime()).toBe(2 * 604_800_000);
     await expectError(await fs.update(`${root}/notes`, 'x'), 409);
   });
 

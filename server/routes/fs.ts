@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import {
   cacheClearRequestSchema,
+  FS_LINK_SECONDS,
   fsBatchCopyCommitRequestSchema,
   fsBatchCopyRequestSchema,
   fsBatchRemoveRequestSchema,
@@ -148,6 +149,8 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const entry = await statPath(deps, caller(c), path);
     if (entry.type !== 'file') throw new ApiError(400, 'fs_not_a_file', { path: path.text }, { field: 'path', issue: 'not_a_file' });
     const target = await resolveInMount(deps, caller(c), path);
+    // S3 signs a URL for a week at most (LOCAL links take the schema's four).
+    if (target.driver.type === 'S3' && query.expires_in > FS_LINK_SECONDS) throw badInput('expires_in', 'too_large');
     const url = await onStorage(path.text, () =>
       target.driver.presignGet(target.key, {
         expiresInSeconds: query.expires_in,

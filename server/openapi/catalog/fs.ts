@@ -59,7 +59,7 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
     [`GET ${base}/file-link`, {
       tag,
       summary: 'A direct link to a file',
-      description: 'A presigned (or signed local) GET URL; `expires_in` in seconds, 7 days by default.',
+      description: 'A presigned (or signed local) GET URL; `expires_in` in seconds, 7 days by default: at most 28 days on LOCAL storage, 7 on S3 (400 past that).',
       data: fsLinkSchema,
       errors: [404],
     }],
