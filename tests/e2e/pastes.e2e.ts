@@ -145,9 +145,12 @@ describe('sharing a paste', () => {
             .map((entry) => entry.startTime),
         pattern,
       );
-    // The rest of the catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS.
+    // The rest of the catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS. All three
+    // start once the page has settled, in no set order: the colouring can show before the catalog has loaded.
     for (const chunk of ['messages', 'core', 'javascript']) {
-      const starts = await loadsOf(`/assets/${chunk}-[\\w-]+\\.js$`);
+      const pattern = `/assets/${chunk}-[\\w-]+\\.js$`;
+      await page.waitForFunction((source) => performance.getEntriesByType('resource').some((entry) => new RegExp(source).test(entry.name)), pattern);
+      const starts = await loadsOf(pattern);
       expect(starts.length, chunk).toBeGreaterThan(0);
       expect(starts.filter((startTime) => startTime < SETTLE_MS), chunk).toEqual([]);
     }
