@@ -4,6 +4,7 @@ import type { ActorOptions, AnyActorLogic } from 'xstate';
 import { configureApiClient } from '../lib/api/client';
 import { activateLocale, initialLocale, loadWholeCatalog } from '../lib/i18n';
 import { whenSettled } from '../lib/idle';
+import { listenForInstallOffers } from '../lib/install';
 import { createActorsLoader } from './actors';
 import { App } from './App';
 import { routeAt } from './routes';
@@ -18,6 +19,7 @@ async function devInspector(): Promise<ActorOptions<AnyActorLogic>['inspect']> {
 }
 
 async function start() {
+  listenForInstallOffers();
   // React DOM is evaluated in a task of its own, while the catalog loads: with the entry's in one, it made a long
   // task of 40-65 ms on every first load. index.html preloads it (vite.config.ts, preloadReactDom).
   const reactDom = import('react-dom/client');

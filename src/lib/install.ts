@@ -14,8 +14,12 @@ export interface InstallHandlers {
 let offer: BeforeInstallPromptEvent | undefined;
 const listeners = new Set<InstallHandlers>();
 
-// Listen from the moment this module loads: the browser may make its offer before the app has rendered.
-if (typeof window !== 'undefined') {
+/**
+ * Starts listening for the browser's offer; the entry calls it first thing. Chromium makes its offer once per page
+ * load, soon after the load event, and the install prompt's machine comes in a chunk loaded later (on a shared
+ * page, once the page has settled): an offer made before that is held here for `watchInstallOffers`.
+ */
+export function listenForInstallOffers() {
   window.addEventListener('beforeinstallprompt', (event) => {
     event.preventDefault(); // no mini-infobar: the app shows its own banner
     offer = event as BeforeInstallPromptEvent;

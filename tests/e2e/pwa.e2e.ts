@@ -168,6 +168,23 @@ describe('installable app', () => {
       await close();
     }
   });
+
+  it("offers installation on a visitor's first page too, a shared paste whose app code loads only once it has settled", async () => {
+    const slug = await createPaste(suite.server.url, { content: 'Install me from here.', slug: 'install-from-share-e2e' });
+    const { page, close } = await launchProfile();
+    try {
+      await page.goto(`${suite.server.url}/paste/${slug}`);
+      await page.getByText('Install me from here.').waitFor();
+      // Chromium makes its offer once per page load, soon after the load event: well before the settled page loads
+      // the install prompt's machine. The offer must still be there when it does.
+      await page.waitForFunction(() => performance.now() > 6_000, null, { timeout: 20_000, polling: 250 });
+      await page.getByText('Install me from here.').click();
+      const prompt = page.getByRole('region', { name: 'Install Clipstash' });
+      await prompt.getByRole('button', { name: 'Install' }).waitFor({ timeout: 10_000 });
+    } finally {
+      await close();
+    }
+  });
 });
 
 describe('offline', () => {
