@@ -4,7 +4,6 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import {
   cacheClearRequestSchema,
-  FS_LINK_SECONDS,
   fsBatchCopyCommitRequestSchema,
   fsBatchCopyRequestSchema,
   fsBatchRemoveRequestSchema,
@@ -44,6 +43,7 @@ import { requireAdmin, requirePermission } from '../middleware/auth';
 import { visibleMounts } from '../services/mounts';
 import { readSettings } from '../services/settings';
 import { stagingDirOf } from '../services/uploads';
+import { S3_MAX_PRESIGN_SECONDS } from '../storage/s3-presign';
 import { assertFits } from '../services/files';
 import { serveObject } from './object-stream';
 
@@ -150,7 +150,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     if (entry.type !== 'file') throw new ApiError(400, 'fs_not_a_file', { path: path.text }, { field: 'path', issue: 'not_a_file' });
     const target = await resolveInMount(deps, caller(c), path);
     // S3 signs a URL for a week at most (LOCAL links take the schema's four).
-    if (target.driver.type === 'S3' && query.expires_in > FS_LINK_SECONDS) throw badInput('expires_in', 'too_large');
+    if (target.driver.type === 'S3' && query.expires_in > S3_MAX_PRESIGN_SECONDS) throw badInput('expires_in', 'too_large');
     const url = await onStorage(path.text, () =>
       target.driver.presignGet(target.key, {
         expiresInSeconds: query.expires_in,

@@ -22,7 +22,7 @@ export interface PresignRequest {
 }
 
 /** Signature V4 presigned URLs live at most a week; the SDK refused longer ones, and so does this. */
-const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
+export const S3_MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 
 /**
  * Whether a bucket can be the first labels of the endpoint's host name (the SDK's rule): not on an IP address, and
@@ -67,7 +67,7 @@ export class S3Presigner {
 
   /** The URL; throws a RangeError for an expiry past a week (or under a second), which S3 would refuse. */
   presign(request: PresignRequest, now: Date = new Date()): string {
-    if (!(request.expiresInSeconds >= 1 && request.expiresInSeconds <= MAX_EXPIRES_SECONDS)) {
+    if (!(request.expiresInSeconds >= 1 && request.expiresInSeconds <= S3_MAX_PRESIGN_SECONDS)) {
       throw new RangeError(`A presigned URL lives from 1 second to a week, not ${request.expiresInSeconds} s`);
     }
     const { pathStyle } = this;

@@ -54,24 +54,19 @@ function partListError(error: unknown, parts: { partNumber: number }[]): Error |
 }
 
 /**
- * The AWS SDK, by far the largest part of the server's code: loaded by the first S3 operation, so that a server
- * without S3 storage never loads it.
- */
-async function loadSdk() {
-  return { s3: await import('@aws-sdk/client-s3') };
-}
-
-/**
  * Any S3-compatible service. Checksums are computed only when an operation requires them: many compatible
  * services (and browsers PUTting to presigned URLs) do not speak the SDK's newer default checksum headers.
  */
 export function createS3Driver(options: S3DriverOptions): StorageDriver {
+  const region = options.region || 'us-east-1';
   let connection: ReturnType<typeof connect> | undefined;
   const connect = async () => {
-    const sdk = await loadSdk();
-    const client = new sdk.s3.S3Client({
+    // The AWS SDK, by far the largest part of the server's code: loaded by the first S3 operation, so that a server
+    // without S3 storage never loads it.
+    const s3 = await import('@aws-sdk/client-s3');
+    const client = new s3.S3Client({
       endpoint: options.endpoint,
-      region: options.region || 'us-east-1',
+      region,
       credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
       forcePathStyle: options.pathStyle,
       requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -79,13 +74,13 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
       maxAttempts: 3,
       requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
     });
-    return { ...sdk, client };
+    return { s3, client };
   };
   /** The SDK and this driver's client, made by its first operation. */
   const connected = () => (connection ??= connect());
   let signer: S3Presigner | undefined;
   /** Presigned URLs are made without the SDK: the same URLs (S3Presigner's test), without its cost per URL. */
-  const presigner = () => (signer ??= new S3Presigner({ ...options, region: options.region || 'us-east-1' }));
+  const presigner = () => (signer ??= new S3Presigner({ ...options, region }));
   const Bucket = options.bucket;
   const checked = (key: string) => {
     assertSafeKey(key);
