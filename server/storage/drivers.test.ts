@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -441,6 +443,52 @@ describe('the s3rver fixture', () => {
       expect(await s3.pendingUploads()).toEqual([uploadId]);
       await driver.abortMultipart('a/b c.bin', uploadId);
       expect(await uploads()).toEqual([]);
+    } finally {
+      await s3.stop();
+    }
+  });
+
+  it('stops even with a request left open (a client that never sent the rest of its body)', async () => {
+    const s3 = await startS3rver();
+    const socket = connect(Number(new URL(s3.endpoint).port), '127.0.0.1');
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`PUT /${s3.bucket}/half.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n0123456789`);
+      // A request sent after it is answered: s3rver has read the first one's head by then, so it counts as open.
+      await (await fetch(`${s3.endpoint}/${s3.bucket}`)).arrayBuffer();
+      const outcome = await Promise.race([s3.stop().then(() => 'stopped'), new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting'))]);
+      expect(outcome).toBe('stopped');
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('lets an abort wait for a part being written (s3rver would open the part in the folder the abort removed)', async () => {
+    const s3 = await startS3rver();
+    try {
+      const driver = createS3Driver({ ...s3, pathStyle: true, folder: '' });
+      const uploadId = await driver.initMultipart('slow/part.bin', { contentType: 'application/octet-stream' });
+      const url = new URL(await driver.presignPart('slow/part.bin', uploadId, 1, { size: 64 * 1024, expiresInSeconds: 60, baseUrl: s3.endpoint }));
+      const body = randomBytes(64 * 1024);
+      const part = request(url, { method: 'PUT', headers: { 'content-length': body.length } });
+      const answered = new Promise<number | undefined>((resolve, reject) => {
+        part.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode);
+        });
+        part.on('error', reject);
+      });
+      part.write(body.subarray(0, 1024));
+      await vi.waitFor(() => expect(readdirSync(join(s3.directory, s3.bucket, '._S3rver_uploads', uploadId))).toContain('1'));
+      const events: string[] = [];
+      const aborted = driver.abortMultipart('slow/part.bin', uploadId).then(() => events.push('aborted'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      events.push('part sent');
+      part.end(body.subarray(1024));
+      expect(await answered).toBe(200);
+      await aborted;
+      expect(events).toEqual(['part sent', 'aborted']);
+      expect(await s3.pendingUploads()).toEqual([]);
     } finally {
       await s3.stop();
     }
