@@ -4,6 +4,7 @@ import {
   createApiKeyRequestSchema,
   customKeySchema,
   isCleanAbsolutePath,
+  normalizeBasicPath,
   updateApiKeyRequestSchema,
 } from './api-keys';
 import { normalizeIsoTimestamp } from './time';
@@ -14,6 +15,25 @@ describe('isCleanAbsolutePath', () => {
   });
   it.each(['', 'local', '/local/', '//', '/a//b', '/a/./b', '/a/../b', '/..', '/.'])('refuses %j', (path) => {
     expect(isCleanAbsolutePath(path)).toBe(false);
+  });
+});
+
+describe('normalizeBasicPath', () => {
+  it.each([
+    ['/local/dir/', '/local/dir'],
+    ['/local/', '/local'],
+    ['/local', '/local'],
+    ['/', '/'],
+  ])('%j → %j', (path, stored) => {
+    expect(normalizeBasicPath(path)).toBe(stored);
+  });
+
+  it('takes a trailing slash on create and update, and still refuses what is not a clean path', () => {
+    expect(v.parse(createApiKeyRequestSchema, { name: 'x', basic_path: ' /local/dir/ ' }).basic_path).toBe('/local/dir');
+    expect(v.parse(updateApiKeyRequestSchema, { basic_path: '/local/dir/' }).basic_path).toBe('/local/dir');
+    for (const path of ['local/', '/local//', '/a/../b/', '/./', '']) {
+      expect(v.safeParse(updateApiKeyRequestSchema, { basic_path: path }).success, path).toBe(false);
+    }
   });
 });
 

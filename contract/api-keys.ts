@@ -7,12 +7,21 @@ export const CUSTOM_KEY_MIN = 8;
 export const CUSTOM_KEY_MAX = 64;
 export const GENERATED_KEY_LENGTH = 24;
 
-/** A base path: absolute, no empty, `.` or `..` segments, no trailing slash except the root. */
+/**
+ * A base path: absolute, no empty, `.` or `..` segments. A trailing slash (`/local/dir/`, as CloudPaste's clients
+ * write it) is dropped, so that one folder is stored one way: `/local/dir`; `/` stays `/`.
+ */
 export const basicPathSchema = v.pipe(
   v.string(),
   v.trim(),
+  v.transform(normalizeBasicPath),
   v.check((p) => isCleanAbsolutePath(p), 'invalid_path'),
 );
+
+/** A base path as stored: one trailing slash dropped (`/local/dir/` → `/local/dir`), `/` kept. Checked afterwards. */
+export function normalizeBasicPath(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
 
 export function isCleanAbsolutePath(path: string): boolean {
   if (path === '/') return true;
@@ -53,10 +62,13 @@ export const updateApiKeyRequestSchema = v.partial(
 );
 export type UpdateApiKeyRequest = v.InferInput<typeof updateApiKeyRequestSchema>;
 
+/**
+ * A key as the API shows it after its creation: the server keeps only the key's hash and its first characters
+ * (`key_masked`: the prefix and `…`), so no answer but the creation's can carry the key itself.
+ */
 export const apiKeySchema = v.object({
   id: v.string(),
   name: v.string(),
-  key: v.string(),
   key_masked: v.string(),
   text_permission: v.boolean(),
   file_permission: v.boolean(),
@@ -69,3 +81,7 @@ export const apiKeySchema = v.object({
 export type ApiKey = v.InferOutput<typeof apiKeySchema>;
 
 export const apiKeyListSchema = v.array(apiKeySchema);
+
+/** The answer to a creation: the only one that holds the whole key, shown once. */
+export const createdApiKeySchema = v.object({ ...apiKeySchema.entries, key: v.string() });
+export type CreatedApiKey = v.InferOutput<typeof createdApiKeySchema>;

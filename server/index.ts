@@ -26,7 +26,8 @@ async function main() {
   });
   const deps = { db, config, secrets, now };
   const app = createApp(deps);
-  await sweepAsLeader(deps);
+  // In the background: moving an old install's shares into the share area may take a while on S3.
+  sweepAsLeader(deps).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
   const stopSweeper = startUploadSweeper(deps);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {

@@ -7,6 +7,8 @@ import { multipartUploads } from './migrations/003-multipart-uploads';
 import { postgresTypes } from './migrations/004-postgres-types';
 import { sharedState } from './migrations/005-shared-state';
 import { webdav } from './migrations/006-webdav';
+import { apiKeyHashes } from './migrations/007-api-key-hashes';
+import { shareArea } from './migrations/008-share-area';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -19,6 +21,8 @@ export const migrations: Record<string, Migration> = {
   '004-postgres-types': postgresTypes,
   '005-shared-state': sharedState,
   '006-webdav': webdav,
+  '007-api-key-hashes': apiKeyHashes,
+  '008-share-area': shareArea,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

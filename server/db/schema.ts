@@ -21,10 +21,9 @@ export interface AdminTokensTable {
 export interface ApiKeysTable {
   id: string;
   name: string;
-  /** SHA-256 of the key: how a presented key is found. */
+  /** SHA-256 (hex) of the key: how a presented key is found. The key itself is kept nowhere (007-api-key-hashes). */
   key_hash: string;
-  /** The key itself, encrypted, so that admins can copy it again. */
-  key_encrypted: string;
+  /** The key's first characters, shown in lists as `key_masked`. */
   key_prefix: string;
   text_permission: Flag;
   file_permission: Flag;
@@ -94,6 +93,8 @@ export interface FilesTable {
   part_size: number | null;
   /** URL uploads: the address the bytes came from. */
   source_url: string | null;
+  /** The key the object was copied from into the share area, until that original is deleted (services/share-area.ts). */
+  moved_from: Generated<string | null>;
   created_by: string;
   created_at: string;
   updated_at: string;

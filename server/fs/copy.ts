@@ -8,7 +8,7 @@ import { forEachAtOnce } from '../storage/at-once';
 import type { ListedObject } from '../storage/driver';
 import { assertFits, uploadLimits, type UploadLimits } from '../services/files';
 import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
-import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
+import { innerOfKey, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
 import { invalidateFolders } from './shared-cache';
 import { onStorage, storageError } from './storage-errors';
 import { fsPartSize } from './transfers';
@@ -44,7 +44,7 @@ export interface FilePair {
 export async function filePairs(source: MountTarget, target: MountTarget): Promise<FilePair[]> {
   const file = await onStorage(source.path.text, () => source.driver.stat(source.key));
   if (file) return [{ from: source, to: target, object: file }];
-  const tree = await onStorage(source.path.text, () => source.driver.listTree(source.key));
+  const tree = await onStorage(source.path.text, () => listMount(source, true));
   const below = (key: string) => innerOfKey(source, key).slice(source.inner.length);
   await target.driver.makeFolder(target.key);
   for (const folder of tree.folders) await target.driver.makeFolder(withInner(target, [...target.inner, ...below(folder)]).key);
@@ -62,7 +62,7 @@ export async function filePairs(source: MountTarget, target: MountTarget): Promi
 async function takenBelow(target: MountTarget): Promise<(to: MountTarget) => boolean> {
   const kind = await kindAt(target);
   if (kind !== 'folder') return (to) => to.key === target.key && kind === 'file';
-  const tree = await onStorage(target.path.text, () => target.driver.listTree(target.key));
+  const tree = await onStorage(target.path.text, () => listMount(target, true));
   const taken = new Set([...tree.objects.map((object) => object.key), ...tree.folders]);
   return (to) => taken.has(to.key);
 }

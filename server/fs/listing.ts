@@ -6,7 +6,7 @@ import { visibleMounts } from '../services/mounts';
 import type { FolderListing, ListedObject } from '../storage/driver';
 import { directoryCacheOf } from './cache';
 import { displayPath, isWithin, nameOf, pathOfSegments, type FsPath } from './paths';
-import { innerOfKey, resolveTarget, withInner, type FsCaller, type MountTarget, type VirtualTarget } from './resolve';
+import { innerOfKey, listMount, resolveTarget, withInner, type FsCaller, type MountTarget, type VirtualTarget } from './resolve';
 import { onStorage } from './storage-errors';
 
 // One collator for every comparison: localeCompare with options builds a new one per call (seconds for 5,000 names).
@@ -66,7 +66,7 @@ export async function folderListing(deps: AppDeps, target: MountTarget, refresh:
     const cached = cache.get(target.mount.id, cacheKey, target.mount.cache_version);
     if (cached) return cached;
   }
-  const listing = await onStorage(target.path.text, () => target.driver.list(target.key));
+  const listing = await onStorage(target.path.text, () => listMount(target));
   if (listing.folders.length === 0 && listing.objects.length === 0 && target.inner.length > 0) {
     await assertFolder(target);
   }

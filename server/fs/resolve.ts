@@ -1,9 +1,9 @@
 import type { AppDeps, Principal } from '../context';
-import { ApiError } from '../errors';
+import { ApiError, badInput } from '../errors';
 import { visibleMounts, type MountRow } from '../services/mounts';
 import { findStorageConfig } from '../services/storage-configs';
-import type { StorageDriver } from '../storage/driver';
-import { folderSegments } from '../storage/keys';
+import type { FolderListing, StorageDriver } from '../storage/driver';
+import { folderSegments, isShareAreaKey } from '../storage/keys';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 import { isWithin, normalizePath, outsideBasePath, pathOfSegments, ROOT, type FsPath } from './paths';
 
@@ -73,8 +73,13 @@ export async function mountTarget(deps: AppDeps, mount: MountRow, path: FsPath):
 
 const segmentsOf = (mountPath: string) => mountPath.split('/').filter(Boolean);
 
-/** The target of another path in the same mount, by its segments below the mount point. */
+/**
+ * The target of another path in the same mount, by its segments below the mount point. Every mount target is made
+ * here, so this is where the share area is refused (as LOCAL's `.staging` is): file shares' objects are no mount's.
+ */
 export function withInner(target: Omit<MountTarget, 'kind' | 'path' | 'inner' | 'key'>, inner: string[]): MountTarget {
+  const key = [...target.rootSegments, ...inner].join('/');
+  if (isShareAreaKey(key)) throw badInput('path', 'invalid_path');
   return {
     kind: 'mount',
     mount: target.mount,
@@ -82,8 +87,17 @@ export function withInner(target: Omit<MountTarget, 'kind' | 'path' | 'inner' | 
     driver: target.driver,
     rootSegments: target.rootSegments,
     inner,
-    key: [...target.rootSegments, ...inner].join('/'),
+    key,
     path: pathOfSegments([...segmentsOf(target.mount.mount_path), ...inner]),
+  };
+}
+
+/** A folder's entries, or with `recursive` its whole tree, as the mount sees them: without the share area. */
+export async function listMount(target: MountTarget, recursive = false): Promise<FolderListing> {
+  const listing = await (recursive ? target.driver.listTree(target.key) : target.driver.list(target.key));
+  return {
+    folders: listing.folders.filter((key) => !isShareAreaKey(key)),
+    objects: listing.objects.filter((object) => !isShareAreaKey(object.key)),
   };
 }
 

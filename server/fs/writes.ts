@@ -4,12 +4,12 @@ import { mimeTypeOf } from '../../contract/mime';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { putWithinBudget } from '../forms/budgeted-put';
-import { assertFits, byteBudget, uploadLimits } from '../services/files';
+import { assertFits, byteBudget, uploadLimits, type UploadLimits } from '../services/files';
 import { translate, type Lang } from '../i18n/messages';
 import { cleanContentType } from '../storage/http-headers';
 import { invalidateFolders } from './shared-cache';
 import { checkName, childOf, isWithin, nameOf, parentOf, type FsPath } from './paths';
-import { innerOfKey, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
+import { innerOfKey, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
 
 /** Drops the cached listings a write to `target` changed, on every instance (call it after the storage changed). */
@@ -99,12 +99,30 @@ export async function renamePath(deps: AppDeps, caller: FsCaller, from: FsPath, 
 }
 
 async function moveFolder(source: MountTarget, target: MountTarget): Promise<void> {
-  const tree = await source.driver.listTree(source.key);
+  const tree = await listMount(source, true);
   const moved = (key: string) => withInner(target, [...target.inner, ...innerOfKey(source, key).slice(source.inner.length)]).key;
   await source.driver.makeFolder(target.key);
   for (const folder of tree.folders) await source.driver.makeFolder(moved(folder));
   for (const object of tree.objects) await source.driver.move(object.key, moved(object.key));
   await source.driver.removeFolder(source.key);
+}
+
+/** What many writes of one request share (see upload-batch.ts). */
+export interface WriteOptions {
+  /** The limits of the target's storage config, read once by the caller; read here when absent. */
+  limits?: UploadLimits;
+  /** The caller drops the changed listings itself, once for all its writes; otherwise this write does. */
+  deferInvalidate?: boolean;
+}
+
+/**
+ * Whether a write must refuse the target as a folder: the mount's root, or a folder that is not also a file (S3
+ * may hold both under one name; kindAt calls that a file). One storage call when there is no folder, the usual case.
+ */
+async function isFolderAt(target: MountTarget): Promise<boolean> {
+  if (target.inner.length === 0) return true;
+  if (!(await onStorage(target.path.text, () => target.driver.folderExists(target.key)))) return false;
+  return !(await onStorage(target.path.text, () => target.driver.stat(target.key)));
 }
 
 /**
@@ -116,13 +134,14 @@ export async function writeFile(
   target: MountTarget,
   body: Readable,
   contentType: string | undefined,
+  options: WriteOptions = {},
 ): Promise<FsUploadResult> {
   checkName(nameOf(target.path), 'path');
-  if (target.inner.length === 0 || (await kindAt(target)) === 'folder') {
+  if (await isFolderAt(target)) {
     body.resume();
     throw new ApiError(409, 'fs_exists', { path: target.path.text }, { field: 'path', issue: 'is_a_folder' });
   }
-  const limits = await uploadLimits(deps, target.config);
+  const limits = options.limits ?? (await uploadLimits(deps, target.config));
   const mimetype = cleanContentType(contentType && contentType !== 'application/octet-stream' ? contentType : mimeTypeOf(nameOf(target.path)));
   const outcome = await putWithinBudget(target.driver, target.key, body, mimetype, byteBudget(limits));
   if (outcome.kind === 'over_budget') {
@@ -130,7 +149,7 @@ export async function writeFile(
     throw new ApiError(413, 'body_too_large', { limit: String(byteBudget(limits)) });
   }
   if (outcome.kind === 'failed') throw storageError(target.path.text, outcome.error);
-  await invalidate(deps, target);
+  if (!options.deferInvalidate) await invalidate(deps, target);
   return { path: target.path.text, size: outcome.head.size, etag: outcome.head.etag, mimetype };
 }
 

@@ -1,4 +1,4 @@
-import { apiKeySchema } from '../../contract/api-keys';
+import { apiKeySchema, createdApiKeySchema } from '../../contract/api-keys';
 import { envelopeSchema, errorDataSchema } from '../../contract/envelope';
 import { fileShareSchema, publicFileSchema } from '../../contract/files';
 import { fsBatchResultSchema, fsClientCopySchema, fsEntrySchema, fsItemSchema, fsListingSchema, fsUploadResultSchema } from '../../contract/fs';
@@ -22,6 +22,7 @@ export const NAMED_SCHEMAS = {
   PagePagination: pagePaginationSchema,
   OffsetPagination: offsetPaginationSchema,
   ApiKey: apiKeySchema,
+  CreatedApiKey: createdApiKeySchema,
   StorageConfig: storageConfigSchema,
   Mount: mountSchema,
   FsItem: fsItemSchema,

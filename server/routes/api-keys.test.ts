@@ -3,12 +3,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiKeyListSchema, apiKeySchema, type ApiKey } from '../../contract/api-keys';
+import { apiKeyListSchema, apiKeySchema, createdApiKeySchema, type ApiKey, type CreatedApiKey } from '../../contract/api-keys';
 import { apiKeyTestResponseSchema } from '../../contract/auth';
 import { createTestApp, expectError, expectOk, HOUR, MINUTE, type TestApp } from '../../tests/fixtures/test-app';
 import { usingPostgres } from '../../tests/fixtures/test-database';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** A created key as every later answer shows it: without the key. */
+const shown = ({ key: _key, ...rest }: CreatedApiKey): ApiKey => rest;
+/** The `data` of an answer as sent, before the contract's schema strips what it does not know. */
+const rawData = async (res: Response) => ((await res.clone().json()) as { data: unknown }).data;
 
 describe('/api/admin/api-keys', () => {
   let t: TestApp;
@@ -30,7 +34,7 @@ describe('/api/admin/api-keys', () => {
       expect(res.status).toBe(201);
       const body = (await res.clone().json()) as { message: string };
       expect(body.message).toBe('API key created');
-      const key = await expectOk(res, apiKeySchema, 201);
+      const key = await expectOk(res, createdApiKeySchema, 201);
       expect(key.key).toMatch(/^[A-Za-z0-9]{24}$/);
       expect(key).toMatchObject({
         name: 'generated',
@@ -68,7 +72,19 @@ describe('/api/admin/api-keys', () => {
         basic_path: '/local/team',
         expires_at: expires,
       });
-      expect(await find(key.id)).toEqual(key);
+      expect(await find(key.id)).toEqual(shown(key));
+    });
+
+    it.each([
+      ['/local/dir/', '/local/dir'],
+      ['/local/', '/local'],
+      ['/', '/'],
+    ])('takes the base path %j (CloudPaste clients end folders with a slash) and stores it as %j', async (given, stored) => {
+      const key = await t.createKey(token, { name: `slash ${given}`, basic_path: given });
+      expect(key.basic_path).toBe(stored);
+      const row = await t.db.selectFrom('api_keys').select('basic_path').where('id', '=', key.id).executeTakeFirstOrThrow();
+      expect(row.basic_path).toBe(stored);
+      expect((await find(key.id))?.basic_path).toBe(stored);
     });
 
     it('takes a custom key', async () => {
@@ -119,7 +135,8 @@ describe('/api/admin/api-keys', () => {
       ['a name over 50 characters', { name: 'n'.repeat(51) }, 'name'],
       ['a relative base path', { name: 'p1', basic_path: 'local' }, 'basic_path'],
       ['a base path with ..', { name: 'p2', basic_path: '/local/../etc' }, 'basic_path'],
-      ['a base path with a trailing slash', { name: 'p3', basic_path: '/local/' }, 'basic_path'],
+      ['a base path with two trailing slashes', { name: 'p3', basic_path: '/local//' }, 'basic_path'],
+      ['a base path with .. and a trailing slash', { name: 'p3b', basic_path: '/local/../' }, 'basic_path'],
       ['a non-boolean permission', { name: 'p4', text_permission: 'yes' }, 'text_permission'],
       ['a date that is not ISO', { name: 'p5', expires_at: 'next tuesday' }, 'expires_at'],
       ['a date that does not exist', { name: 'p6', expires_at: '2031-02-30T00:00:00Z' }, 'expires_at'],
@@ -155,14 +172,15 @@ describe('/api/admin/api-keys', () => {
   });
 
   describe('storage', () => {
-    it('stores the SHA-256 of the key and no plain copy, in the row or anywhere in the database files', async () => {
+    it('stores the SHA-256 of the key and no copy of it, in the row or anywhere in the database files', async () => {
       const generated = await t.createKey(token, { name: 'stored-generated' });
       const custom = await t.createKey(token, { name: 'stored-custom', custom_key: 'PlainTextCustomKey-42' });
       for (const key of [generated, custom]) {
         const row = await t.db.selectFrom('api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
         expect(row.key_hash).toBe(sha256(key.key));
         expect(row.key_prefix).toBe(key.key.slice(0, 6));
-        expect(JSON.stringify(row)).not.toContain(key.key);
+        expect(row).not.toHaveProperty('key_encrypted');
+        for (const [column, value] of Object.entries(row)) expect(String(value), column).not.toContain(key.key);
       }
       // On PostgreSQL the database files are the server's; the row is all there is to check.
       if (usingPostgres()) return;
@@ -177,23 +195,27 @@ describe('/api/admin/api-keys', () => {
   });
 
   describe('list', () => {
-    it('shows every key, newest first, masked and in full', async () => {
+    it('shows every key, newest first, by its first characters and never in full', async () => {
       t.clock.advance(1000);
       const older = await t.createKey(token, { name: 'list-older' });
       t.clock.advance(1000);
       const newer = await t.createKey(token, { name: 'list-newer', custom_key: 'abcdefghij' });
-      const keys = await list();
-      expect(keys[0]?.id).toBe(newer.id);
-      expect(keys[1]?.id).toBe(older.id);
-      const shown = keys.find((k) => k.id === newer.id);
-      expect(shown?.key).toBe('abcdefghij');
-      expect(shown?.key_masked).toBe('abcdef…');
-      for (const key of keys) expect(key.key_masked).toBe(`${key.key.slice(0, 6)}…`);
+      const res = await t.request('/api/admin/api-keys', { token });
+      const text = await res.clone().text();
+      const sent = (await rawData(res)) as Record<string, unknown>[];
+      const keys = await expectOk(res, apiKeyListSchema);
+      expect(keys[0]).toEqual(shown(newer));
+      expect(keys[1]).toEqual(shown(older));
+      expect(keys[0]?.key_masked).toBe('abcdef…');
+      expect(keys[1]?.key_masked).toBe(`${older.key.slice(0, 6)}…`);
+      expect(sent.length).toBe(keys.length);
+      for (const key of sent) expect(key).not.toHaveProperty('key');
+      for (const key of [older, newer]) expect(text).not.toContain(key.key);
     });
   });
 
   describe('update', () => {
-    let key: ApiKey;
+    let key: CreatedApiKey;
     beforeEach(async () => {
       key = await t.createKey(token);
     });
@@ -209,9 +231,11 @@ describe('/api/admin/api-keys', () => {
         basic_path: '/local/x',
         expires_at: expires,
       });
+      expect(await rawData(res)).not.toHaveProperty('key');
+      expect(await res.clone().text()).not.toContain(key.key);
       const updated = await expectOk(res, apiKeySchema);
       expect(updated).toEqual({
-        ...key,
+        ...shown(key),
         name: `${key.name}-renamed`,
         text_permission: true,
         file_permission: true,
@@ -224,7 +248,7 @@ describe('/api/admin/api-keys', () => {
 
     it('changes only what is given', async () => {
       const updated = await expectOk(await put(key.id, { file_permission: true }), apiKeySchema);
-      expect(updated).toEqual({ ...key, file_permission: true });
+      expect(updated).toEqual({ ...shown(key), file_permission: true });
     });
 
     it('clears the expiry with null', async () => {
@@ -251,7 +275,14 @@ describe('/api/admin/api-keys', () => {
       expect((await expectError(await put(key.id, { expires_at: past }), 400)).data.field).toBe('expires_at');
       expect((await expectError(await put(key.id, { basic_path: '/a/../b' }), 400)).data.field).toBe('basic_path');
       expect((await expectError(await put(key.id, { name: '' }), 400)).data.field).toBe('name');
-      expect(await find(key.id)).toEqual(key);
+      expect((await expectError(await put(key.id, { basic_path: '/a//' }), 400)).data.field).toBe('basic_path');
+      expect(await find(key.id)).toEqual(shown(key));
+    });
+
+    it('stores a base path given with a trailing slash without it', async () => {
+      expect((await expectOk(await put(key.id, { basic_path: '/local/team/' }), apiKeySchema)).basic_path).toBe('/local/team');
+      expect((await find(key.id))?.basic_path).toBe('/local/team');
+      expect((await expectOk(await put(key.id, { basic_path: '/' }), apiKeySchema)).basic_path).toBe('/');
     });
 
     it('answers 404 for a missing key', async () => {
@@ -287,7 +318,7 @@ describe('/api/admin/api-keys', () => {
     it('deletes only the key named', async () => {
       const [a, b] = [await t.createKey(token), await t.createKey(token)];
       await expectOk(await t.request(`/api/admin/api-keys/${a.id}`, { method: 'DELETE', token }), v.null());
-      expect(await find(b.id)).toEqual(b);
+      expect(await find(b.id)).toEqual(shown(b));
     });
   });
 

@@ -10,7 +10,7 @@ import { createApiKey, deleteApiKey, listApiKeys, updateApiKey } from '../servic
 export function apiKeyRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use('*', requireAdmin);
-  // Every answer here shows keys in full (the list too): never compressed.
+  // The creation's answer holds a whole key (the only one that does): never compressed, nor are the others here.
   app.use('*', keepUncompressed);
 
   app.get('/', async (c) => ok(c, await listApiKeys(deps)));

@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ApiKey } from '../../contract/api-keys';
+import type { CreatedApiKey } from '../../contract/api-keys';
 import { FILE_LINK_TTL_SECONDS, fileShareSchema, PRESIGN_TTL_SECONDS, publicFileSchema } from '../../contract/files';
 import { batchDeleteResultSchema } from '../../contract/lists';
 import { storageConfigSchema } from '../../contract/storage';
@@ -34,7 +34,7 @@ type Kind = 'LOCAL' | 'S3';
 describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
   let t: TestApp;
   let token: string;
-  let key: ApiKey;
+  let key: CreatedApiKey;
   let s3: RunningS3rver | undefined;
   let storage: StorageUnderTest;
   let f: ReturnType<typeof fileClient>;
@@ -323,7 +323,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     const bytes = patternBytes(70_000, 5);
     const share = await f.uploadOk(bytes, admin(), { filename: 'late.bin', after: { mimetype: 'image/png', ...on(), path: 'spec/order', remark: 'file first' } });
     expect(share).toMatchObject({ s3_config_id: storage.configId, mimetype: 'image/png', remark: 'file first', size: bytes.length });
-    expect(share.storage_path).toMatch(/^spec\/order\/[A-Za-z0-9]{10}-late\.bin$/);
+    expect(share.storage_path).toMatch(/^\.clipstash-shares\/spec\/order\/[A-Za-z0-9]{10}-late\.bin$/);
     expect(await storage.holds(share.storage_path)).toBe(true);
     expect(Buffer.from(await (await f.view(share.slug, '', { token })).arrayBuffer())).toEqual(Buffer.from(bytes));
     expect(readdirSync(join(t.dataDir, 'staging'))).toEqual([]);

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKey } from '../../contract/api-keys';
+import type { CreatedApiKey } from '../../contract/api-keys';
 import { dashboardStatsSchema, fileListSchema, fileShareSchema, publicFileSchema } from '../../contract/files';
 import { slugAvailabilitySchema } from '../../contract/slugs';
 import { storageConfigSchema } from '../../contract/storage';
@@ -13,8 +13,8 @@ import { lastDays } from '../services/dashboard';
 describe('file uploads: permissions and validation', () => {
   let t: TestApp;
   let token: string;
-  let fileKey: ApiKey;
-  let textKey: ApiKey;
+  let fileKey: CreatedApiKey;
+  let textKey: CreatedApiKey;
   let f: ReturnType<typeof fileClient>;
   let privateConfig: string;
   const admin = (): Auth => ({ token });
@@ -126,13 +126,13 @@ describe('file uploads: permissions and validation', () => {
       maxViews: 4,
       expiresAt: new Date(t.clock.now().getTime() + 2 * HOUR).toISOString(),
     });
-    expect(share.storage_path).toMatch(/^[A-Za-z0-9]{10}-笔记 notes\.md$/);
+    expect(share.storage_path).toMatch(/^\.clipstash-shares\/[A-Za-z0-9]{10}-笔记 notes\.md$/);
     const shown = await f.view(share.slug, '', { token });
     expect(shown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(await shown.text()).toBe('# hi');
     const placed = await f.uploadOk(patternBytes(5), admin(), { filename: '../../x.txt', fields: { path: '/docs//2030/./q1/' } });
     expect(placed.filename).toBe('x.txt');
-    expect(placed.storage_path).toMatch(/^docs\/2030\/q1\/[A-Za-z0-9]{10}-x\.txt$/);
+    expect(placed.storage_path).toMatch(/^\.clipstash-shares\/docs\/2030\/q1\/[A-Za-z0-9]{10}-x\.txt$/);
     const typed = await f.uploadOk(patternBytes(5), admin(), { filename: 'blob', fields: { mimetype: 'image/webp' } });
     expect(typed.mimetype).toBe('image/webp');
     const junk = await f.uploadOk(patternBytes(5), admin(), { filename: 'x', fields: { mimetype: 'text/html\r\nX-Evil: 1' } });
@@ -177,8 +177,8 @@ describe('file uploads: permissions and validation', () => {
 describe('file management', () => {
   let t: TestApp;
   let token: string;
-  let key: ApiKey;
-  let otherKey: ApiKey;
+  let key: CreatedApiKey;
+  let otherKey: CreatedApiKey;
   let f: ReturnType<typeof fileClient>;
 
   beforeAll(async () => {

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ApiKey } from '../../contract/api-keys';
+import type { CreatedApiKey } from '../../contract/api-keys';
 import { fileShareSchema, PRESIGN_TTL_SECONDS, presignResponseSchema } from '../../contract/files';
 import {
   MAX_PARTS_SIGNED_AT_ONCE,
@@ -45,8 +45,8 @@ function bytesOfSize(size: number, seed: number): Buffer<ArrayBuffer> {
 describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kind) => {
   let t: TestApp;
   let token: string;
-  let key: ApiKey;
-  let other: ApiKey;
+  let key: CreatedApiKey;
+  let other: CreatedApiKey;
   let s3: RunningS3rver | undefined;
   let configId: string;
   /** Every object key storage holds. */
@@ -72,7 +72,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
               entry.isDirectory() ? walk(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
             )
           : [];
-      objectKeys = async () => walk(root).filter((file) => !file.startsWith('.'));
+      objectKeys = async () => walk(root).filter((file) => !file.startsWith('.staging') && !file.startsWith('.meta'));
       stagedUploads = () => walk(join(root, '.staging'));
     } else {
       const server = await startS3rver();

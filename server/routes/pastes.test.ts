@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiKey } from '../../contract/api-keys';
+import type { CreatedApiKey } from '../../contract/api-keys';
 import {
   adminPasteListSchema,
   clearExpiredResultSchema,
@@ -55,8 +55,8 @@ function pasteClient(t: TestApp) {
 describe('POST /api/paste', () => {
   let t: TestApp;
   let token: string;
-  let writer: ApiKey;
-  let reader: ApiKey;
+  let writer: CreatedApiKey;
+  let reader: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
     t = await createTestApp();
@@ -227,8 +227,8 @@ describe('POST /api/paste', () => {
 describe('GET and POST /api/paste/:slug', () => {
   let t: TestApp;
   let token: string;
-  let writer: ApiKey;
-  let other: ApiKey;
+  let writer: CreatedApiKey;
+  let other: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
     t = await createTestApp();
@@ -456,7 +456,7 @@ describe('expiry', () => {
 describe('GET /api/raw/:slug', () => {
   let t: TestApp;
   let token: string;
-  let writer: ApiKey;
+  let writer: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
     t = await createTestApp();
@@ -545,7 +545,7 @@ describe('GET /api/raw/:slug', () => {
 describe('GET /api/slugs/paste/:slug', () => {
   let t: TestApp;
   let token: string;
-  let writer: ApiKey;
+  let writer: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
     t = await createTestApp();
@@ -580,7 +580,7 @@ describe('GET /api/slugs/paste/:slug', () => {
 describe('/api/admin/pastes', () => {
   let t: TestApp;
   let token: string;
-  let writer: ApiKey;
+  let writer: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
     t = await createTestApp();
@@ -776,8 +776,8 @@ describe('/api/admin/pastes', () => {
 describe('/api/user/pastes', () => {
   let t: TestApp;
   let token: string;
-  let alice: ApiKey;
-  let bob: ApiKey;
+  let alice: CreatedApiKey;
+  let bob: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
     t = await createTestApp();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ApiKey } from '../../contract/api-keys';
+import type { CreatedApiKey } from '../../contract/api-keys';
 import {
   SECRET_MASK,
   storageConfigListSchema,
@@ -20,8 +20,8 @@ const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 describe('storage configs (/api/s3-configs)', () => {
   let t: TestApp;
   let token: string;
-  let fileKey: ApiKey;
-  let textKey: ApiKey;
+  let fileKey: CreatedApiKey;
+  let textKey: CreatedApiKey;
   let s3: RunningS3rver;
   let noCors: RunningS3rver;
   const s3Body = (extra: Record<string, unknown> = {}) => ({

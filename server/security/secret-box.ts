@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { decodeKey } from '../config';
 
 /**
- * AES-256-GCM for secrets that must be read back (S3 secret keys, API keys shown to admins), and HMAC-SHA256
+ * AES-256-GCM for secrets that must be read back (S3 secret keys), and HMAC-SHA256
  * signatures for links the server hands out (signed local storage URLs, file links). Each signing purpose gets
  * its own key, derived from the encryption key with HKDF, so a signature for one use is worthless for another.
  */

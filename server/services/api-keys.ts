@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { ApiKey, CreateApiKeyRequest, UpdateApiKeyRequest } from '../../contract/api-keys';
+import type { ApiKey, CreateApiKeyRequest, CreatedApiKey, UpdateApiKeyRequest } from '../../contract/api-keys';
 import { GENERATED_KEY_LENGTH } from '../../contract/api-keys';
 import type { AppDeps } from '../context';
 import type { ApiKeysTable } from '../db/schema';
 import { ApiError, conflict, notFound } from '../errors';
-import { randomBase62, sha256 } from '../security/tokens';
+import { constantTimeEqual, randomBase62, sha256 } from '../security/tokens';
 
+/** Characters of a key kept for display (`key_masked`): 6 of base62 leave 2^143 of a generated key unknown. */
 const MASK_PREFIX = 6;
 
-function present(row: ApiKeysTable, deps: AppDeps): ApiKey {
+/**
+ * A key as every answer but the creation's shows it. The database holds only the key's SHA-256 and prefix
+ * (007-api-key-hashes): the key itself is in the creation's answer and nowhere else.
+ */
+function present(row: ApiKeysTable): ApiKey {
   return {
     id: row.id,
     name: row.name,
-    key: deps.secrets.open(row.key_encrypted),
     key_masked: `${row.key_prefix}…`,
     text_permission: row.text_permission === 1,
     file_permission: row.file_permission === 1,
@@ -38,10 +42,14 @@ async function assertNameFree(deps: AppDeps, name: string, exceptId?: string) {
 
 export async function listApiKeys(deps: AppDeps): Promise<ApiKey[]> {
   const rows = await deps.db.selectFrom('api_keys').selectAll().orderBy('created_at', 'desc').execute();
-  return rows.map((row) => present(row, deps));
+  return rows.map(present);
 }
 
-export async function createApiKey(deps: AppDeps, input: Required<Omit<CreateApiKeyRequest, 'custom_key'>> & { custom_key?: string }) {
+/** Creates a key; the answer is the only time the whole key is shown. */
+export async function createApiKey(
+  deps: AppDeps,
+  input: Required<Omit<CreateApiKeyRequest, 'custom_key'>> & { custom_key?: string },
+): Promise<CreatedApiKey> {
   const now = deps.now();
   assertFuture(input.expires_at, now);
   await assertNameFree(deps, input.name);
@@ -54,7 +62,6 @@ export async function createApiKey(deps: AppDeps, input: Required<Omit<CreateApi
     id: randomUUID(),
     name: input.name,
     key_hash: keyHash,
-    key_encrypted: deps.secrets.seal(key),
     key_prefix: key.slice(0, MASK_PREFIX),
     text_permission: Number(input.text_permission),
     file_permission: Number(input.file_permission),
@@ -66,10 +73,10 @@ export async function createApiKey(deps: AppDeps, input: Required<Omit<CreateApi
     updated_at: now.toISOString(),
   };
   await deps.db.insertInto('api_keys').values(row).execute();
-  return present(row, deps);
+  return { ...present(row), key };
 }
 
-export async function updateApiKey(deps: AppDeps, id: string, input: UpdateApiKeyRequest) {
+export async function updateApiKey(deps: AppDeps, id: string, input: UpdateApiKeyRequest): Promise<ApiKey> {
   const existing = await deps.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
   if (!existing) throw notFound('api_key_not_found');
   assertFuture(input.expires_at, deps.now());
@@ -82,7 +89,7 @@ export async function updateApiKey(deps: AppDeps, id: string, input: UpdateApiKe
   if (input.file_permission !== undefined) changes.file_permission = Number(input.file_permission);
   if (input.mount_permission !== undefined) changes.mount_permission = Number(input.mount_permission);
   await deps.db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
-  return present({ ...existing, ...changes }, deps);
+  return present({ ...existing, ...changes });
 }
 
 export async function deleteApiKey(deps: AppDeps, id: string) {
@@ -90,11 +97,17 @@ export async function deleteApiKey(deps: AppDeps, id: string) {
   if (result.numDeletedRows === 0n) throw notFound('api_key_not_found');
 }
 
-/** The key behind a presented secret if it exists and has not expired; marks it used. */
+/**
+ * The key behind a presented secret if it exists and has not expired; marks it used. One lookup on the unique
+ * index of key_hash; the hash found is compared again in constant time, so that no collation of the database
+ * (PostgreSQL's can be case-insensitive) decides alone whether a key matches.
+ */
 export async function resolveApiKey(deps: AppDeps, presented: string) {
-  const row = await deps.db.selectFrom('api_keys').selectAll().where('key_hash', '=', sha256(presented)).executeTakeFirst();
+  const hash = sha256(presented);
+  const row = await deps.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
   const now = deps.now();
-  if (!row || (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime())) return undefined;
+  if (!row || !constantTimeEqual(row.key_hash, hash)) return undefined;
+  if (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime()) return undefined;
   await deps.db.updateTable('api_keys').set({ last_used: now.toISOString() }).where('id', '=', row.id).execute();
   return row;
 }

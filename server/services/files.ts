@@ -26,10 +26,11 @@ import { readSettings } from './settings';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
 import { findStorageConfig, reservedBytes, resolveUploadConfig, touchStorageConfig } from './storage-configs';
 import { cleanContentType } from '../storage/http-headers';
-import { buildObjectKey, cleanFilename } from '../storage/keys';
+import { cleanFilename, shareObjectKey } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 import { viewCountsOf } from './view-counts';
+import { moveSharesIntoArea } from './share-area';
 
 export type FileRow = Selectable<FilesTable>;
 export type ShareOptions = v.InferOutput<typeof shareOptionsSchema>;
@@ -207,6 +208,7 @@ export async function recordStoredFile(
         upload_id: null,
         part_size: null,
         source_url: null,
+        moved_from: null,
         created_by: creatorOf(principal),
         created_at: stamp,
         updated_at: stamp,
@@ -264,6 +266,7 @@ export async function insertPendingFile(deps: AppDeps, principal: Principal, pen
       upload_id: pending.uploadId ?? null,
       part_size: pending.partSize ?? null,
       source_url: pending.sourceUrl,
+      moved_from: null,
       created_by: creatorOf(principal),
       created_at: stamp,
       updated_at: stamp,
@@ -287,7 +290,7 @@ export async function presignUpload(
   const config = await resolveUploadConfig(deps, principal, input.s3_config_id || undefined);
   assertFits(input.size, await uploadLimits(deps, config));
   const driver = driverFor(deps, config);
-  const key = buildObjectKey(config.default_folder, input.path, input.filename);
+  const key = shareObjectKey(config.default_folder, input.path, input.filename);
   const contentType = cleanContentType(input.mimetype);
   const row = await insertPendingFile(deps, principal, {
     slug: input.slug,
@@ -448,7 +451,10 @@ export const UPLOAD_SWEEP_LEASE = 'upload-sweeper';
  */
 export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
   if (!(await holdLease(deps.db, UPLOAD_SWEEP_LEASE, deps.now(), 2 * everyMs))) return undefined;
-  return sweepStaleUploads(deps);
+  const swept = await sweepStaleUploads(deps);
+  // Shares stored before the share area existed (or committed since by an upload begun before) move into it.
+  await moveSharesIntoArea(deps);
+  return swept;
 }
 
 /** Runs the sweep every few minutes; returns the stop function. */

@@ -20,7 +20,7 @@ import {
   type StoredPart,
 } from '../storage/driver';
 import { cleanContentType } from '../storage/http-headers';
-import { buildObjectKey, cleanFilename } from '../storage/keys';
+import { cleanFilename, shareObjectKey } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
 import { assertFits, insertPendingFile, isStale, markCommitted, ownUpload, removeFile, toFileShare, uploadLimits, type FileRow } from './files';
@@ -93,7 +93,7 @@ export async function initMultipartUpload(
 
   const driver = driverFor(deps, config);
   const filename = cleanFilename(input.filename);
-  const key = buildObjectKey(config.default_folder, undefined, filename);
+  const key = shareObjectKey(config.default_folder, undefined, filename);
   const contentType = cleanContentType(input.mimetype);
   let uploadId: string;
   try {

@@ -6,7 +6,7 @@ import { putWithinBudget } from '../forms/budgeted-put';
 import { receiveForm, type FormFile } from '../forms/receive-form';
 import { UnsafeKeyError } from '../storage/driver';
 import { cleanContentType } from '../storage/http-headers';
-import { buildObjectKey, cleanFilename } from '../storage/keys';
+import { cleanFilename, shareObjectKey } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
 import {
@@ -63,7 +63,7 @@ async function storeFilePart(deps: AppDeps, principal: Principal, fields: Record
     if (options.slug !== undefined) await assertSlugFree(deps.db, 'files', options.slug);
     const filename = cleanFilename(file.filename);
     const mimetype = cleanContentType(fields.mimetype || uploadMimeType(filename, file.mimeType === 'application/octet-stream' ? '' : file.mimeType));
-    const key = buildObjectKey(config.default_folder, fields.path, filename);
+    const key = shareObjectKey(config.default_folder, fields.path, filename);
     const budget = byteBudget(limits);
     const outcome = await putWithinBudget(driverFor(deps, config), key, file.stream, mimetype, budget);
     if (outcome.kind === 'over_budget') {

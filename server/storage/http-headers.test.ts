@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanContentType, contentDisposition, needsSandbox, parseRange } from './http-headers';
-import { buildObjectKey, cleanFilename, folderSegments, safeSegment } from './keys';
+import { cleanFilename, folderSegments, isShareAreaKey, safeSegment, shareObjectKey } from './keys';
 
 describe('parseRange', () => {
   it.each([
@@ -83,11 +83,16 @@ describe('storage keys', () => {
     expect(() => folderSegments(Array.from({ length: 17 }, () => 'x').join('/'))).toThrow();
   });
 
-  it('builds keys under the config folder with a random part', () => {
-    const key = buildObjectKey('shares', 'q1', 'plan.txt');
-    expect(key).toMatch(/^shares\/q1\/[A-Za-z0-9]{10}-plan\.txt$/);
-    expect(buildObjectKey('', undefined, '...')).toMatch(/^[A-Za-z0-9]{10}-file$/);
-    expect(buildObjectKey('', undefined, 'a')).not.toBe(buildObjectKey('', undefined, 'a'));
+  it('builds share keys in the share area, under the config folder, with a random part', () => {
+    const key = shareObjectKey('shares', 'q1', 'plan.txt');
+    expect(key).toMatch(/^\.clipstash-shares\/shares\/q1\/[A-Za-z0-9]{10}-plan\.txt$/);
+    expect(isShareAreaKey(key)).toBe(true);
+    expect(shareObjectKey('', undefined, '...')).toMatch(/^\.clipstash-shares\/[A-Za-z0-9]{10}-file$/);
+    // A client's folder cannot lead out of the area or name it a second time.
+    expect(shareObjectKey('', '.clipstash-shares/x', 'a')).toMatch(/^\.clipstash-shares\/clipstash-shares\/x\//);
+    expect(isShareAreaKey('.clipstash-sharesX/a')).toBe(false);
+    expect(isShareAreaKey('docs/.clipstash-shares')).toBe(false);
+    expect(shareObjectKey('', undefined, 'a')).not.toBe(shareObjectKey('', undefined, 'a'));
   });
 
   it('cleans file names for records', () => {

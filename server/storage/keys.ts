@@ -32,12 +32,24 @@ export function folderSegments(path: string | undefined, field = 'path'): string
 }
 
 /**
- * The storage key of a new file: `<config folder>/<client folder>/<random>-<file name>`. Built here and only
- * here; the random part keeps two uploads of one name apart.
+ * The share area: file shares' objects live under this prefix at the root of their storage, where no mount reaches
+ * (the mount file system refuses the prefix and leaves it out of listings), so a share's bytes are the share's alone.
+ * Client folders and config folders can never start with it: `safeSegment` drops leading dots.
  */
-export function buildObjectKey(configFolder: string, clientFolder: string | undefined, filename: string): string {
+export const SHARE_AREA = '.clipstash-shares';
+
+export const isShareAreaKey = (key: string): boolean => key === SHARE_AREA || key.startsWith(`${SHARE_AREA}/`);
+
+/** Where an object stored before the share area existed (`<config folder>/…`) belongs now. */
+export const shareAreaKeyOf = (legacyKey: string): string => `${SHARE_AREA}/${legacyKey}`;
+
+/**
+ * The storage key of a new file share: `<share area>/<config folder>/<client folder>/<random>-<file name>`. Built
+ * here and only here; the random part keeps two uploads of one name apart.
+ */
+export function shareObjectKey(configFolder: string, clientFolder: string | undefined, filename: string): string {
   const name = `${randomBase62(10)}-${safeSegment(filename) || 'file'}`;
-  const key = [...folderSegments(configFolder, 'default_folder'), ...folderSegments(clientFolder), name].join('/');
+  const key = [SHARE_AREA, ...folderSegments(configFolder, 'default_folder'), ...folderSegments(clientFolder), name].join('/');
   assertSafeKey(key);
   return key;
 }

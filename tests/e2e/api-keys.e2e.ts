@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import type { ApiKey } from '../../contract/api-keys';
 import { shareXUploaders } from '../../src/pages/admin/key-management/sharex';
-import { adminToken, loginAsAdmin, newPerson } from './harness';
+import { loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -30,14 +29,20 @@ describe('API keys', () => {
     await expect(form.getByLabel('Text: create and manage pastes').isChecked()).resolves.toBe(true);
     await form.getByRole('button', { name: 'Create key' }).click();
 
+    // The whole key is shown once, here; the list shows its first characters and offers no copy of it.
     const created = admin.page.getByRole('dialog', { name: 'API key created' });
     const key = (await created.getByTestId('created-key').textContent())?.trim() ?? '';
     expect(key).toMatch(/^[A-Za-z0-9]{24}$/);
+    await created.getByText('Copy the key now: it will not be shown again.').waitFor();
     await created.getByRole('button', { name: 'Done' }).click();
     const row = admin.page.locator('tr[data-key-name="writer"]');
     await row.waitFor();
     expect(await row.textContent()).toContain(`${key.slice(0, 6)}…`);
+    expect(await row.textContent()).not.toContain(key);
     expect(await row.textContent()).toContain('Text');
+    expect(await row.getByRole('button').count()).toBe(2);
+    await row.getByRole('button', { name: 'Edit key writer' }).waitFor();
+    await row.getByRole('button', { name: 'Delete key writer' }).waitFor();
 
     // The holder logs in with the key and sees the user panel with only what the key allows.
     const holder = await newPerson(suite.browser);
@@ -103,22 +108,26 @@ describe('API keys', () => {
     await context.close();
   });
 
-  // sharex.test.ts posts what shareXUploaders describes to a real server; here the page hands out exactly that.
-  it('downloads ShareX uploaders for a key: files and text, each for this server and this key', async () => {
-    const created = await fetch(`${suite.server.url}/api/admin/api-keys`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${await adminToken(suite.server.url)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'desktop', text_permission: true, file_permission: true }),
-    });
-    const key = ((await created.json()) as { data: ApiKey }).data;
-    const expected = shareXUploaders(key, suite.server.url, suite.server.url);
-
+  // sharex.test.ts posts what shareXUploaders describes to a real server; here the page hands out exactly that, at
+  // the key's creation: the only time the page knows the whole key.
+  it('downloads ShareX uploaders for a new key: files and text, each for this server and this key', async () => {
     const { page, context, errors } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);
     await page.goto(`${suite.server.url}/admin/key-management`);
     await expect(page.getByRole('link', { name: 'API reference' }).getAttribute('href')).resolves.toBe(`${suite.server.url}/api/docs`);
-    await page.getByRole('button', { name: 'Use desktop with ShareX' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Use with ShareX' });
+    await page.getByRole('button', { name: 'Create key' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Create API key' });
+    await form.getByLabel('Name').fill('desktop');
+    await form.getByLabel('Files: upload and manage file shares').check();
+    await form.getByLabel('Base path').fill('/local/desktop/');
+    await form.getByRole('button', { name: 'Create key' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'API key created' });
+    const key = (await dialog.getByTestId('created-key').textContent())?.trim() ?? '';
+    expect(key).toMatch(/^[A-Za-z0-9]{24}$/);
+    await dialog.getByRole('heading', { name: 'Use with ShareX' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const expected = shareXUploaders({ key, name: 'desktop', text_permission: true, file_permission: true }, suite.server.url, suite.server.url);
     for (const [button, uploader] of [
       ['Files and screenshots (.sxcu)', expected.files],
       ['Text (.sxcu)', expected.text],
@@ -128,8 +137,14 @@ describe('API keys', () => {
       expect(JSON.parse(await readFile(await download.path(), 'utf8'))).toEqual(uploader);
     }
     expect(expected.files?.RequestURL).toBe(`${suite.server.url}/api/upload`);
-    expect(expected.text?.Headers).toEqual({ Authorization: `ApiKey ${key.key}` });
+    expect(expected.text?.Headers).toEqual({ Authorization: `ApiKey ${key}` });
     await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // Afterwards the list offers neither the key nor its uploaders; the base path was stored without its slash.
+    const row = page.locator('tr[data-key-name="desktop"]');
+    expect(await row.textContent()).toContain('/local/desktop');
+    expect(await row.textContent()).not.toContain('/local/desktop/');
+    expect(await row.getByRole('button', { name: /ShareX|Copy/ }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiKeySchema } from '../../contract/api-keys';
+import { apiKeySchema, createdApiKeySchema } from '../../contract/api-keys';
 import { envelopeSchema } from '../../contract/envelope';
 import { fileShareSchema, presignResponseSchema, publicFileSchema } from '../../contract/files';
 import { fsListingSchema, fsUploadResultSchema } from '../../contract/fs';
@@ -109,7 +109,7 @@ describe('three instances on one PostgreSQL and one S3', () => {
   });
 
   it('updates an API key’s last use whichever instance it is used on', async () => {
-    const key = await ok(call(a, '/api/admin/api-keys', { token, json: { name: 'spread', text_permission: true } }), apiKeySchema, 201);
+    const key = await ok(call(a, '/api/admin/api-keys', { token, json: { name: 'spread', text_permission: true } }), createdApiKeySchema, 201);
     expect((await call(b, '/api/test/api-key', { apiKey: key.key })).status).toBe(200);
     const keys = await ok(call(c, '/api/admin/api-keys', { token }), v.array(apiKeySchema));
     expect(keys.find((k) => k.id === key.id)?.last_used).not.toBeNull();

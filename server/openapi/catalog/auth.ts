@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { apiKeyListSchema, apiKeySchema } from '../../../contract/api-keys';
+import { apiKeyListSchema, apiKeySchema, createdApiKeySchema } from '../../../contract/api-keys';
 import { adminCheckResponseSchema, apiKeyTestResponseSchema, loginResponseSchema } from '../../../contract/auth';
 import type { RouteDocs, Tag } from './types';
 
@@ -29,12 +29,20 @@ export const authDocs: RouteDocs = {
     description: 'Answers the key\'s name, base path and permissions; 401 when it is unknown or expired.',
     data: apiKeyTestResponseSchema,
   },
-  'GET /api/admin/api-keys': { tag, summary: 'List API keys', data: apiKeyListSchema },
+  'GET /api/admin/api-keys': {
+    tag,
+    summary: 'List API keys',
+    description: 'Each key by its first characters (`key_masked`): the server keeps only a hash of the key itself.',
+    data: apiKeyListSchema,
+  },
   'POST /api/admin/api-keys': {
     tag,
     summary: 'Create an API key',
-    description: 'A generated key (24 characters) unless `custom_key` is given. Send it as `Authorization: ApiKey <key>`.',
-    data: apiKeySchema,
+    description:
+      'A generated key (24 characters) unless `custom_key` is given. Send it as `Authorization: ApiKey <key>`. ' +
+      'This answer is the only one that holds the whole key (`key`): the server stores only its SHA-256 and its ' +
+      'first characters, so keep the key now. A `basic_path` with a trailing slash (`/local/dir/`) is stored without it.',
+    data: createdApiKeySchema,
     ok: [201],
     errors: [409],
   },

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import {
   apiKeyListSchema,
   apiKeySchema,
+  createdApiKeySchema,
   type CreateApiKeyRequest,
   type UpdateApiKeyRequest,
 } from '../../../contract/api-keys';
@@ -9,8 +10,9 @@ import { apiRequest } from './client';
 
 export const listApiKeys = () => apiRequest('/admin/api-keys', { schema: apiKeyListSchema });
 
+/** The answer holds the whole key: the only one that does. */
 export const createApiKey = (body: CreateApiKeyRequest) =>
-  apiRequest('/admin/api-keys', { method: 'POST', body, schema: apiKeySchema });
+  apiRequest('/admin/api-keys', { method: 'POST', body, schema: createdApiKeySchema });
 
 export const updateApiKey = (id: string, body: UpdateApiKeyRequest) =>
   apiRequest(`/admin/api-keys/${encodeURIComponent(id)}`, { method: 'PUT', body, schema: apiKeySchema });

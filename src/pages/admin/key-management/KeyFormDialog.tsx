@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
-import type { ApiKey } from '../../../../contract/api-keys';
+import type { ApiKey, CreatedApiKey } from '../../../../contract/api-keys';
 import { Button } from '../../../components/Button';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { Field, fieldStyles } from '../../../components/Field';
@@ -12,7 +12,9 @@ interface KeyFormDialogProps {
   /** The key being edited; absent when creating. */
   editing?: ApiKey;
   onClose: () => void;
-  onSaved: (key: ApiKey, created: boolean) => void;
+  /** A new key, with the whole key: the only time it is known. */
+  onCreated: (key: CreatedApiKey) => void;
+  onUpdated: (key: ApiKey) => void;
 }
 
 const emptyValues: KeyFormValues = {
@@ -39,7 +41,7 @@ function valuesOf(key: ApiKey): KeyFormValues {
   };
 }
 
-export function KeyFormDialog({ editing, onClose, onSaved }: KeyFormDialogProps) {
+export function KeyFormDialog({ editing, onClose, onCreated, onUpdated }: KeyFormDialogProps) {
   const { t } = useLingui();
   const [values, setValues] = useState<KeyFormValues>(editing ? valuesOf(editing) : emptyValues);
   const [errors, setErrors] = useState<KeyFormErrors>({});
@@ -82,14 +84,17 @@ export function KeyFormDialog({ editing, onClose, onSaved }: KeyFormDialogProps)
     };
     const expiresAt = expiresAtFor(values, new Date());
     try {
-      const saved = editing
-        ? await updateApiKey(editing.id, { ...common, ...(expiresAt !== undefined && { expires_at: expiresAt }) })
-        : await createApiKey({
+      if (editing) {
+        onUpdated(await updateApiKey(editing.id, { ...common, ...(expiresAt !== undefined && { expires_at: expiresAt }) }));
+      } else {
+        onCreated(
+          await createApiKey({
             ...common,
             expires_at: expiresAt ?? null,
             ...(values.useCustomKey && { custom_key: values.customKey.trim() }),
-          });
-      onSaved(saved, !editing);
+          }),
+        );
+      }
     } catch (error) {
       setServerError(asRequestFailure(error).message);
     } finally {

@@ -1,25 +1,22 @@
 import { useLingui } from '@lingui/react/macro';
-import { Copy, KeyRound, MonitorUp, Plus } from 'lucide-react';
+import { KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
-import type { ApiKey } from '../../../../contract/api-keys';
+import type { ApiKey, CreatedApiKey } from '../../../../contract/api-keys';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
-import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { deleteApiKey, listApiKeys } from '../../../lib/api/api-keys';
 import { backendBaseUrl } from '../../../lib/backend-url';
-import { copyText } from '../../../lib/clipboard';
 import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
 import { useResource } from '../../../lib/use-resource';
 import { asRequestFailure } from '../../../../contract/envelope';
+import { CreatedKeyDialog } from './CreatedKeyDialog';
 import { KeyFormDialog } from './KeyFormDialog';
-import { ShareXDialog } from './ShareXDialog';
-import styles from './KeyManagement.module.css';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; key: ApiKey } | undefined;
 
@@ -29,13 +26,7 @@ export default function KeyManagement({ title }: { title: string }) {
   const [editing, setEditing] = useState<Editing>();
   const [deleting, setDeleting] = useState<ApiKey>();
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const [created, setCreated] = useState<ApiKey>();
-  const [shareX, setShareX] = useState<ApiKey>();
-
-  const copy = async (key: string) => {
-    if (await copyText(key)) toasts.success(t`Key copied to the clipboard`);
-    else toasts.error(t`Copy failed, please copy it by hand`);
-  };
+  const [created, setCreated] = useState<CreatedApiKey>();
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -61,6 +52,7 @@ export default function KeyManagement({ title }: { title: string }) {
         description={
           <>
             {t`API keys let scripts and other people create shares without the admin password.`}{' '}
+            {t`A key is shown in full only once, when it is created.`}{' '}
             <a href={`${backendBaseUrl()}/api/docs`} target="_blank" rel="noreferrer">
               {t`API reference`}
             </a>
@@ -111,12 +103,7 @@ export default function KeyManagement({ title }: { title: string }) {
                 <tr key={key.id} data-key-name={key.name}>
                   <td data-label={t`Name`}>{key.name}</td>
                   <td data-label={t`Key`}>
-                    <span className={styles.key}>
-                      <code>{key.key_masked}</code>
-                      <Button size="small" variant="ghost" aria-label={t`Copy key ${key.name}`} onClick={() => copy(key.key)}>
-                        <Copy size={15} aria-hidden />
-                      </Button>
-                    </span>
+                    <code>{key.key_masked}</code>
                   </td>
                   <td data-label={t`Permissions`}>
                     {key.text_permission && <span className={tableStyles.badge}>{t`Text`}</span>}
@@ -149,11 +136,7 @@ export default function KeyManagement({ title }: { title: string }) {
                       deleteLabel={t`Delete key ${key.name}`}
                       onEdit={() => setEditing({ mode: 'edit', key })}
                       onDelete={() => setDeleting(key)}
-                    >
-                      <Button size="small" aria-label={t`Use ${key.name} with ShareX`} title={t`Use with ShareX`} onClick={() => setShareX(key)}>
-                        <MonitorUp size={15} aria-hidden />
-                      </Button>
-                    </RowActions>
+                    />
                   </td>
                 </tr>
               ))}
@@ -166,16 +149,18 @@ export default function KeyManagement({ title }: { title: string }) {
         <KeyFormDialog
           editing={editing.mode === 'edit' ? editing.key : undefined}
           onClose={() => setEditing(undefined)}
-          onSaved={(saved, wasCreated) => {
+          onCreated={(key) => {
             setEditing(undefined);
             keys.reload();
-            if (wasCreated) setCreated(saved);
-            else toasts.success(t`API key updated`);
+            setCreated(key);
+          }}
+          onUpdated={() => {
+            setEditing(undefined);
+            keys.reload();
+            toasts.success(t`API key updated`);
           }}
         />
       )}
-
-      <ShareXDialog apiKey={shareX} onClose={() => setShareX(undefined)} />
 
       <ConfirmDialog
         open={deleting !== undefined}
@@ -187,23 +172,7 @@ export default function KeyManagement({ title }: { title: string }) {
         onConfirm={confirmDelete}
       />
 
-      <Dialog
-        open={created !== undefined}
-        onOpenChange={(open) => !open && setCreated(undefined)}
-        title={t`API key created`}
-        description={t`Copy the key now and hand it over safely. Admins can copy it again from this list.`}
-      >
-        <code className={styles.createdKey} data-testid="created-key">
-          {created?.key}
-        </code>
-        <div className={dialogStyles.actions}>
-          <Button variant="primary" onClick={() => created && copy(created.key)}>
-            <Copy size={16} aria-hidden />
-            {t`Copy key`}
-          </Button>
-          <Button onClick={() => setCreated(undefined)}>{t`Done`}</Button>
-        </div>
-      </Dialog>
+      <CreatedKeyDialog apiKey={created} onClose={() => setCreated(undefined)} />
     </section>
   );
 }

@@ -39,6 +39,10 @@ describe('validateKeyForm', () => {
     expect(validateKeyForm({ ...base, basicPath: 'docs' }).basicPath).toBe('invalid');
     expect(validateKeyForm({ ...base, basicPath: '/docs/team' }).basicPath).toBeUndefined();
   });
+  it('takes a base path with a trailing slash, as the server does (it stores it without)', () => {
+    expect(validateKeyForm({ ...base, basicPath: '/docs/team/' }).basicPath).toBeUndefined();
+    expect(validateKeyForm({ ...base, basicPath: '/docs//' }).basicPath).toBe('invalid');
+  });
 });
 
 describe('expiresAtFor', () => {

@@ -1,4 +1,4 @@
-import { CUSTOM_KEY_MAX, CUSTOM_KEY_MIN, CUSTOM_KEY_PATTERN, isCleanAbsolutePath } from '../../../../contract/api-keys';
+import { CUSTOM_KEY_MAX, CUSTOM_KEY_MIN, CUSTOM_KEY_PATTERN, isCleanAbsolutePath, normalizeBasicPath } from '../../../../contract/api-keys';
 
 export const EXPIRY_CHOICES = ['1d', '7d', '30d', 'never', 'custom'] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
@@ -39,7 +39,8 @@ export function validateKeyForm(values: KeyFormValues): KeyFormErrors {
     else if (!CUSTOM_KEY_PATTERN.test(key)) errors.customKey = 'characters';
     else if (key.length < CUSTOM_KEY_MIN || key.length > CUSTOM_KEY_MAX) errors.customKey = 'length';
   }
-  if (!isCleanAbsolutePath(values.basicPath.trim() || '/')) errors.basicPath = 'invalid';
+  // As the server takes it: a trailing slash is dropped (`/team/docs/` is stored as `/team/docs`).
+  if (!isCleanAbsolutePath(normalizeBasicPath(values.basicPath.trim() || '/'))) errors.basicPath = 'invalid';
   return errors;
 }
 

@@ -1,4 +1,4 @@
-import type { ApiKey } from '../../../../contract/api-keys';
+import type { CreatedApiKey } from '../../../../contract/api-keys';
 
 /**
  * ShareX custom uploaders (`.sxcu`, a JSON file ShareX imports on double-click) for one API key: files and
@@ -6,7 +6,8 @@ import type { ApiKey } from '../../../../contract/api-keys';
  *
  * The `{…}` syntax is ShareX's since 14 (older files used `$…$`; ShareX migrates files whose Version is 13.7.1 or
  * lower, so ours says a later one). In a JSON body ShareX JSON-escapes `{input}`; `{json:path}` reads the answer.
- * sharex.test.ts posts exactly what these files describe to a real server.
+ * sharex.test.ts posts exactly what these files describe to a real server. They hold the whole key, which only
+ * the answer to its creation carries: the page offers them there and nowhere else.
  */
 export interface SxcuFile {
   Version: string;
@@ -35,7 +36,11 @@ const SXCU_VERSION = '17.0.0';
  * `apiBase`: where the API answers (the backend base URL); `appOrigin`: where the share pages are (this app's
  * origin), since the answers carry paths (`/file/{slug}`) or slugs, not whole links.
  */
-export function shareXUploaders(key: Pick<ApiKey, 'key' | 'name' | 'file_permission' | 'text_permission'>, apiBase: string, appOrigin: string): ShareXUploaders {
+export function shareXUploaders(
+  key: Pick<CreatedApiKey, 'key' | 'name' | 'file_permission' | 'text_permission'>,
+  apiBase: string,
+  appOrigin: string,
+): ShareXUploaders {
   const common = {
     Version: SXCU_VERSION,
     RequestMethod: 'POST' as const,
