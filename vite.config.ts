@@ -156,10 +156,11 @@ export default defineConfig({
             // home page loads it once something is typed. Only these modules: what they import is shared with the
             // entry (React, Vite's preload helper) and with pages that preview files (the code colouring). The
             // parser (marked) runs in a worker, DOMPurify only where the browser has no sanitizer: both load apart
-            // (src/lib/markdown/parse.ts, sanitize.ts).
+            // (src/lib/markdown/parse.ts, sanitize.ts). The prefix of a paste's ids (contract/user-content.ts) is
+            // here too, not with the parser that also uses it: a share's page loads no parser.
             {
               name: 'markdown-view',
-              test: /[\\/]src[\\/](lib[\\/]markdown[\\/](render|sanitize|parse)\.ts|components[\\/]MarkdownView\.tsx)$/,
+              test: /[\\/](src[\\/](lib[\\/]markdown[\\/](render|sanitize|parse)\.ts|components[\\/]MarkdownView\.tsx)|contract[\\/]user-content\.ts)$/,
               priority: 1,
               includeDependenciesRecursively: false,
             },
