@@ -73,6 +73,20 @@ export type FsBatchResult = v.InferOutput<typeof fsBatchResultSchema>;
 export const fsUploadResultSchema = v.object({ path: v.string(), size: v.number(), etag: v.string(), mimetype: v.string() });
 export type FsUploadResult = v.InferOutput<typeof fsUploadResultSchema>;
 
+/** The most files one `upload-batch` request stores; file parts past it are answered in `failed` (`too_many_files`). */
+export const FS_UPLOAD_GROUP_MAX_FILES = 100;
+
+/**
+ * `upload-batch`: every file part of the form is answered once, in `succeeded` (as `upload` answers it) or in
+ * `failed` (its full path, or the folder and its `relativePath` when that is not a valid path), each list in form
+ * order; `relativePath` is the form's field exactly as sent, for the client to match its files by.
+ */
+export const fsUploadBatchResultSchema = v.object({
+  succeeded: v.array(v.object({ ...fsUploadResultSchema.entries, relativePath: v.string() })),
+  failed: v.array(v.object({ path: v.string(), relativePath: v.string(), error: v.string(), message: v.string() })),
+});
+export type FsUploadBatchResult = v.InferOutput<typeof fsUploadBatchResultSchema>;
+
 const sizeField = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
 const contentTypeField = v.optional(v.pipe(v.string(), v.maxLength(255, 'too_long')), '');
 

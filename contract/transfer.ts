@@ -111,6 +111,29 @@ export interface FsFileUpload {
   /** The mount folder it goes in, ending in `/`. */
   folder: string;
   relativePath?: string;
+  /** A large file of a batch upload: the batch's task id. */
+  batchOf?: string;
+}
+
+/** A file of a batch upload and where it goes below the batch's folder (`photos/a.jpg`, or just its name). */
+export interface BatchFile {
+  file: File;
+  relativePath: string;
+}
+
+/**
+ * Files picked or dropped together into a mount folder, as one task: small files go in groups (one request each),
+ * large ones in parts. A file the journal has seen acknowledged is never sent again: not after a pause, a retry
+ * of the failed ones, or a reload. The result's paths are the files' relative paths.
+ */
+export interface FsBatchUpload {
+  taskId: string;
+  api: ApiAccess;
+  /** What the task is called in the list (kept for the list after a reload). */
+  label: string;
+  /** The mount folder the files go in, ending in `/`. */
+  folder: string;
+  files: BatchFile[];
 }
 
 /** One source file or folder and where it goes (a folder ends in `/` on both sides). */
@@ -128,6 +151,15 @@ export interface FsCopy {
   api: ApiAccess;
   items: FsCopyItem[];
   skipExisting: boolean;
+}
+
+/** How a copy, delete or zip download is kept in the journal: the page's task, and what its runs before did. */
+export interface ItemsTaskRecord {
+  taskType: Exclude<TaskType, 'upload'>;
+  label: string;
+  payload: unknown;
+  /** The result of the runs before this one (a retry runs only their failures): the journal keeps the whole task's. */
+  previous?: FsItemsResult;
 }
 
 /** Remove files and folders in batches, with a result per path. */
@@ -215,6 +247,11 @@ export interface FileIdentity {
   type: string;
 }
 
+/** A file of a batch as the journal remembers it. */
+export interface BatchFileIdentity extends FileIdentity {
+  relativePath: string;
+}
+
 export interface JournalPart {
   partNumber: number;
   size: number;
@@ -223,9 +260,11 @@ export interface JournalPart {
 
 /**
  * single: one presigned PUT; multipart: a local file in parts; url: bytes fetched from a web address (all three
- * file shares); fs: a local file into a mount folder (`fsFolder`), in parts or one PUT.
+ * file shares); fs: a local file into a mount folder (`fsFolder`), in parts or one PUT; fsBatch: files picked
+ * together into a mount folder (`batchFiles`), acknowledged a group at a time (`itemsDone`); fsItems: a copy, delete
+ * or zip download of mount paths, kept so that the list after a reload is the list before it.
  */
-export type JournalKind = 'single' | 'multipart' | 'url' | 'fs';
+export type JournalKind = 'single' | 'multipart' | 'url' | 'fs' | 'fsBatch' | 'fsItems';
 
 export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -241,6 +280,12 @@ export interface JournalTaskSpec {
   options: ShareOptions;
   /** For `fs` uploads: the mount folder the file goes in, ending in `/`. */
   fsFolder?: string;
+  /** For `fsBatch`: every file of the batch, enough to match the files picked again after a reload. */
+  batchFiles?: BatchFileIdentity[];
+  /** A large file's own upload inside a batch: the batch's task id (the list shows the batch, not these). */
+  batchOf?: string;
+  /** For `fsItems`: the page's task as it was added (its type and what its runner needs), opaque to the engine. */
+  itemsTask?: ItemsTaskRecord;
   partSize: number;
   partCount: number;
   size: number;
@@ -254,6 +299,8 @@ export type JournalEvent =
   | ({ type: 'queued'; at: number } & JournalTaskSpec)
   | { type: 'started'; taskId: string; at: number; fileId: string; uploadId: string }
   | { type: 'partDone'; taskId: string; at: number; part: JournalPart }
+  /** Files of a batch the server acknowledged, by relative path. */
+  | { type: 'itemsDone'; taskId: string; at: number; paths: string[] }
   | { type: 'completed'; taskId: string; at: number; result: unknown }
   | { type: 'failed'; taskId: string; at: number; error: TransferError }
   | { type: 'cancelled'; taskId: string; at: number };
@@ -264,6 +311,8 @@ export interface JournalTask extends JournalTaskSpec {
   uploadId?: string;
   /** Finished parts by number. */
   parts: Record<number, JournalPart>;
+  /** For `fsBatch`: the relative paths acknowledged so far. */
+  done?: string[];
   status: JournalStatus;
   error?: TransferError;
   result?: unknown;

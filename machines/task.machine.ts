@@ -1,5 +1,5 @@
 import { assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
-import type { FsItemsResult, TaskType, TransferError, TransferProgress, UploadStage } from '../contract/transfer';
+import type { BatchFile, FsItemsResult, TaskType, TransferError, TransferProgress, UploadStage } from '../contract/transfer';
 
 /** Per-item counts of tasks over many files (copy, delete). */
 export interface ItemCounts {
@@ -9,7 +9,7 @@ export interface ItemCounts {
 }
 
 /** How a task rebuilt after a reload starts. */
-export type RestoredStatus = 'awaitingFile' | 'running' | 'completed' | 'failed' | 'cancelled';
+export type RestoredStatus = 'awaitingFile' | 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
 
 export interface TaskInput {
   id: string;
@@ -53,14 +53,19 @@ export type TaskEvent =
   | { type: 'task.cancel' }
   | { type: 'task.retry' }
   /** After a reload: the user picked the file again so that its upload can resume. */
-  | { type: 'task.fileProvided'; file: File };
+  | { type: 'task.fileProvided'; file: File }
+  /** After a reload: the user picked a batch's files (or their folder) again. */
+  | { type: 'task.filesProvided'; files: BatchFile[] }
+  /** A batch stops sending and keeps what the server acknowledged; resume sends the rest. */
+  | { type: 'task.pause' }
+  | { type: 'task.resume' };
 
 const idle: TransferProgress = { loaded: 0, total: 0, percent: 0, speed: 0, secondsLeft: null };
 
 /** Tasks whose retry runs only the items that failed; a download makes its whole zip again. */
 const RETRIES_FAILED_ONLY: readonly TaskType[] = ['copy', 'delete'];
 
-const isItemsResult = (value: unknown): value is FsItemsResult =>
+export const isItemsResult = (value: unknown): value is FsItemsResult =>
   typeof value === 'object' && value !== null && ['succeeded', 'skipped', 'failed'].every((key) => Array.isArray((value as Record<string, unknown>)[key]));
 
 /**
@@ -72,16 +77,21 @@ function settled(previous: unknown, result: unknown): { result: unknown; counts?
   const all = isItemsResult(previous)
     ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
     : result;
-  return { result: all, counts: { success: all.succeeded.length, skipped: all.skipped.length, failed: all.failed.length } };
+  return { result: all, counts: countsOf(all) };
 }
+
+const countsOf = (result: FsItemsResult): ItemCounts => ({ success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length });
+
+/** Batch uploads pause: the engine keeps what the server acknowledged, and a resume sends the rest. */
+const isBatch = (payload: unknown) => (payload as { kind?: unknown } | undefined)?.kind === 'fsBatchUpload';
 
 /**
  * One task: running → completed | partial | failed | cancelled; a failed or cancelled task can be retried.
- * A task rebuilt after a reload may wait for its file first. The runner (the transfer engine behind Comlink)
+ * A task rebuilt after a reload may wait for its file (or a batch's files) first; a batch upload can be paused. The runner (the transfer engine behind Comlink)
  * is provided by the app; leaving `running` stops it, which is how a cancel reaches the engine. A retry of a copy
  * or delete hands the runner what the runs so far achieved, so that it runs again only the items that failed; the
  * task's result and counts are then those of all its runs.
- * Tags for the UI: `busy`, `error`, `done`, `needsFile`.
+ * Tags for the UI: `busy`, `error`, `done`, `needsFile`, `paused`.
  */
 export const taskMachine = setup({
   types: {
@@ -107,9 +117,10 @@ export const taskMachine = setup({
   guards: {
     /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
     fileMissing: ({ context }) => {
-      const payload = context.payload as { file?: File; url?: string } | undefined;
-      return context.type === 'upload' && !payload?.file && !payload?.url;
+      const payload = context.payload as { file?: File; url?: string; files?: BatchFile[] } | undefined;
+      return context.type === 'upload' && !payload?.file && !payload?.url && !payload?.files;
     },
+    pausable: ({ context }) => isBatch(context.payload),
     restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,
     /** The run's per-item result says so, or else the last counts the runner sent. */
     someFailed: ({ context, event }) => {
@@ -125,6 +136,7 @@ export const taskMachine = setup({
       ...task,
       progress: restored?.progress ?? idle,
       ...(restored && { restoredAs: restored.status, result: restored.result, error: restored.error }),
+      ...(isItemsResult(restored?.result) && { counts: countsOf(restored.result) }),
     };
   },
   initial: 'starting',
@@ -133,6 +145,7 @@ export const taskMachine = setup({
       always: [
         { guard: { type: 'restoredAs', params: 'awaitingFile' }, target: 'awaitingFile' },
         { guard: { type: 'restoredAs', params: 'completed' }, target: 'completed' },
+        { guard: { type: 'restoredAs', params: 'partial' }, target: 'partial' },
         { guard: { type: 'restoredAs', params: 'failed' }, target: 'failed' },
         { guard: { type: 'restoredAs', params: 'cancelled' }, target: 'cancelled' },
         { target: 'running' },
@@ -145,6 +158,12 @@ export const taskMachine = setup({
           target: 'running',
           actions: assign({
             payload: ({ context, event }) => ({ ...(context.payload as object), file: event.file, resume: true }),
+          }),
+        },
+        'task.filesProvided': {
+          target: 'running',
+          actions: assign({
+            payload: ({ context, event }) => ({ ...(context.payload as object), files: event.files, resume: true }),
           }),
         },
         'task.cancel': 'cancelled',
@@ -175,11 +194,20 @@ export const taskMachine = setup({
           { target: 'failed', actions: assign({ error: ({ event }) => event.error }) },
         ],
         'task.cancel': 'cancelled',
+        'task.pause': { guard: 'pausable', target: 'paused' },
       },
+    },
+    /** Stopped by the user; what the server acknowledged stays done (the engine's journal keeps it). */
+    paused: {
+      tags: ['paused'],
+      on: { 'task.resume': 'running', 'task.cancel': 'cancelled' },
     },
     completed: { tags: ['done'] },
     /** Finished, but some items failed: the counts say how many. */
-    partial: { tags: ['done', 'error'], on: { 'task.retry': { target: 'running', actions: 'restart' } } },
+    partial: {
+      tags: ['done', 'error'],
+      on: { 'task.retry': [{ guard: 'fileMissing', target: 'awaitingFile' }, { target: 'running', actions: 'restart' }] },
+    },
     failed: {
       tags: ['error'],
       on: { 'task.retry': [{ guard: 'fileMissing', target: 'awaitingFile' }, { target: 'running', actions: 'restart' }] },

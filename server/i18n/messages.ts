@@ -230,6 +230,11 @@ export const messages = {
   },
   fs_folder_created: { en: 'Folder created', zh: '文件夹已创建' },
   fs_uploaded: { en: 'File uploaded', zh: '文件已上传' },
+  fs_uploaded_batch: { en: '{succeeded} uploaded, {failed} failed', zh: '已上传 {succeeded} 个文件，失败 {failed} 个' },
+  fs_upload_too_many_files: {
+    en: 'One request takes at most {max} files: send this one in another request',
+    zh: '每个请求最多上传 {max} 个文件：请在另一个请求中发送此文件',
+  },
   fs_removed: { en: 'Deleted', zh: '已删除' },
   fs_batch_removed: { en: '{succeeded} deleted, {failed} failed', zh: '已删除 {succeeded} 项，失败 {failed} 项' },
   fs_renamed: { en: 'Renamed', zh: '重命名成功' },

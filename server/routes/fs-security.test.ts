@@ -19,6 +19,8 @@ function callsWith(fs: ReturnType<typeof fsClient>, path: string, own: string) {
     preview: () => fs.preview(path),
     mkdir: () => fs.mkdir(path),
     upload: () => fs.upload(path, 'planted.txt', Buffer.from('planted')),
+    'upload-batch': () => fs.uploadBatch(path, [{ relativePath: 'planted.txt', bytes: Buffer.from('planted') }]),
+    'upload-batch relativePath': () => fs.uploadBatch(own, [{ relativePath: path.replace(/^\/local\/a\/?/, ''), bytes: Buffer.from('planted') }]),
     remove: () => fs.remove(path),
     'batch-remove': () => fs.batchRemove([path]),
     'rename from': () => fs.rename(path, `${own}/renamed-here`),

@@ -36,6 +36,7 @@ import {
   signFsParts,
   uploadFsPart,
 } from '../fs/transfers';
+import { receiveUploadBatch } from '../fs/upload-batch';
 import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText, writeFile } from '../fs/writes';
 import { receiveForm } from '../forms/receive-form';
 import { jsonBody, ok, publicBaseUrl, queryParams } from '../http';
@@ -118,6 +119,13 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
       discard: ({ target }) => target.driver.delete(target.key),
     });
     return ok(c, stored.result, 'fs_uploaded', 201);
+  });
+
+  // A group of files into a folder, each stored or failed on its own (server/fs/upload-batch.ts).
+  app.post('/upload-batch', async (c) => {
+    const result = await receiveUploadBatch(deps, caller(c), c.req.raw, c.get('lang'));
+    const counts = { succeeded: result.succeeded.length, failed: result.failed.length };
+    return ok(c, result, 'fs_uploaded_batch', batchStatus(result.failed.length), counts);
   });
 
   app.delete('/remove', queryParams(fsPathQuerySchema), async (c) => {

@@ -1,4 +1,4 @@
-import type { FsCopyItem, FsItemsResult } from '../../contract/transfer';
+import type { BatchFile, FsCopyItem, FsItemsResult } from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
 
 /**
@@ -8,6 +8,11 @@ import type { TaskInput } from '../../machines/task.machine';
 export type ExplorerTaskPayload =
   /** `file` is absent after a reload until the user picks it again; `resume` continues the journal's upload. */
   | { kind: 'fsUpload'; file?: File; folder: string; relativePath?: string; resume?: boolean }
+  /**
+   * Files picked or dropped together: one task. `files` is absent after a reload until they are picked again
+   * (`fromFolder`: as a folder, else as files); `resume` continues the journal's batch.
+   */
+  | { kind: 'fsBatchUpload'; files?: BatchFile[]; folder: string; count: number; fromFolder: boolean; resume?: boolean }
   | { kind: 'fsCopy'; items: FsCopyItem[]; skipExisting: boolean }
   | { kind: 'fsDelete'; paths: string[] }
   | { kind: 'fsDownload'; paths: string[]; name: string; saveTo: ZipDestination };
@@ -23,14 +28,19 @@ export const isExplorerPayload = (payload: unknown): payload is ExplorerTaskPayl
 
 const newTaskId = () => crypto.randomUUID();
 
-/** One upload task per file; a dropped folder's files keep their relative paths. */
-export function fsUploadTasks(folder: string, files: { file: File; relativePath?: string }[]): TaskInput[] {
-  return files.map(({ file, relativePath }) => ({
-    id: newTaskId(),
-    type: 'upload',
-    label: relativePath ?? file.name,
-    payload: { kind: 'fsUpload', file, folder, ...(relativePath && { relativePath }) } satisfies ExplorerTaskPayload,
-  }));
+/**
+ * The task of files picked or dropped together into `folder`: one file alone is a plain upload; several are one
+ * batch (`label` names it), whose files keep a dropped or picked folder's relative paths.
+ */
+export function fsUploadTask(folder: string, files: { file: File; relativePath?: string }[], label: string): TaskInput {
+  const [only] = files;
+  if (files.length === 1 && only) {
+    const { file, relativePath } = only;
+    return { id: newTaskId(), type: 'upload', label: relativePath ?? file.name, payload: { kind: 'fsUpload', file, folder, ...(relativePath && { relativePath }) } };
+  }
+  const batch: BatchFile[] = files.map(({ file, relativePath }) => ({ file, relativePath: relativePath ?? file.name }));
+  const fromFolder = batch.some((entry) => entry.relativePath.includes('/'));
+  return { id: newTaskId(), type: 'upload', label, payload: { kind: 'fsBatchUpload', files: batch, folder, count: batch.length, fromFolder } satisfies ExplorerTaskPayload };
 }
 
 export function fsCopyTask(label: string, items: FsCopyItem[], skipExisting: boolean): TaskInput {

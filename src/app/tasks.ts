@@ -3,7 +3,7 @@ import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActor
 import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type FsZipDownload, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
-import { taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
+import { isItemsResult, taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
@@ -40,7 +40,7 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
     let run: Promise<unknown>;
     if (isExplorerPayload(input.payload)) {
-      run = runExplorerTask(input.id, input.payload, input.previous as FsItemsResult | undefined, api, relay);
+      run = runExplorerTask(input.id, input.label, input.payload, input.previous as FsItemsResult | undefined, api, relay);
     } else if (input.type === 'upload' && payload.url) {
       run = payload.resume
         ? transferEngine.resumeUrl(input.id, api, relay)
@@ -77,6 +77,7 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
  */
 function runExplorerTask(
   taskId: string,
+  label: string,
   payload: ExplorerTaskPayload,
   previous: FsItemsResult | undefined,
   api: ApiAccess,
@@ -88,16 +89,24 @@ function runExplorerTask(
       return payload.resume
         ? transferEngine.resumeFile(taskId, payload.file, api, relay)
         : transferEngine.uploadToMount({ taskId, api, file: payload.file, folder: payload.folder, ...(payload.relativePath && { relativePath: payload.relativePath }) }, relay);
+    case 'fsBatchUpload':
+      if (!payload.files) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+      return payload.resume
+        ? transferEngine.resumeBatch(taskId, payload.files, api, relay)
+        : transferEngine.uploadBatchToMount({ taskId, api, label, folder: payload.folder, files: payload.files }, relay);
     case 'fsCopy': {
       const items = previous ? failedCopyItems(payload.items, previous.failed) : payload.items;
-      return transferEngine.copyInMounts({ taskId, api, items, skipExisting: payload.skipExisting }, relay);
+      return transferEngine.copyInMounts({ taskId, api, items, skipExisting: payload.skipExisting }, relay, { taskType: 'copy', label, payload, ...(previous && { previous }) });
     }
     case 'fsDelete': {
       const paths = previous ? previous.failed.map((item) => item.path) : payload.paths;
-      return transferEngine.deleteInMounts({ taskId, api, paths }, relay);
+      return transferEngine.deleteInMounts({ taskId, api, paths }, relay, { taskType: 'delete', label, payload, ...(previous && { previous }) });
     }
-    case 'fsDownload':
-      return zipSink(payload.saveTo, payload.name).then((sink) => transferEngine.downloadZip({ taskId, api, paths: payload.paths, name: payload.name, sink }, relay));
+    case 'fsDownload': {
+      // A picked file's handle is not kept: after a reload, a retry streams the zip as a download.
+      const record = { taskType: 'download' as const, label, payload: { ...payload, saveTo: { kind: 'download' } satisfies ZipDestination } };
+      return zipSink(payload.saveTo, payload.name).then((sink) => transferEngine.downloadZip({ taskId, api, paths: payload.paths, name: payload.name, sink }, relay, record));
+    }
   }
 }
 
@@ -106,18 +115,52 @@ async function zipSink(saveTo: ZipDestination, name: string): Promise<FsZipDownl
   return saveTo.kind === 'file' ? saveTo : { kind: 'stream', writable: await streamedDownload(name) };
 }
 
+/** Bytes of a batch's acknowledged files. */
+function batchBytesDone(task: JournalTask): number {
+  const done = new Set(task.done ?? []);
+  return (task.batchFiles ?? []).reduce((sum, file) => sum + (done.has(file.relativePath) ? file.size : 0), 0);
+}
+
+/**
+ * A copy, delete or zip download from the journal, as it ended; one the reload cut off shows as cancelled, and its
+ * retry runs what it had not done.
+ */
+function itemsTaskFromJournal(task: JournalTask, record: NonNullable<JournalTask['itemsTask']>): TaskInput {
+  const result = isItemsResult(task.result) ? task.result : undefined;
+  const status: RestoredStatus =
+    task.status === 'completed' ? (result && result.failed.length > 0 ? 'partial' : 'completed') : task.status === 'failed' ? 'failed' : 'cancelled';
+  return {
+    id: task.taskId,
+    type: record.taskType,
+    label: record.label,
+    payload: record.payload,
+    restored: { status, ...(result && { result }), ...(task.error && { error: task.error }) },
+  };
+}
+
 /** A journal entry as a task of the list: finished ones as they ended, unfinished uploads waiting for their file. */
 export function taskFromJournal(task: JournalTask): TaskInput {
-  const loaded = Object.values(task.parts).reduce((sum, part) => sum + part.size, 0);
-  // URL uploads resume by themselves; local files need the user to pick the file again.
+  if (task.itemsTask) return itemsTaskFromJournal(task, task.itemsTask);
+  const loaded = task.batchFiles ? batchBytesDone(task) : Object.values(task.parts).reduce((sum, part) => sum + part.size, 0);
+  const someFailed = isItemsResult(task.result) && task.result.failed.length > 0;
+  // URL uploads resume by themselves; local files need the user to pick the file (or the batch's files) again.
   const status: RestoredStatus =
-    task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled'
-      ? task.status
-      : task.kind === 'url'
-        ? 'running'
-        : 'awaitingFile';
-  const payload: UploadPayload | ExplorerTaskPayload =
-    task.kind === 'fs'
+    task.status === 'completed' && someFailed
+      ? 'partial'
+      : task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled'
+        ? task.status
+        : task.kind === 'url'
+          ? 'running'
+          : 'awaitingFile';
+  const payload: UploadPayload | ExplorerTaskPayload = task.batchFiles
+    ? {
+        kind: 'fsBatchUpload',
+        folder: task.fsFolder ?? '/',
+        count: task.batchFiles.length,
+        fromFolder: task.batchFiles.some((file) => file.relativePath.includes('/')),
+        resume: true,
+      }
+    : task.kind === 'fs'
       ? { kind: 'fsUpload', folder: task.fsFolder ?? '/', resume: true }
       : {
           ...(task.url && { url: task.url }),

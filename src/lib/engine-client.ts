@@ -6,13 +6,16 @@ import {
   DEFAULT_CONCURRENCY,
   PARTS_PER_UPLOAD_CHOICES,
   type ApiAccess,
+  type BatchFile,
   type EngineEvent,
   type FileShareUpload,
+  type FsBatchUpload,
   type FsCopy,
   type FsDelete,
   type FsFileUpload,
   type FsItemsResult,
   type FsZipDownload,
+  type ItemsTaskRecord,
   type JournalTask,
   type UrlShareUpload,
 } from '../../contract/transfer';
@@ -65,13 +68,17 @@ export const transferEngine = {
     remote().resumeUrl(taskId, api, Comlink.proxy(onEvent)),
   uploadToMount: (command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult> =>
     remote().uploadToMount(command, Comlink.proxy(onEvent)),
-  copyInMounts: (command: FsCopy, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
-    remote().copyInMounts(command, Comlink.proxy(onEvent)),
-  deleteInMounts: (command: FsDelete, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
-    remote().deleteInMounts(command, Comlink.proxy(onEvent)),
+  uploadBatchToMount: (command: FsBatchUpload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
+    remote().uploadBatchToMount(command, Comlink.proxy(onEvent)),
+  resumeBatch: (taskId: string, files: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
+    remote().resumeBatch(taskId, files, api, Comlink.proxy(onEvent)),
+  copyInMounts: (command: FsCopy, onEvent: (event: EngineEvent) => void, record: ItemsTaskRecord): Promise<FsItemsResult> =>
+    remote().copyInMounts(command, Comlink.proxy(onEvent), record),
+  deleteInMounts: (command: FsDelete, onEvent: (event: EngineEvent) => void, record: ItemsTaskRecord): Promise<FsItemsResult> =>
+    remote().deleteInMounts(command, Comlink.proxy(onEvent), record),
   /** A stream sink is handed over to the worker (transferred), not copied. */
-  downloadZip: (command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
-    remote().downloadZip(command.sink.kind === 'stream' ? Comlink.transfer(command, [command.sink.writable]) : command, Comlink.proxy(onEvent)),
+  downloadZip: (command: FsZipDownload, onEvent: (event: EngineEvent) => void, record: ItemsTaskRecord): Promise<FsItemsResult> =>
+    remote().downloadZip(command.sink.kind === 'stream' ? Comlink.transfer(command, [command.sink.writable]) : command, Comlink.proxy(onEvent), record),
   journalTasks: (): Promise<JournalTask[]> => remote().journalTasks(),
   cancel: (taskId: string) => remote().cancel(taskId),
   forget: (taskId: string, api: ApiAccess) => remote().forget(taskId, api),

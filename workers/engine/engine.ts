@@ -1,24 +1,29 @@
 import type { FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/multipart';
 import type { FsUploadResult } from '../../contract/fs';
-import type {
-  ApiAccess,
-  EngineEvent,
-  FileShareUpload,
-  FsCopy,
-  FsDelete,
-  FsFileUpload,
-  FsItemsResult,
-  FsZipDownload,
-  JournalTask,
-  JournalTaskSpec,
-  TransferConcurrency,
-  TransferError,
-  UrlShareUpload,
+import {
+  NO_SHARE_OPTIONS,
+  type ApiAccess,
+  type BatchFile,
+  type EngineEvent,
+  type FileShareUpload,
+  type FsCopy,
+  type FsBatchUpload,
+  type FsDelete,
+  type FsFileUpload,
+  type FsItemsResult,
+  type FsZipDownload,
+  type ItemsTaskRecord,
+  type JournalTask,
+  type JournalTaskSpec,
+  type TransferConcurrency,
+  type TransferError,
+  type UrlShareUpload,
 } from '../../contract/transfer';
 import { openJournal, type Journal } from '../journal/store';
 import { fsCopy } from '../pipelines/fs-copy';
 import { fsDelete } from '../pipelines/fs-delete';
+import { fsBatchUpload } from '../pipelines/fs-batch-upload';
 import { fsDownloadZip } from '../pipelines/fs-download-zip';
 import { fsDescription, fsUpload } from '../pipelines/fs-upload';
 import { fsProtocol, shareMultipartJob } from '../pipelines/multipart-protocol';
@@ -152,19 +157,113 @@ export class TransferEngine {
     });
   }
 
+  /**
+   * Files picked together into a mount folder, as one task (see fsBatchUpload). The journal keeps the batch and
+   * every file the server acknowledged: a retry, a resume after a pause, or the files picked again after a reload
+   * (resumeBatch) send only the rest.
+   */
+  async uploadBatchToMount(command: FsBatchUpload, onEvent: (event: EngineEvent) => void, missing: string[] = []): Promise<FsItemsResult> {
+    const { taskId } = command;
+    return this.run(taskId, async (signal) => {
+      const known = (await this.journal.tasks()).get(taskId);
+      if (!known) {
+        await this.journal.append({
+          type: 'queued',
+          taskId,
+          at: Date.now(),
+          kind: 'fsBatch',
+          label: command.label,
+          batchFiles: command.files.map(({ file, relativePath }) => ({ relativePath, name: file.name, size: file.size, lastModified: file.lastModified, type: file.type })),
+          mimetype: 'application/octet-stream',
+          options: NO_SHARE_OPTIONS,
+          fsFolder: command.folder,
+          partSize: 0,
+          partCount: 0,
+          size: command.files.reduce((sum, entry) => sum + entry.file.size, 0),
+        });
+      }
+      const at = () => Date.now();
+      const hooks = {
+        acknowledged: async (paths: string[]) => {
+          if (paths.length > 0) await this.journal.append({ type: 'itemsDone', taskId, at: at(), paths });
+        },
+        resumeOf: async (id: string) => {
+          const previous = (await this.journal.tasks()).get(id);
+          // A cancel (a pause) gave the storage's upload up: only a failed or interrupted one can go on.
+          const resumable = previous && previous.status !== 'completed' && previous.status !== 'cancelled' && previous.uploadId;
+          return resumable ? previous : undefined;
+        },
+        finishedLarge: (id: string) => this.journal.forget(id),
+      };
+      try {
+        const job = { ...command, done: new Set(known?.done ?? []), missing };
+        const result = await fsBatchUpload(job, this.context(signal, onEvent), hooks);
+        await this.journal.append({ type: 'completed', taskId, at: at(), result });
+        return result;
+      } catch (error) {
+        if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
+        else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * A batch after a reload, with the files picked again: those that match the journal's (same relative path, size
+   * and modification time) go on, the acknowledged ones are not sent again, and any not picked again fail as such.
+   */
+  async resumeBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
+    const task = (await this.journal.tasks()).get(taskId);
+    if (!task?.batchFiles || task.fsFolder === undefined) throw { code: 'unknown' } satisfies TransferError;
+    const byPath = new Map(picked.map((entry) => [entry.relativePath, entry]));
+    const done = new Set(task.done ?? []);
+    const files: BatchFile[] = [];
+    const missing: string[] = [];
+    for (const identity of task.batchFiles) {
+      const entry = byPath.get(identity.relativePath);
+      if (entry && entry.file.size === identity.size && entry.file.lastModified === identity.lastModified) files.push(entry);
+      else if (!done.has(identity.relativePath)) missing.push(identity.relativePath);
+    }
+    if (files.length === 0 && missing.length > 0) throw { code: 'file_mismatch' } satisfies TransferError;
+    return this.uploadBatchToMount({ taskId, api, label: task.label, folder: task.fsFolder, files }, onEvent, missing);
+  }
+
   /** Copies between mount paths (see fsCopy); the answer lists what was copied, skipped and failed. */
-  async copyInMounts(command: FsCopy, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
-    return this.run(command.taskId, (signal) => fsCopy(command, this.context(signal, onEvent)));
+  async copyInMounts(command: FsCopy, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
+    return this.run(command.taskId, (signal) => this.journaledItems(command.taskId, record, signal, () => fsCopy(command, this.context(signal, onEvent))));
   }
 
   /** Removes mount paths in batches (see fsDelete). */
-  async deleteInMounts(command: FsDelete, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
-    return this.run(command.taskId, (signal) => fsDelete(command, { signal, emit: onEvent }));
+  async deleteInMounts(command: FsDelete, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
+    return this.run(command.taskId, (signal) => this.journaledItems(command.taskId, record, signal, () => fsDelete(command, { signal, emit: onEvent })));
   }
 
   /** Selected mount paths as one zip (see fsDownloadZip). */
-  async downloadZip(command: FsZipDownload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
-    return this.run(command.taskId, (signal) => fsDownloadZip(command, { signal, emit: onEvent }));
+  async downloadZip(command: FsZipDownload, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
+    return this.run(command.taskId, (signal) => this.journaledItems(command.taskId, record, signal, () => fsDownloadZip(command, { signal, emit: onEvent })));
+  }
+
+  /**
+   * A copy, delete or zip download in the journal, so that the list after a reload is the list before it: the task
+   * as the page added it, then how it ended, with the result of the whole task (this run's joined to `previous`).
+   */
+  private async journaledItems(taskId: string, record: ItemsTaskRecord | undefined, signal: AbortSignal, work: () => Promise<FsItemsResult>): Promise<FsItemsResult> {
+    if (!record) return work();
+    const at = () => Date.now();
+    const { previous, ...itemsTask } = record;
+    await this.journal.append({ type: 'queued', taskId, at: at(), kind: 'fsItems', label: record.label, itemsTask, mimetype: '', options: NO_SHARE_OPTIONS, partSize: 0, partCount: 0, size: 0 });
+    try {
+      const result = await work();
+      const whole = previous
+        ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
+        : result;
+      await this.journal.append({ type: 'completed', taskId, at: at(), result: whole });
+      return result;
+    } catch (error) {
+      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
+      else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+      throw error;
+    }
   }
 
   /** A file from a web address as a file share. */
@@ -224,7 +323,8 @@ export class TransferEngine {
 
   /** Tasks known to the journal, for the page to rebuild its list after a reload. */
   async journalTasks(): Promise<JournalTask[]> {
-    return [...(await this.journal.tasks()).values()];
+    // A batch's large files have records of their own while they upload; the list shows the batch.
+    return [...(await this.journal.tasks()).values()].filter((task) => !task.batchOf);
   }
 
   /**
@@ -276,7 +376,13 @@ export class TransferEngine {
    */
   async forget(taskId: string, api: ApiAccess): Promise<void> {
     this.cancel(taskId);
-    const task = (await this.journal.tasks()).get(taskId);
+    const tasks = await this.journal.tasks();
+    const batchFiles = [...tasks.values()].filter((task) => task.batchOf === taskId);
+    await Promise.all([...batchFiles, tasks.get(taskId)].map((task) => this.forgetUpload(task, api)));
+  }
+
+  /** Gives up an unfinished multipart upload on the storage and drops its journal. */
+  private async forgetUpload(task: JournalTask | undefined, api: ApiAccess): Promise<void> {
     if (task?.kind === 'fs' && task.fileId && task.uploadId && task.file && task.status !== 'completed') {
       const target = { folder: task.fsFolder ?? '/', filename: task.file.name, contentType: task.mimetype, size: task.size };
       await fsProtocol(api, target).abort({ fileId: task.fileId, uploadId: task.uploadId }).catch(() => undefined);
@@ -288,7 +394,7 @@ export class TransferEngine {
         failure: 'unknown',
       }).catch(() => undefined);
     }
-    await this.journal.forget(taskId);
+    if (task) await this.journal.forget(task.taskId);
   }
 
   private context(signal: AbortSignal, emit: (event: EngineEvent) => void): MultipartContext {

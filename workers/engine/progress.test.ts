@@ -75,4 +75,41 @@ describe('ProgressMeter', () => {
     meter.update(1000);
     expect(seen.at(-1)).toEqual({ loaded: 1000, total: 1000, percent: 100, speed: expect.any(Number), secondsLeft: 0 });
   });
+
+  it('averages the speed over the last five seconds of acknowledged bytes, and lets it fall while nothing lands', () => {
+    const { meter, seen, clock } = metered(100_000_000);
+    meter.update(0);
+    for (let second = 1; second <= 10; second++) {
+      clock.ms = second * 1000;
+      meter.update(second * 1_000_000); // 1 MB acknowledged each second
+    }
+    expect(seen.at(-1)?.speed).toBe(1_000_000);
+    // Three parts land at once: the speed shown is still the window's average, not a burst.
+    clock.ms = 10_500;
+    meter.update(13_000_000);
+    clock.ms = 11_000;
+    meter.update(13_000_000);
+    expect(seen.at(-1)?.speed).toBe(1_400_000); // 7 MB over the last 5 s
+    for (let second = 12; second <= 17; second++) {
+      clock.ms = second * 1000;
+      meter.update(13_000_000); // the heartbeat: nothing new acknowledged
+    }
+    expect(seen.at(-1)?.speed).toBe(0);
+    expect(seen.at(-1)?.secondsLeft).toBeNull();
+  });
+
+  it('stall shows no speed and no time left at once, and the speed starts afresh afterwards', () => {
+    const { meter, seen, clock } = metered(10_000_000);
+    meter.update(0);
+    clock.ms = 1000;
+    meter.update(1_000_000);
+    clock.ms = 1100;
+    meter.stall();
+    expect(seen.at(-1)).toMatchObject({ loaded: 1_000_000, speed: 0, secondsLeft: null });
+    clock.ms = 60_000; // a minute offline
+    meter.update(1_000_000);
+    clock.ms = 61_000;
+    meter.update(2_000_000);
+    expect(seen.at(-1)?.speed).toBe(1_000_000);
+  });
 });

@@ -12,6 +12,8 @@ export function apply(task: JournalTask | undefined, event: JournalEvent): Journ
       return { ...task, fileId: event.fileId, uploadId: event.uploadId, status: 'running' };
     case 'partDone':
       return { ...task, parts: { ...task.parts, [event.part.partNumber]: event.part } };
+    case 'itemsDone':
+      return { ...task, done: [...(task.done ?? []), ...event.paths] };
     case 'completed':
       return { ...task, status: 'completed', result: event.result };
     case 'failed':

@@ -15,7 +15,11 @@ export function itemReporter(
   emit: (event: EngineEvent) => void,
   total: number,
   result: FsItemsResult,
-  { now = () => performance.now(), signal }: { now?: () => number; signal?: AbortSignal } = {},
+  {
+    now = () => performance.now(),
+    signal,
+    progressInBytes = false,
+  }: { now?: () => number; signal?: AbortSignal; /** Progress is bytes, sent by the task's meter: report only counts. */ progressInBytes?: boolean } = {},
 ) {
   let lastAt = Number.NEGATIVE_INFINITY;
   let heldBack: string | undefined;
@@ -32,6 +36,7 @@ export function itemReporter(
     const counts = { success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length };
     const loaded = counts.success + counts.skipped + counts.failed;
     emit({ type: 'engine.item', taskId, currentFile, counts });
+    if (progressInBytes) return;
     emit({
       type: 'engine.progress',
       taskId,

@@ -25,6 +25,7 @@ export function fsDescription(command: FsFileUpload): Omit<JournalTaskSpec, 'tas
     mimetype: file.type || 'application/octet-stream',
     options: NO_SHARE_OPTIONS,
     fsFolder: folder,
+    ...(command.batchOf && { batchOf: command.batchOf }),
   };
 }
 

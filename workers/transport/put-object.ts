@@ -3,8 +3,9 @@ import type { ProgressMeter } from '../engine/progress';
 import { isSuccess, send, stripQuotes } from './http';
 
 /**
- * PUTs a whole object to a presigned URL with progress; resolves with its ETag (without quotes, when the storage
- * exposes it). Anything but 2xx fails with `upload_failed` and the status.
+ * PUTs a whole object to a presigned URL; resolves with its ETag (without quotes, when the storage exposes it).
+ * Progress moves when the storage acknowledged the bytes, not as the browser takes them. Anything but 2xx fails
+ * with `upload_failed` and the status.
  */
 export async function putObject(
   url: string,
@@ -20,7 +21,6 @@ export async function putObject(
     body,
     timeoutMs: PART_TIMEOUT_MS,
     signal,
-    onUploadProgress: (loaded) => meter.update(Math.min(loaded, body.size)),
   });
   if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
   meter.update(body.size);

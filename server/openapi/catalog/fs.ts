@@ -9,7 +9,9 @@ import {
   fsMultipartInitSchema,
   fsPartSchema,
   fsPresignSchema,
+  fsUploadBatchResultSchema,
   fsUploadResultSchema,
+  FS_UPLOAD_GROUP_MAX_FILES,
 } from '../../../contract/fs';
 import { objectStream } from './streams';
 import { docsOf, type RouteDocs, type Tag } from './types';
@@ -21,6 +23,15 @@ const pathQuerySchema = v.object({ path: v.pipe(v.string(), v.description('The f
 const uploadFormSchema = v.object({
   path: v.optional(v.pipe(v.string(), v.description('The folder the file goes in.')), '/'),
   mimetype: v.optional(v.pipe(v.string(), v.description('Overrides the type guessed from the name.'))),
+});
+
+const uploadBatchFormSchema = v.object({
+  path: v.pipe(v.string(), v.description('The folder the files go in: the first field of the form.')),
+  relativePath: v.pipe(
+    v.string(),
+    v.description('Right before each file: its path below `path`, `/`-separated (`photos/2024/a.jpg`); missing folders are made.'),
+  ),
+  mimetype: v.optional(v.pipe(v.string(), v.description('Before a file: overrides the type guessed from its name.'))),
 });
 
 /** The same routes for admins (`/api/admin/fs`) and for admins or keys with the mount permission (`/api/user/fs`). */
@@ -45,6 +56,20 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
       data: fsUploadResultSchema,
       ok: [201],
       errors: [404, 409, 413],
+    }],
+    [`POST ${base}/upload-batch`, {
+      tag,
+      summary: 'Upload a group of files into a folder',
+      description:
+        'One form, in this order: `path`, then for each file its `relativePath` (and optionally `mimetype`) right before ' +
+        `its \`file\` part. Each file streams to storage and is stored whole or not at all; one that fails (invalid path, ` +
+        'too large, a folder in the way, outside your base path, a storage error) is listed in `failed` with its reason ' +
+        `and the others are still stored. At most ${FS_UPLOAD_GROUP_MAX_FILES} files: later file parts are not stored and ` +
+        'are answered in `failed` as `too_many_files`. 202 when some failed. A form that is not one (a file before `path` ' +
+        'or without its `relativePath`, a body that breaks off) is a 400; the files stored before that point stay.',
+      form: { fields: uploadBatchFormSchema, file: 'file' },
+      data: fsUploadBatchResultSchema,
+      ok: [200, 202],
     }],
     [`DELETE ${base}/remove`, { tag, summary: 'Delete a file or a folder with its content', data: v.null(), errors: [404] }],
     [`POST ${base}/batch-remove`, {

@@ -1,16 +1,20 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { CheckCircle2, CircleAlert, FileUp, RotateCcw, Trash2, X } from 'lucide-react';
+import { CheckCircle2, CircleAlert, Copy, ExternalLink, FileUp, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
 import { memo, useRef } from 'react';
 import type { FileShare } from '../../../contract/files';
-import type { FsItemsResult, TaskType, UploadStage } from '../../../contract/transfer';
-import type { TaskActor } from '../../../machines/task.machine';
+import type { BatchFile, TaskType, UploadStage } from '../../../contract/transfer';
+import { isItemsResult, type TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { describeTransferError } from '../../lib/transfer-errors';
+import { copyText } from '../../lib/clipboard';
+import { toasts } from '../../lib/toast';
 import { Button } from '../Button';
+import { LinkButton } from '../LinkButton';
 import { ProgressBar } from '../ProgressBar';
 import { ShareLinkDisplay } from '../share-link/ShareLinkDisplay';
+import { VirtualList } from '../VirtualList';
 import { sameText } from './progress-text';
 import styles from './TaskManager.module.css';
 
@@ -26,9 +30,16 @@ type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
 
 /** Everything a row shows except its progress: it changes a few times per task, not with every progress update. */
 const rowView = (state: TaskSnapshot) => {
-  const { id, label, stage, error, result, counts, currentFile, type, progress } = state.context;
-  return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value) };
+  const { id, label, stage, error, result, counts, currentFile, type, progress, payload } = state.context;
+  const batch = (payload as { kind?: string; fromFolder?: boolean } | undefined)?.kind === 'fsBatchUpload' ? (payload as { fromFolder: boolean }) : undefined;
+  return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value), fromFolder: batch?.fromFolder, isBatch: Boolean(batch) };
 };
+
+/** Files picked again for a batch: a folder's keep their path inside it, as when they were first picked. */
+const batchFilesOf = (list: FileList): BatchFile[] => [...list].map((file) => ({ file, relativePath: file.webkitRelativePath || file.name }));
+
+/** Height of one failed item's line, in px. */
+const FAILED_ROW_PX = 24;
 
 function sameFields<T extends Record<string, unknown>>(a: T, b: T): boolean {
   return Object.keys(a).every((key) => Object.is(a[key], b[key]));
@@ -41,12 +52,13 @@ function sameFields<T extends Record<string, unknown>>(a: T, b: T): boolean {
  */
 export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps) {
   const { t } = useLingui();
-  const { id, label, stage, error, result, counts, currentFile, type, total, status } = useSelector(task, rowView, sameFields);
+  const { id, label, stage, error, result, counts, currentFile, type, total, status, fromFolder, isBatch } = useSelector(task, rowView, sameFields);
   const fileInput = useRef<HTMLInputElement>(null);
   /** A task over many items that ended partly done names the items that failed, and why. */
-  const failedItems = type === 'upload' ? [] : ((result as FsItemsResult | undefined)?.failed ?? []);
+  const failedItems = isItemsResult(result) ? result.failed : [];
   const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, delete: t`Delete`, download: t`Download` };
-  const share = status === 'completed' && type === 'upload' ? (result as FileShare | undefined) : undefined;
+  /** A finished file share (an upload into a mount answers its path instead). */
+  const share = status === 'completed' && typeof (result as Partial<FileShare> | undefined)?.slug === 'string' ? (result as FileShare) : undefined;
   const statusText =
     status === 'completed'
       ? t`Completed`
@@ -56,12 +68,16 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
           ? t`Failed`
           : status === 'cancelled'
             ? t`Cancelled`
-            : status === 'awaitingFile'
-              ? t`Waiting for the file`
-              : t`Waiting`;
+            : status === 'paused'
+              ? t`Paused`
+              : status === 'awaitingFile'
+                ? isBatch
+                  ? t`Waiting for the files`
+                  : t`Waiting for the file`
+                : t`Waiting`;
 
   return (
-    <li className={styles.row} data-task-status={status} data-file-name={label}>
+    <li className={styles.row} data-task-status={status} data-task-type={type} data-file-name={label}>
       <div className={styles.head}>
         <span className={styles.name}>
           {status === 'completed' && <CheckCircle2 size={16} aria-hidden className={styles.ok} />}
@@ -73,24 +89,67 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
         <span className={styles.status} role="status">
           {status === 'running' ? <RunningStatus task={task} stage={stage} /> : statusText}
         </span>
-        {status === 'running' && (
+        {status === 'running' && isBatch && (
+          <Button size="small" variant="ghost" aria-label={t`Pause ${label}`} onClick={() => task.send({ type: 'task.pause' })}>
+            <Pause size={15} aria-hidden />
+          </Button>
+        )}
+        {status === 'paused' && (
+          <Button size="small" aria-label={t`Resume ${label}`} onClick={() => task.send({ type: 'task.resume' })}>
+            <Play size={15} aria-hidden />
+          </Button>
+        )}
+        {(status === 'running' || status === 'paused') && (
           <Button size="small" variant="ghost" aria-label={t`Cancel ${label}`} onClick={() => task.send({ type: 'task.cancel' })}>
             <X size={15} aria-hidden />
           </Button>
         )}
         {(status === 'failed' || status === 'cancelled' || status === 'partial') && (
-          <Button size="small" aria-label={t`Retry ${label}`} onClick={() => task.send({ type: 'task.retry' })}>
+          <Button
+            size="small"
+            aria-label={status === 'partial' ? t`Retry the failed items of ${label}` : t`Retry ${label}`}
+            onClick={() => task.send({ type: 'task.retry' })}
+          >
             <RotateCcw size={15} aria-hidden />
+            {status === 'partial' && t`Retry failed`}
           </Button>
         )}
-        {onRemove && status !== 'running' && (
+        {onRemove && status !== 'running' && status !== 'paused' && (
           <Button size="small" variant="ghost" aria-label={t`Remove ${label} from the list`} onClick={() => onRemove(id)}>
             <Trash2 size={15} aria-hidden />
           </Button>
         )}
       </div>
-      {(status === 'running' || status === 'awaitingFile') && <TaskProgress task={task} label={label} running={status === 'running'} />}
-      {status === 'awaitingFile' && (
+      {(status === 'running' || status === 'awaitingFile' || status === 'paused') && <TaskProgress task={task} label={label} running={status === 'running'} />}
+      {status === 'awaitingFile' && isBatch && (
+        <div className={styles.resume}>
+          <span>
+            {fromFolder
+              ? t`The page was reloaded. Pick the same folder again to send the files not yet uploaded.`
+              : t`The page was reloaded. Pick the same files again to send those not yet uploaded.`}
+          </span>
+          <Button size="small" variant="primary" onClick={() => fileInput.current?.click()}>
+            <FileUp size={15} aria-hidden />
+            {fromFolder ? t`Pick the folder` : t`Pick the files`}
+          </Button>
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            {...(fromFolder && { webkitdirectory: '' })}
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-label={t`Pick the files of ${label} again`}
+            data-testid={`resume-${label}`}
+            onChange={(event) => {
+              const list = event.target.files;
+              if (list && list.length > 0) task.send({ type: 'task.filesProvided', files: batchFilesOf(list) });
+              event.target.value = '';
+            }}
+          />
+        </div>
+      )}
+      {status === 'awaitingFile' && !isBatch && (
         <div className={styles.resume}>
           <span>{t`The page was reloaded. Pick the same file again to continue where the upload stopped.`}</span>
           <Button size="small" variant="primary" onClick={() => fileInput.current?.click()}>
@@ -117,13 +176,15 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
         <span className={styles.meta}>{t`${counts.success} done, ${counts.skipped} skipped, ${counts.failed} failed`}</span>
       )}
       {status === 'partial' && failedItems.length > 0 && (
-        <ul className={styles.error} aria-label={t`Failed items`}>
-          {failedItems.map((item) => (
-            <li key={item.path}>
-              {item.path}: {describeTransferError(item.error)}
-            </li>
-          ))}
-        </ul>
+        <div className={styles.error}>
+          <VirtualList items={failedItems} rowHeight={FAILED_ROW_PX} maxHeight={FAILED_ROW_PX * 8} label={t`Failed items`} itemKey={(item) => item.path}>
+            {(item) => (
+              <span title={`${item.path}: ${describeTransferError(item.error)}`}>
+                {item.path}: {describeTransferError(item.error)}
+              </span>
+            )}
+          </VirtualList>
+        </div>
       )}
       {(status === 'failed' || status === 'partial') && error && (
         <p className={styles.error} role="alert">
@@ -131,6 +192,24 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
         </p>
       )}
       {share && showShareLink && <ShareLinkDisplay url={fileShareUrl(share.slug)} name={share.slug} />}
+      {share && !showShareLink && (
+        <div className={styles.resume}>
+          <Button
+            size="small"
+            aria-label={t`Copy the link of ${label}`}
+            onClick={async () => {
+              if (await copyText(fileShareUrl(share.slug))) toasts.success(t`Link copied`);
+            }}
+          >
+            <Copy size={15} aria-hidden />
+            {t`Copy link`}
+          </Button>
+          <LinkButton size="small" href={`/file/${encodeURIComponent(share.slug)}`} aria-label={t`Open the share of ${label}`}>
+            <ExternalLink size={15} aria-hidden />
+            {t`Open`}
+          </LinkButton>
+        </div>
+      )}
     </li>
   );
 });

@@ -5,7 +5,7 @@ import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
-import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTasks, type ZipDestination } from '../../app/explorer-tasks';
+import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTask, type ZipDestination } from '../../app/explorer-tasks';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
@@ -26,7 +26,7 @@ import { useTasksSettled } from './use-tasks-settled';
 
 /** The explorer of the folder in the URL: toolbar, breadcrumb, items, dialogs, and the preview of `?preview`. */
 export function Explorer() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [location, navigate] = useLocation();
   const params = new URLSearchParams(useSearch());
   const folder = folderOfLocation(location);
@@ -45,10 +45,11 @@ export function Explorer() {
 
   const upload = (files: PickedFile[], into = folder) => {
     if (files.length === 0) return;
-    const started = fsUploadTasks(into, files);
-    for (const task of started) tasks.send({ type: 'tasks.add', task });
-    watch(started.map((task) => task.id));
-    toasts.success(t`Uploading ${files.length} files to ${into}`);
+    const count = files.length.toLocaleString(i18n.locale);
+    const task = fsUploadTask(into, files, t`Upload ${count} files to ${into}`);
+    tasks.send({ type: 'tasks.add', task });
+    watch([task.id]);
+    toasts.success(t`Uploading ${count} files to ${into}`);
   };
 
   const remove = (paths: string[]) => {

@@ -1,0 +1,209 @@
+import type { FsUploadBatchResult } from '../../contract/fs';
+import { PART_TIMEOUT_MS, type ApiAccess, type BatchFile, type FsItemsResult, type TransferError } from '../../contract/transfer';
+import { ProgressMeter } from '../engine/progress';
+import { classifyFailure, type AttemptOutcome } from '../engine/retry';
+import { planBatch, type BatchUnit } from '../planner/batch';
+import { apiFailure } from '../transport/api';
+import { isSuccess, send } from '../transport/http';
+import { allFailed, emptyItemsResult, isCancelled, itemReporter } from './fs-items';
+import { fsUpload } from './fs-upload';
+import { fsBase } from './multipart-protocol';
+import type { MultipartContext } from './multipart-upload';
+
+/** Requests of one batch in flight (each also holds a slot of the shared scheduler while it is). */
+export const BATCH_LANES = 3;
+
+export interface BatchJob {
+  taskId: string;
+  api: ApiAccess;
+  /** The mount folder, ending in `/`. */
+  folder: string;
+  files: BatchFile[];
+  /** Relative paths the journal saw acknowledged: never sent again. */
+  done: ReadonlySet<string>;
+  /** Files of the batch the browser no longer has (not picked again after a reload): they fail as such. */
+  missing?: string[];
+}
+
+/** What the batch's large files are uploaded as: their own journal task, so that their parts resume. */
+export const largeFileTaskId = (batchId: string, relativePath: string) => `${batchId}:${relativePath}`;
+
+export interface BatchHooks {
+  /** Records files the server acknowledged, before they count as done (the journal's `itemsDone`). */
+  acknowledged(paths: string[]): Promise<void>;
+  /** The journal's record of a large file's own upload, to resume it. */
+  resumeOf(taskId: string): Promise<Parameters<typeof fsUpload>[2]>;
+  /** A large file's own upload finished: its record is no longer needed. */
+  finishedLarge(taskId: string): Promise<void>;
+}
+
+/**
+ * Files picked together into a mount folder, as one task: small files in groups (one request each, the server
+ * streams each file into storage and answers per file), large ones in parts, BATCH_LANES requests at a time under
+ * the shared scheduler. Progress counts only bytes the server acknowledged; offline, the batch says it waits for the
+ * network and its figures stop. A file that fails does not stop the others; the result lists them by relative path.
+ */
+export async function fsBatchUpload(job: BatchJob, context: MultipartContext, hooks: BatchHooks): Promise<FsItemsResult> {
+  const { taskId, signal } = { taskId: job.taskId, signal: context.signal };
+  const result = emptyItemsResult();
+  result.succeeded.push(...job.done);
+  result.failed.push(...(job.missing ?? []).filter((path) => !job.done.has(path)).map((path) => ({ path, error: { code: 'file_mismatch' } satisfies TransferError })));
+  const units = planBatch(job.files, job.done);
+  const total = job.files.reduce((sum, entry) => sum + entry.file.size, 0);
+  let acknowledged = job.files.reduce((sum, entry) => sum + (job.done.has(entry.relativePath) ? entry.file.size : 0), 0);
+  const inLarge = new Map<string, number>();
+  const meter = new ProgressMeter(total, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
+  const showBytes = () => meter.update(acknowledged + [...inLarge.values()].reduce((sum, bytes) => sum + bytes, 0));
+  const report = itemReporter(taskId, context.emit, 0, result, { signal, progressInBytes: true });
+  const stopHeartbeat = meter.heartbeat(showBytes);
+  context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
+  report(units[0] ? firstPath(units[0]) : '');
+  showBytes();
+
+  let waiting = 0;
+  const waitForNetwork = async () => {
+    if (waiting++ === 0) {
+      context.emit({ type: 'engine.stage', taskId, stage: 'waitingForNetwork' });
+      meter.stall();
+    }
+    try {
+      await context.untilOnline(signal);
+    } finally {
+      if (--waiting === 0) context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
+    }
+  };
+
+  const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>) => {
+    const paths = unit.files.map((entry) => entry.relativePath);
+    const answer = await groupWithRetries(job, unit, context, waitForNetwork).catch((error: unknown) => {
+      if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+      return { succeeded: [], failed: [], refused: error as TransferError };
+    });
+    if ('refused' in answer) {
+      result.failed.push(...allFailed(paths, answer.refused));
+      return;
+    }
+    const stored = answer.succeeded.map((entry) => entry.relativePath);
+    await hooks.acknowledged(stored);
+    const sizes = new Map(unit.files.map((entry) => [entry.relativePath, entry.file.size]));
+    for (const path of stored) acknowledged += sizes.get(path) ?? 0;
+    result.succeeded.push(...stored);
+    result.failed.push(...answer.failed.map((item) => ({ path: item.relativePath, error: { code: 'unknown', serverMessage: item.message } satisfies TransferError })));
+  };
+
+  const sendLarge = async ({ file, relativePath }: BatchFile) => {
+    const subId = largeFileTaskId(taskId, relativePath);
+    const sub: MultipartContext = {
+      ...context,
+      emit: (event) => {
+        if (event.type === 'engine.progress') {
+          inLarge.set(subId, event.progress.loaded);
+          showBytes();
+        } else if (event.type === 'engine.stage' && event.stage === 'waitingForNetwork') meter.stall();
+      },
+    };
+    try {
+      await fsUpload({ taskId: subId, api: job.api, file, folder: job.folder, relativePath, batchOf: taskId }, sub, await hooks.resumeOf(subId));
+      await hooks.acknowledged([relativePath]);
+      acknowledged += file.size;
+      result.succeeded.push(relativePath);
+      await hooks.finishedLarge(subId);
+    } catch (error) {
+      if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+      result.failed.push(...allFailed([relativePath], error));
+    } finally {
+      inLarge.delete(subId);
+    }
+  };
+
+  let next = 0;
+  const lane = async () => {
+    for (let unit = units[next++]; unit; unit = units[next++]) {
+      report(firstPath(unit));
+      if (unit.kind === 'group') await sendGroup(unit);
+      else await sendLarge(unit.file);
+      showBytes();
+    }
+  };
+  try {
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_LANES, units.length) }, lane));
+    const stopped = lanes.find((outcome) => outcome.status === 'rejected');
+    if (stopped) throw stopped.reason;
+  } finally {
+    stopHeartbeat();
+    context.scheduler.finish(taskId);
+  }
+  report(units.at(-1) ? firstPath(units.at(-1)!) : '', true);
+  meter.update(total);
+  return result;
+}
+
+const firstPath = (unit: BatchUnit) => (unit.kind === 'group' ? (unit.files[0]?.relativePath ?? '') : unit.file.relativePath);
+
+type GroupAnswer = FsUploadBatchResult;
+
+/**
+ * One group's request under a scheduler slot, tried again as a part would be: after 429, 5xx and network errors
+ * with back-off, after the network came back when offline. Any other refusal fails the group's files.
+ */
+async function groupWithRetries(
+  job: BatchJob,
+  unit: Extract<BatchUnit, { kind: 'group' }>,
+  context: MultipartContext,
+  waitForNetwork: () => Promise<void>,
+): Promise<GroupAnswer> {
+  let retries = 0;
+  for (;;) {
+    const release = await context.scheduler.acquire(job.taskId, context.signal);
+    let outcome: AttemptOutcome;
+    let body: { data?: GroupAnswer; message?: string } | undefined;
+    try {
+      const response = await send({
+        method: 'POST',
+        url: `${job.api.baseUrl}/api${fsBase(job.api)}/upload-batch`,
+        headers: { 'Accept-Language': job.api.language, ...(job.api.authorization && { Authorization: job.api.authorization }) },
+        body: groupForm(job.folder, unit),
+        timeoutMs: PART_TIMEOUT_MS,
+        signal: context.signal,
+      });
+      body = parseEnvelope(response.text);
+      if (isSuccess(response.status) && body?.data) return body.data;
+      outcome = { status: response.status, body: response.text };
+    } catch (error) {
+      outcome = { code: (error as TransferError).code };
+    } finally {
+      release();
+    }
+    const decision = classifyFailure(outcome, retries, context.online());
+    if (decision.action === 'pause') {
+      await waitForNetwork();
+      continue;
+    }
+    if (decision.action === 'backoff') {
+      retries++;
+      await context.sleep(decision.delayMs, context.signal);
+      continue;
+    }
+    if (outcome.code) throw { code: outcome.code } satisfies TransferError;
+    throw apiFailure(outcome.status ?? 0, body, 'unknown');
+  }
+}
+
+/** The form the server reads in order: the folder, then each file's relative path right before its bytes. */
+function groupForm(folder: string, unit: Extract<BatchUnit, { kind: 'group' }>): FormData {
+  const form = new FormData();
+  form.append('path', folder);
+  for (const { file, relativePath } of unit.files) {
+    form.append('relativePath', relativePath);
+    form.append('file', file, file.name);
+  }
+  return form;
+}
+
+function parseEnvelope(text: string): { data?: GroupAnswer; message?: string } | undefined {
+  try {
+    return JSON.parse(text) as { data?: GroupAnswer; message?: string };
+  } catch {
+    return undefined;
+  }
+}
