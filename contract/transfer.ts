@@ -1,3 +1,5 @@
+import type { FileShare } from './files';
+
 /**
  * The language of the transfer engine: what the UI asks the worker to do, what the worker reports back,
  * and the error codes it fails with. Machines and the worker speak only these; src turns codes into text.
@@ -136,6 +138,37 @@ export interface FsBatchUpload {
   files: BatchFile[];
 }
 
+/**
+ * Files picked or dropped together on the upload page, as one task: each becomes a file share of its own (one
+ * presigned PUT, or parts above the multipart threshold), all with the same storage and share options (never a
+ * custom slug: that is for one file alone). A file the journal recorded as shared is never sent again: not after a
+ * pause, a retry of the failed ones, or a reload. `relativePath` is each file's key in the batch (its name, made
+ * unique when two files share one); the result names files by it.
+ */
+export interface ShareBatchUpload {
+  taskId: string;
+  api: ApiAccess;
+  /** What the task is called in the list (kept for the list after a reload). */
+  label: string;
+  files: BatchFile[];
+  storageConfigId?: string;
+  options: ShareOptions;
+}
+
+/** A shared file of a batch: its key in the batch, and its share. */
+export interface ShareBatchEntry {
+  path: string;
+  share: FileShare;
+}
+
+/** A share batch's result: the per-file counts of any task over many items, and every file's share, in the batch's order. */
+export interface ShareBatchResult extends FsItemsResult {
+  shares: ShareBatchEntry[];
+}
+
+export const isShareBatchResult = (value: unknown): value is ShareBatchResult =>
+  typeof value === 'object' && value !== null && Array.isArray((value as { shares?: unknown }).shares) && Array.isArray((value as { failed?: unknown }).failed);
+
 /** One source file or folder and where it goes (a folder ends in `/` on both sides). */
 export interface FsCopyItem {
   sourcePath: string;
@@ -261,10 +294,11 @@ export interface JournalPart {
 /**
  * single: one presigned PUT; multipart: a local file in parts; url: bytes fetched from a web address (all three
  * file shares); fs: a local file into a mount folder (`fsFolder`), in parts or one PUT; fsBatch: files picked
- * together into a mount folder (`batchFiles`), acknowledged a group at a time (`itemsDone`); fsItems: a copy, delete
- * or zip download of mount paths, kept so that the list after a reload is the list before it.
+ * together into a mount folder (`batchFiles`), acknowledged a group at a time (`itemsDone`); shareBatch: files picked
+ * together as file shares (`batchFiles`), each recorded with its share as it is done (`itemsDone` with `shares`);
+ * fsItems: a copy, delete or zip download of mount paths, kept so that the list after a reload is the list before it.
  */
-export type JournalKind = 'single' | 'multipart' | 'url' | 'fs' | 'fsBatch' | 'fsItems';
+export type JournalKind = 'single' | 'multipart' | 'url' | 'fs' | 'fsBatch' | 'shareBatch' | 'fsItems';
 
 export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -280,7 +314,7 @@ export interface JournalTaskSpec {
   options: ShareOptions;
   /** For `fs` uploads: the mount folder the file goes in, ending in `/`. */
   fsFolder?: string;
-  /** For `fsBatch`: every file of the batch, enough to match the files picked again after a reload. */
+  /** For `fsBatch` and `shareBatch`: every file of the batch, enough to match the files picked again after a reload. */
   batchFiles?: BatchFileIdentity[];
   /** A large file's own upload inside a batch: the batch's task id (the list shows the batch, not these). */
   batchOf?: string;
@@ -299,8 +333,8 @@ export type JournalEvent =
   | ({ type: 'queued'; at: number } & JournalTaskSpec)
   | { type: 'started'; taskId: string; at: number; fileId: string; uploadId: string }
   | { type: 'partDone'; taskId: string; at: number; part: JournalPart }
-  /** Files of a batch the server acknowledged, by relative path. */
-  | { type: 'itemsDone'; taskId: string; at: number; paths: string[] }
+  /** Files of a batch the server acknowledged, by relative path; for a share batch, with their shares. */
+  | { type: 'itemsDone'; taskId: string; at: number; paths: string[]; shares?: ShareBatchEntry[] }
   | { type: 'completed'; taskId: string; at: number; result: unknown }
   | { type: 'failed'; taskId: string; at: number; error: TransferError }
   | { type: 'cancelled'; taskId: string; at: number };
@@ -311,8 +345,10 @@ export interface JournalTask extends JournalTaskSpec {
   uploadId?: string;
   /** Finished parts by number. */
   parts: Record<number, JournalPart>;
-  /** For `fsBatch`: the relative paths acknowledged so far. */
+  /** For `fsBatch` and `shareBatch`: the relative paths acknowledged so far. */
   done?: string[];
+  /** For `shareBatch`: the shares of the files done so far, in the order they were done. */
+  shares?: ShareBatchEntry[];
   status: JournalStatus;
   error?: TransferError;
   result?: unknown;

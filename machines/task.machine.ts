@@ -75,15 +75,18 @@ export const isItemsResult = (value: unknown): value is FsItemsResult =>
 function settled(previous: unknown, result: unknown): { result: unknown; counts?: ItemCounts } {
   if (!isItemsResult(result)) return { result };
   const all = isItemsResult(previous)
-    ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
+    ? { ...result, succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
     : result;
   return { result: all, counts: countsOf(all) };
 }
 
 const countsOf = (result: FsItemsResult): ItemCounts => ({ success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length });
 
-/** Batch uploads pause: the engine keeps what the server acknowledged, and a resume sends the rest. */
-const isBatch = (payload: unknown) => (payload as { kind?: unknown } | undefined)?.kind === 'fsBatchUpload';
+/** Kinds of payload of batch uploads: files into a mount folder, and files shared together (the upload page). */
+const BATCH_KINDS: readonly unknown[] = ['fsBatchUpload', 'shareBatchUpload'];
+
+/** Batch uploads pause: the engine keeps what the server acknowledged (or shared), and a resume sends the rest. */
+export const isBatch = (payload: unknown) => BATCH_KINDS.includes((payload as { kind?: unknown } | undefined)?.kind);
 
 /**
  * One task: running → completed | partial | failed | cancelled; a failed or cancelled task can be retried.

@@ -8,6 +8,7 @@ import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '..
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
 import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
+import { isShareBatchPayload, type ShareBatchPayload } from './share-tasks';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
 export interface UploadPayload {
@@ -39,7 +40,9 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     const relay = ({ taskId: _taskId, ...event }: EngineEvent) => sendBack(event);
     const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
     let run: Promise<unknown>;
-    if (isExplorerPayload(input.payload)) {
+    if (isShareBatchPayload(input.payload)) {
+      run = runShareBatch(input.id, input.label, input.payload, api, relay);
+    } else if (isExplorerPayload(input.payload)) {
       run = runExplorerTask(input.id, input.label, input.payload, input.previous as FsItemsResult | undefined, api, relay);
     } else if (input.type === 'upload' && payload.url) {
       run = payload.resume
@@ -70,6 +73,14 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
       if (!finished) void transferEngine.cancel(input.id);
     };
   });
+
+/** Files shared together: a new batch, or the journal's (a retry or a reload) with the files it has not shared. */
+function runShareBatch(taskId: string, label: string, payload: ShareBatchPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+  if (!payload.files) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+  if (payload.resume) return transferEngine.resumeShareBatch(taskId, payload.files, api, relay);
+  const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
+  return transferEngine.uploadShareBatch({ taskId, api, label, files: payload.files, options: payload.options, ...config }, relay);
+}
 
 /**
  * The mount explorer's tasks, each handed to its engine pipeline. A retry of a copy or delete (`previous`: what the
@@ -138,6 +149,20 @@ function itemsTaskFromJournal(task: JournalTask, record: NonNullable<JournalTask
   };
 }
 
+/** What an upload from the journal carries until its file (or its batch's files) is picked again. */
+function restoredUploadPayload(task: JournalTask): UploadPayload | ExplorerTaskPayload | ShareBatchPayload {
+  const config = task.storageConfigId ? { storageConfigId: task.storageConfigId } : {};
+  if (task.kind === 'shareBatch') {
+    return { kind: 'shareBatchUpload', count: task.batchFiles?.length ?? 0, fromFolder: false, options: task.options, ...config, resume: true };
+  }
+  if (task.batchFiles) {
+    const fromFolder = task.batchFiles.some((file) => file.relativePath.includes('/'));
+    return { kind: 'fsBatchUpload', folder: task.fsFolder ?? '/', count: task.batchFiles.length, fromFolder, resume: true };
+  }
+  if (task.kind === 'fs') return { kind: 'fsUpload', folder: task.fsFolder ?? '/', resume: true };
+  return { ...(task.url && { url: task.url }), mimetype: task.mimetype, options: task.options, ...config, resume: true };
+}
+
 /** A journal entry as a task of the list: finished ones as they ended, unfinished uploads waiting for their file. */
 export function taskFromJournal(task: JournalTask): TaskInput {
   if (task.itemsTask) return itemsTaskFromJournal(task, task.itemsTask);
@@ -152,23 +177,7 @@ export function taskFromJournal(task: JournalTask): TaskInput {
         : task.kind === 'url'
           ? 'running'
           : 'awaitingFile';
-  const payload: UploadPayload | ExplorerTaskPayload = task.batchFiles
-    ? {
-        kind: 'fsBatchUpload',
-        folder: task.fsFolder ?? '/',
-        count: task.batchFiles.length,
-        fromFolder: task.batchFiles.some((file) => file.relativePath.includes('/')),
-        resume: true,
-      }
-    : task.kind === 'fs'
-      ? { kind: 'fsUpload', folder: task.fsFolder ?? '/', resume: true }
-      : {
-          ...(task.url && { url: task.url }),
-          mimetype: task.mimetype,
-          options: task.options,
-          ...(task.storageConfigId && { storageConfigId: task.storageConfigId }),
-          resume: true,
-        };
+  const payload = restoredUploadPayload(task);
   return {
     id: task.taskId,
     type: 'upload',

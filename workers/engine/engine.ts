@@ -15,6 +15,8 @@ import {
   type FsZipDownload,
   type ItemsTaskRecord,
   type JournalTask,
+  type ShareBatchResult,
+  type ShareBatchUpload,
   type JournalTaskSpec,
   type TransferConcurrency,
   type TransferError,
@@ -29,6 +31,7 @@ import { fsDescription, fsUpload } from '../pipelines/fs-upload';
 import { fsProtocol, shareMultipartJob } from '../pipelines/multipart-protocol';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
+import { shareBatchUpload } from '../pipelines/share-batch-upload';
 import { urlUpload } from '../pipelines/url-upload';
 import { callApi } from '../transport/api';
 import { Scheduler } from './scheduler';
@@ -84,6 +87,8 @@ export class TransferEngine {
   private readonly running = new Map<string, AbortController>();
   private readonly scheduler = new Scheduler();
   private readonly journal: Journal = openJournal();
+  /** Files of batches handed over in slices, until their batch starts. */
+  private readonly staged = new Map<string, BatchFile[]>();
 
   /** A local file as a file share: one presigned PUT when small, multipart when over 5 MiB. */
   async uploadFile(command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
@@ -162,51 +167,18 @@ export class TransferEngine {
    * every file the server acknowledged: a retry, a resume after a pause, or the files picked again after a reload
    * (resumeBatch) send only the rest.
    */
-  async uploadBatchToMount(command: FsBatchUpload, onEvent: (event: EngineEvent) => void, missing: string[] = []): Promise<FsItemsResult> {
-    const { taskId } = command;
-    return this.run(taskId, async (signal) => {
-      const known = (await this.journal.tasks()).get(taskId);
-      if (!known) {
-        await this.journal.append({
-          type: 'queued',
-          taskId,
-          at: Date.now(),
-          kind: 'fsBatch',
-          label: command.label,
-          batchFiles: command.files.map(({ file, relativePath }) => ({ relativePath, name: file.name, size: file.size, lastModified: file.lastModified, type: file.type })),
-          mimetype: 'application/octet-stream',
-          options: NO_SHARE_OPTIONS,
-          fsFolder: command.folder,
-          partSize: 0,
-          partCount: 0,
-          size: command.files.reduce((sum, entry) => sum + entry.file.size, 0),
-        });
-      }
-      const at = () => Date.now();
-      const hooks = {
-        acknowledged: async (paths: string[]) => {
-          if (paths.length > 0) await this.journal.append({ type: 'itemsDone', taskId, at: at(), paths });
-        },
-        resumeOf: async (id: string) => {
-          const previous = (await this.journal.tasks()).get(id);
-          // A cancel (a pause) gave the storage's upload up: only a failed or interrupted one can go on.
-          const resumable = previous && previous.status !== 'completed' && previous.status !== 'cancelled' && previous.uploadId;
-          return resumable ? previous : undefined;
-        },
-        finishedLarge: (id: string) => this.journal.forget(id),
+  async uploadBatchToMount(batch: FsBatchUpload, onEvent: (event: EngineEvent) => void, missing: string[] = []): Promise<FsItemsResult> {
+    const command = { ...batch, files: this.batchFiles(batch.taskId, batch.files) };
+    const spec = { kind: 'fsBatch' as const, label: command.label, options: NO_SHARE_OPTIONS, fsFolder: command.folder };
+    return this.journaledBatch(command.taskId, spec, command.files, (known, signal) => {
+      const acknowledged = async (paths: string[]) => {
+        if (paths.length > 0) await this.journal.append({ type: 'itemsDone', taskId: command.taskId, at: Date.now(), paths });
       };
-      try {
-        const job = { ...command, done: new Set(known?.done ?? []), missing };
-        const result = await fsBatchUpload(job, this.context(signal, onEvent), hooks);
-        await this.journal.append({ type: 'completed', taskId, at: at(), result });
-        return result;
-      } catch (error) {
-        if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
-        else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
-        throw error;
-      }
+      const job = { ...command, done: new Set(known?.done ?? []), missing };
+      return fsBatchUpload(job, this.context(signal, onEvent), { ...this.largeFileHooks(), acknowledged });
     });
   }
+
 
   /**
    * A batch after a reload, with the files picked again: those that match the journal's (same relative path, size
@@ -215,7 +187,7 @@ export class TransferEngine {
   async resumeBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
     const task = (await this.journal.tasks()).get(taskId);
     if (!task?.batchFiles || task.fsFolder === undefined) throw { code: 'unknown' } satisfies TransferError;
-    const byPath = new Map(picked.map((entry) => [entry.relativePath, entry]));
+    const byPath = new Map(this.batchFiles(taskId, picked).map((entry) => [entry.relativePath, entry]));
     const done = new Set(task.done ?? []);
     const files: BatchFile[] = [];
     const missing: string[] = [];
@@ -226,6 +198,88 @@ export class TransferEngine {
     }
     if (files.length === 0 && missing.length > 0) throw { code: 'file_mismatch' } satisfies TransferError;
     return this.uploadBatchToMount({ taskId, api, label: task.label, folder: task.fsFolder, files }, onEvent, missing);
+  }
+
+  /**
+   * Files shared together on the upload page, as one task (see shareBatchUpload). The journal keeps the batch and
+   * every file's share as it is done: a retry, a resume after a pause, or the files picked again after a reload
+   * (resumeShareBatch) send only the rest, and a finished batch comes back with every link.
+   */
+  async uploadShareBatch(batch: ShareBatchUpload, onEvent: (event: EngineEvent) => void, missing: string[] = []): Promise<ShareBatchResult> {
+    const command = { ...batch, files: this.batchFiles(batch.taskId, batch.files) };
+    const spec = { kind: 'shareBatch' as const, label: command.label, options: command.options, ...(command.storageConfigId && { storageConfigId: command.storageConfigId }) };
+    return this.journaledBatch(command.taskId, spec, command.files, (known, signal) => {
+      const shared = (entry: ShareBatchResult['shares'][number]) =>
+        this.journal.append({ type: 'itemsDone', taskId: command.taskId, at: Date.now(), paths: [entry.path], shares: [entry] });
+      const job = { ...command, done: new Set(known?.done ?? []), shares: known?.shares ?? [], missing };
+      return shareBatchUpload(job, this.context(signal, onEvent), { ...this.largeFileHooks(), shared });
+    });
+  }
+
+  /**
+   * A batch under its journal record: queued once with every file (so that it can be matched after a reload), then
+   * how each run ended, with its result. `work` is given what the journal knew of the batch before this run.
+   */
+  private journaledBatch<R>(
+    taskId: string,
+    spec: Pick<JournalTaskSpec, 'kind' | 'label' | 'options' | 'fsFolder' | 'storageConfigId'>,
+    files: BatchFile[],
+    work: (known: JournalTask | undefined, signal: AbortSignal) => Promise<R>,
+  ): Promise<R> {
+    return this.run(taskId, async (signal) => {
+      const known = (await this.journal.tasks()).get(taskId);
+      const at = () => Date.now();
+      if (!known) {
+        const batchFiles = files.map(({ file, relativePath }) => ({ relativePath, name: file.name, size: file.size, lastModified: file.lastModified, type: file.type }));
+        const size = files.reduce((sum, entry) => sum + entry.file.size, 0);
+        await this.journal.append({ type: 'queued', taskId, at: at(), ...spec, batchFiles, mimetype: 'application/octet-stream', partSize: 0, partCount: 0, size });
+      }
+      try {
+        const result = await work(known, signal);
+        await this.journal.append({ type: 'completed', taskId, at: at(), result });
+        return result;
+      } catch (error) {
+        if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
+        else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+        throw error;
+      }
+    });
+  }
+
+  /** How a batch's large files (journal records of their own) resume and end. */
+  private largeFileHooks() {
+    return {
+      resumeOf: async (id: string) => {
+        const previous = (await this.journal.tasks()).get(id);
+        // A cancel (a pause) gave the storage's upload up: only a failed or interrupted one can go on.
+        const resumable = previous && previous.status !== 'completed' && previous.status !== 'cancelled' && previous.uploadId;
+        return resumable ? previous : undefined;
+      },
+      finishedLarge: (id: string) => this.journal.forget(id),
+    };
+  }
+
+
+  /**
+   * A share batch after a reload, with the files picked again: each of the journal's files is matched to a picked
+   * file of the same name, size and modification time; those not picked again (and not yet shared) fail as such.
+   */
+  async resumeShareBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<ShareBatchResult> {
+    const task = (await this.journal.tasks()).get(taskId);
+    if (task?.kind !== 'shareBatch' || !task.batchFiles) throw { code: 'unknown' } satisfies TransferError;
+    const unused = this.batchFiles(taskId, picked);
+    const done = new Set(task.done ?? []);
+    const files: BatchFile[] = [];
+    const missing: string[] = [];
+    for (const identity of task.batchFiles) {
+      const index = unused.findIndex(({ file }) => file.name === identity.name && file.size === identity.size && file.lastModified === identity.lastModified);
+      const entry = index >= 0 ? unused.splice(index, 1)[0] : undefined;
+      if (entry) files.push({ file: entry.file, relativePath: identity.relativePath });
+      else if (!done.has(identity.relativePath)) missing.push(identity.relativePath);
+    }
+    if (files.length === 0 && missing.length > 0) throw { code: 'file_mismatch' } satisfies TransferError;
+    const command: ShareBatchUpload = { taskId, api, label: task.label, files, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) };
+    return this.uploadShareBatch(command, onEvent, missing);
   }
 
   /** Copies between mount paths (see fsCopy); the answer lists what was copied, skipped and failed. */
@@ -368,6 +422,19 @@ export class TransferEngine {
 
   cancel(taskId: string): void {
     this.running.get(taskId)?.abort();
+    this.staged.delete(taskId);
+  }
+
+  /** A slice of a batch's files, handed over before the batch starts (see the page's engine client). */
+  stageFiles(taskId: string, files: BatchFile[]): void {
+    this.staged.set(taskId, [...(this.staged.get(taskId) ?? []), ...files]);
+  }
+
+  /** The files of a batch: those staged for it, then any the command carries. */
+  private batchFiles(taskId: string, carried: BatchFile[]): BatchFile[] {
+    const staged = this.staged.get(taskId) ?? [];
+    this.staged.delete(taskId);
+    return [...staged, ...carried];
   }
 
   /**

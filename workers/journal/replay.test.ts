@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FileShare } from '../../contract/files';
 import type { JournalEvent } from '../../contract/transfer';
 import { doneBytes, missingParts, replay } from './replay';
 
@@ -47,6 +48,20 @@ describe('journal replay', () => {
     const task = replay([queued, { type: 'partDone', taskId: 't1', at: 2, part }, { type: 'partDone', taskId: 't1', at: 3, part }]).get('t1')!;
     expect(doneBytes(task)).toBe(5 * MIB);
     expect(missingParts(task)).toEqual([2, 3]);
+  });
+
+  it('keeps a share batch’s files done and their shares, across runs', () => {
+    const share = (slug: string) => ({ id: slug, slug, filename: `${slug}.txt` }) as FileShare;
+    const batch: JournalEvent = { ...queued, taskId: 'b1', kind: 'shareBatch', label: 'Share 3 files', partSize: 0, partCount: 0, size: 30 };
+    const task = replay([
+      batch,
+      { type: 'itemsDone', taskId: 'b1', at: 2, paths: ['a.txt'], shares: [{ path: 'a.txt', share: share('a') }] },
+      { type: 'completed', taskId: 'b1', at: 3, result: {} },
+      // A retry of the failed ones.
+      { type: 'itemsDone', taskId: 'b1', at: 4, paths: ['c.txt'], shares: [{ path: 'c.txt', share: share('c') }] },
+    ]).get('b1')!;
+    expect(task.done).toEqual(['a.txt', 'c.txt']);
+    expect(task.shares?.map((entry) => entry.share.slug)).toEqual(['a', 'c']);
   });
 
   it('ignores events of tasks that were never queued', () => {

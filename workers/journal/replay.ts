@@ -13,7 +13,11 @@ export function apply(task: JournalTask | undefined, event: JournalEvent): Journ
     case 'partDone':
       return { ...task, parts: { ...task.parts, [event.part.partNumber]: event.part } };
     case 'itemsDone':
-      return { ...task, done: [...(task.done ?? []), ...event.paths] };
+      return {
+        ...task,
+        done: [...(task.done ?? []), ...event.paths],
+        ...(event.shares && { shares: [...(task.shares ?? []), ...event.shares] }),
+      };
     case 'completed':
       return { ...task, status: 'completed', result: event.result };
     case 'failed':

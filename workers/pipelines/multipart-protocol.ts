@@ -148,6 +148,8 @@ export function shareMultipartJob(input: {
   sourceUrl?: string;
   resume?: JournalTask;
   progressWindow?: [number, number];
+  /** A large file of a share batch: the batch's task id (the list shows the batch, not this upload). */
+  batchOf?: string;
 }): MultipartJob<FileShare> {
   const { taskId, api, source, label, mimetype, storageConfigId, options, family, sourceUrl } = input;
   return {
@@ -163,6 +165,7 @@ export function shareMultipartJob(input: {
       mimetype,
       ...(storageConfigId && { storageConfigId }),
       options,
+      ...(input.batchOf && { batchOf: input.batchOf }),
     },
     protocol: shareProtocol(api, {
       family,

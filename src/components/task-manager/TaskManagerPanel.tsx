@@ -2,7 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { ListChecks, X } from 'lucide-react';
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useState, useSyncExternalStore } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { PARTS_PER_UPLOAD_CHOICES } from '../../../contract/transfer';
 import type { TaskManagerContext, taskManagerMachine } from '../../../machines/task-manager.machine';
@@ -16,6 +16,13 @@ import { TaskRow } from './TaskRow';
 type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 
 /**
+ * Rows in the page at first, newest first; "show older" adds as many again. Rows off screen are not rendered
+ * (`content-visibility`), and a list of thousands of tasks never puts thousands of rows, each watching its task,
+ * in the page.
+ */
+const ROWS_AT_ONCE = 100;
+
+/**
  * The live task manager: a side panel listing every transfer (it survives reloads through the engine's
  * journal), with cancel, retry, remove and clear finished. It only sends events and renders machine state.
  */
@@ -25,6 +32,8 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   const active = useCountOf(tasks, (status) => !isFinished(status));
   const finished = useCountOf(tasks, isFinished);
   const remove = useCallback((id: string) => manager.send({ type: 'task.remove', id }), [manager]);
+  const [shown, setShown] = useState(ROWS_AT_ONCE);
+  const older = tasks.length - shown;
   return (
     <RadixDialog.Root>
       <RadixDialog.Trigger asChild>
@@ -54,10 +63,18 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
             <p className={styles.empty}>{t`No tasks yet. Uploads and copies appear here while they run.`}</p>
           ) : (
             <ul className={styles.list}>
-              {[...tasks].reverse().map((task) => (
-                <TaskRow key={task.id} task={task.ref} onRemove={remove} />
-              ))}
+              {tasks
+                .slice(-shown)
+                .reverse()
+                .map((task) => (
+                  <TaskRow key={task.id} task={task.ref} onRemove={remove} />
+                ))}
             </ul>
+          )}
+          {older > 0 && (
+            <Button size="small" onClick={() => setShown((count) => count + ROWS_AT_ONCE)}>
+              {t`Show ${Math.min(older, ROWS_AT_ONCE)} older tasks (${older} in all)`}
+            </Button>
           )}
         </RadixDialog.Content>
       </RadixDialog.Portal>

@@ -3,8 +3,8 @@ import { useSelector } from '@xstate/react';
 import { CheckCircle2, CircleAlert, Copy, ExternalLink, FileUp, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
 import { memo, useRef } from 'react';
 import type { FileShare } from '../../../contract/files';
-import type { BatchFile, TaskType, UploadStage } from '../../../contract/transfer';
-import { isItemsResult, type TaskActor } from '../../../machines/task.machine';
+import { isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
+import { isBatch, isItemsResult, type TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes, formatDuration } from '../../lib/format';
 import { describeTransferError } from '../../lib/transfer-errors';
@@ -16,6 +16,7 @@ import { ProgressBar } from '../ProgressBar';
 import { ShareLinkDisplay } from '../share-link/ShareLinkDisplay';
 import { VirtualList } from '../VirtualList';
 import { sameText } from './progress-text';
+import { ShareBatchLinks } from './ShareBatchLinks';
 import styles from './TaskManager.module.css';
 
 interface TaskRowProps {
@@ -31,7 +32,8 @@ type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
 /** Everything a row shows except its progress: it changes a few times per task, not with every progress update. */
 const rowView = (state: TaskSnapshot) => {
   const { id, label, stage, error, result, counts, currentFile, type, progress, payload } = state.context;
-  const batch = (payload as { kind?: string; fromFolder?: boolean } | undefined)?.kind === 'fsBatchUpload' ? (payload as { fromFolder: boolean }) : undefined;
+  // Files into a mount folder, or files shared together: picked again as a folder or as files after a reload.
+  const batch = isBatch(payload) ? (payload as { fromFolder: boolean }) : undefined;
   return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value), fromFolder: batch?.fromFolder, isBatch: Boolean(batch) };
 };
 
@@ -59,6 +61,8 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
   const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, delete: t`Delete`, download: t`Download` };
   /** A finished file share (an upload into a mount answers its path instead). */
   const share = status === 'completed' && typeof (result as Partial<FileShare> | undefined)?.slug === 'string' ? (result as FileShare) : undefined;
+  /** Files shared together: the shares of those done, once the batch ended (partly done or not). */
+  const batchShares = (status === 'completed' || status === 'partial') && isShareBatchResult(result) && result.shares.length > 0 ? result.shares : undefined;
   const statusText =
     status === 'completed'
       ? t`Completed`
@@ -175,6 +179,7 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
       {counts && (
         <span className={styles.meta}>{t`${counts.success} done, ${counts.skipped} skipped, ${counts.failed} failed`}</span>
       )}
+      {batchShares && <ShareBatchLinks shares={batchShares} label={label} />}
       {status === 'partial' && failedItems.length > 0 && (
         <div className={styles.error}>
           <VirtualList items={failedItems} rowHeight={FAILED_ROW_PX} maxHeight={FAILED_ROW_PX * 8} label={t`Failed items`} itemKey={(item) => item.path}>

@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { FileUp, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { uploadMimeType } from '../../../contract/files';
+import { shareBatchTask } from '../../app/share-tasks';
 import type { UploadPayload } from '../../app/tasks';
 import { Button } from '../../components/Button';
 import { formatBytes } from '../../lib/format';
@@ -13,7 +14,7 @@ import taskStyles from '../../components/task-manager/TaskManager.module.css';
 import styles from './Upload.module.css';
 import type { useUploadForm } from './useUploadForm';
 
-/** Local files: drop or pick many, then each becomes an upload task. */
+/** Local files: drop or pick many; one is an upload task, several one task that shares each of them. */
 export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadForm> }) {
   const { t } = useLingui();
   const limit = useUploadLimit();
@@ -29,17 +30,21 @@ export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadFor
     const problem = form.optionsProblem(files.length);
     if (problem) return setError(problem);
     setError(undefined);
-    form.start(
-      files.map((file) => {
-        const payload: UploadPayload = {
-          file,
-          mimetype: uploadMimeType(file.name, file.type),
-          ...(form.selectedConfig && { storageConfigId: form.selectedConfig }),
-          options: shareOptionsFor(form.values, files.length),
-        };
-        return { id: crypto.randomUUID(), type: 'upload' as const, label: file.name, payload };
-      }),
-    );
+    const options = shareOptionsFor(form.values, files.length);
+    const [only] = files;
+    if (files.length === 1 && only) {
+      const payload: UploadPayload = {
+        file: only,
+        mimetype: uploadMimeType(only.name, only.type),
+        ...(form.selectedConfig && { storageConfigId: form.selectedConfig }),
+        options,
+      };
+      form.start([{ id: crypto.randomUUID(), type: 'upload', label: only.name, payload }]);
+    } else {
+      // Files sent together are one task: one row, one list of links.
+      const count = files.length;
+      form.start([shareBatchTask(files, t`Share ${count} files`, options, form.selectedConfig)]);
+    }
     setFiles([]);
   };
 

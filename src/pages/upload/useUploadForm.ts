@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { FileShare } from '../../../contract/files';
+import { isShareBatchResult } from '../../../contract/transfer';
 import { slugProblem } from '../../../contract/slugs';
 import type { TaskInput } from '../../../machines/task.machine';
 import { useTaskManager } from '../../app/actors';
@@ -33,15 +34,19 @@ export function useUploadForm() {
   const allTasks = useSelector(tasks, (state) => state.context.tasks);
   const batchTasks = useMemo(() => allTasks.filter((task) => batch.includes(task.id)), [allTasks, batch]);
 
-  // Each finished upload of this page joins the recent ones, once.
+  // Each finished upload of this page joins the recent ones, once: every share of a batch, even one partly done.
   const recorded = useRef(new Set<string>());
   useEffect(() => {
     const subscriptions = batchTasks.map((task) =>
       task.ref.subscribe((state) => {
-        const share = state.context.result as FileShare | undefined;
-        if (state.value !== 'completed' || !share || recorded.current.has(share.id)) return;
-        recorded.current.add(share.id);
-        setRecent(recentUploads.add({ slug: share.slug, filename: share.filename, size: share.size, uploadedAt: share.created_at }));
+        if (state.value !== 'completed' && state.value !== 'partial') return;
+        const result = state.context.result;
+        const shares = isShareBatchResult(result) ? result.shares.map((entry) => entry.share) : state.value === 'completed' && result ? [result as FileShare] : [];
+        for (const share of shares) {
+          if (!share.id || recorded.current.has(share.id)) continue;
+          recorded.current.add(share.id);
+          setRecent(recentUploads.add({ slug: share.slug, filename: share.filename, size: share.size, uploadedAt: share.created_at }));
+        }
       }),
     );
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());

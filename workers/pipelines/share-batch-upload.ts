@@ -1,0 +1,186 @@
+import { uploadMimeType, type FileShare } from '../../contract/files';
+import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import type { BatchFile, FileShareUpload, JournalTask, ShareBatchEntry, ShareBatchResult, ShareBatchUpload, TransferError } from '../../contract/transfer';
+import { ProgressMeter } from '../engine/progress';
+import { classifyFailure } from '../engine/retry';
+import { BATCH_LANES, largeFileTaskId } from './fs-batch-upload';
+import { allFailed, isCancelled, itemReporter } from './fs-items';
+import { shareMultipartJob } from './multipart-protocol';
+import { multipartUpload, type MultipartContext, type MultipartJob } from './multipart-upload';
+import { presignedUpload, type PipelineContext } from './presigned-upload';
+
+export interface ShareBatchJob extends Omit<ShareBatchUpload, 'label'> {
+  /** Files (by key) the journal recorded as shared: never sent again. */
+  done: ReadonlySet<string>;
+  /** Their shares, as the journal recorded them. */
+  shares: readonly ShareBatchEntry[];
+  /** Files of the batch the browser no longer has (not picked again after a reload): they fail as such. */
+  missing?: string[];
+}
+
+export interface ShareBatchHooks {
+  /** Records a file's share, before it counts as done (the journal's `itemsDone` with `shares`). */
+  shared(entry: ShareBatchEntry): Promise<void>;
+  /** The journal's record of a large file's own upload, to resume its parts. */
+  resumeOf(taskId: string): Promise<JournalTask | undefined>;
+  /** A large file's own upload finished: its record is no longer needed. */
+  finishedLarge(taskId: string): Promise<void>;
+}
+
+/** How one file of the batch becomes a share: the engine's single-file paths (replaced in tests). */
+export interface ShareTransport {
+  /** A file up to the multipart threshold: presign, one PUT, commit. */
+  small(command: FileShareUpload, context: PipelineContext): Promise<FileShare>;
+  /** A larger file in parts, as its own journal record (so that its parts resume). */
+  large(job: MultipartJob<FileShare>, context: MultipartContext): Promise<FileShare>;
+}
+
+export const SHARE_TRANSPORT: ShareTransport = { small: presignedUpload, large: multipartUpload };
+
+/**
+ * Files shared together, as one task: each through the single-file paths (a presigned PUT, or parts above the
+ * multipart threshold) with the batch's storage and share options, BATCH_LANES files at a time. A small file's
+ * lane holds a slot of the shared scheduler while it is sent; a large file's parts take slots as any upload's do.
+ * A file that fails for a passing reason is tried again (offline: once the network is back); one that fails for
+ * good does not stop the others. Progress counts only bytes the storage acknowledged, over the whole batch; offline,
+ * the batch says it waits for the network and its figures stop. Each finished file's share is recorded (`shared`)
+ * before it counts as done, so that a pause, a retry or a reload never sends it again.
+ */
+export async function shareBatchUpload(
+  job: ShareBatchJob,
+  context: MultipartContext,
+  hooks: ShareBatchHooks,
+  transport: ShareTransport = SHARE_TRANSPORT,
+): Promise<ShareBatchResult> {
+  const { taskId, signal } = { taskId: job.taskId, signal: context.signal };
+  const result: ShareBatchResult = { succeeded: [...job.done], skipped: [], failed: [], shares: [] };
+  result.failed.push(...(job.missing ?? []).filter((path) => !job.done.has(path)).map((path) => ({ path, error: { code: 'file_mismatch' } satisfies TransferError })));
+  const shares = new Map(job.shares.filter((entry) => job.done.has(entry.path)).map((entry) => [entry.path, entry]));
+  const queue = job.files.filter((entry) => !job.done.has(entry.relativePath));
+  const total = job.files.reduce((sum, entry) => sum + entry.file.size, 0);
+  let acknowledged = job.files.reduce((sum, entry) => sum + (job.done.has(entry.relativePath) ? entry.file.size : 0), 0);
+  /** Bytes of the files being sent that the storage acknowledged (a large file's finished parts). */
+  const inFlight = new Map<string, number>();
+  const meter = new ProgressMeter(total, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
+  const showBytes = () => meter.update(acknowledged + [...inFlight.values()].reduce((sum, bytes) => sum + bytes, 0));
+  const report = itemReporter(taskId, context.emit, 0, result, { signal, progressInBytes: true });
+  const stopHeartbeat = meter.heartbeat(showBytes);
+  context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
+  report(queue[0]?.relativePath ?? '');
+  showBytes();
+
+  // The batch waits for the network while any of its files does (a lane of its own, or a large file's parts).
+  let waiting = 0;
+  const startWaiting = () => {
+    if (waiting++ > 0) return;
+    context.emit({ type: 'engine.stage', taskId, stage: 'waitingForNetwork' });
+    meter.stall();
+  };
+  const stopWaiting = () => {
+    if (--waiting === 0) context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
+  };
+  const waitForNetwork = async () => {
+    startWaiting();
+    try {
+      await context.untilOnline(signal);
+    } finally {
+      stopWaiting();
+    }
+  };
+
+  /** A file's own pipeline reports into the batch: its acknowledged bytes, and its waits for the network. */
+  const fileContext = (key: string): MultipartContext => {
+    let waitingForNetwork = false;
+    return {
+      ...context,
+      emit: (event) => {
+        if (event.type === 'engine.progress') {
+          inFlight.set(key, event.progress.loaded);
+          showBytes();
+        } else if (event.type === 'engine.stage') {
+          if (event.stage === 'waitingForNetwork' && !waitingForNetwork) startWaiting();
+          else if (event.stage !== 'waitingForNetwork' && waitingForNetwork) stopWaiting();
+          waitingForNetwork = event.stage === 'waitingForNetwork';
+        }
+      },
+    };
+  };
+
+  const sendOnce = async ({ file, relativePath }: BatchFile): Promise<FileShare> => {
+    const mimetype = uploadMimeType(file.name, file.type);
+    const config = job.storageConfigId ? { storageConfigId: job.storageConfigId } : {};
+    // Never a custom slug: that is for one file alone.
+    const options = { ...job.options, slug: undefined };
+    const sub = fileContext(relativePath);
+    if (file.size > MULTIPART_THRESHOLD) {
+      const subId = largeFileTaskId(taskId, relativePath);
+      const resume = await hooks.resumeOf(subId);
+      const multipart = shareMultipartJob({ taskId: subId, api: job.api, source: file, label: file.name, mimetype, ...config, options, family: 's3', batchOf: taskId, ...(resume && { resume }) });
+      const share = await transport.large(multipart, sub);
+      await hooks.finishedLarge(subId);
+      return share;
+    }
+    const release = await context.scheduler.acquire(taskId, signal);
+    try {
+      return await transport.small({ taskId, api: job.api, file, mimetype, ...config, options }, sub);
+    } finally {
+      release();
+    }
+  };
+
+  /** A file, tried again as a part would be: after 429, 5xx and network errors with back-off, offline once back online. */
+  const send = async (entry: BatchFile): Promise<FileShare> => {
+    let retries = 0;
+    for (;;) {
+      let failure: TransferError;
+      try {
+        return await sendOnce(entry);
+      } catch (error) {
+        failure = error as TransferError;
+      } finally {
+        inFlight.delete(entry.relativePath);
+      }
+      if (signal.aborted || isCancelled(failure)) throw { code: 'cancelled' } satisfies TransferError;
+      const decision = classifyFailure(failure.status !== undefined ? { status: failure.status } : { code: failure.code }, retries, context.online());
+      if (decision.action === 'pause') await waitForNetwork();
+      else if (decision.action === 'backoff') {
+        retries++;
+        await context.sleep(decision.delayMs, signal);
+      } else throw failure;
+    }
+  };
+
+  let next = 0;
+  const lane = async () => {
+    for (let entry = queue[next++]; entry; entry = queue[next++]) {
+      report(entry.relativePath);
+      try {
+        const share = await send(entry);
+        const record: ShareBatchEntry = { path: entry.relativePath, share };
+        await hooks.shared(record);
+        acknowledged += entry.file.size;
+        shares.set(record.path, record);
+        result.succeeded.push(record.path);
+      } catch (error) {
+        if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+        result.failed.push(...allFailed([entry.relativePath], error));
+      }
+      // The counts move as files end (a report held back goes out within its interval), not only as the next starts.
+      report(entry.relativePath);
+      showBytes();
+    }
+  };
+  try {
+    const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_LANES, queue.length) }, lane));
+    const stopped = lanes.find((outcome) => outcome.status === 'rejected');
+    if (stopped) throw stopped.reason;
+  } finally {
+    stopHeartbeat();
+    context.scheduler.finish(taskId);
+  }
+  const order = new Map(job.files.map((entry, index) => [entry.relativePath, index]));
+  result.shares = [...shares.values()].sort((a, b) => (order.get(a.path) ?? Infinity) - (order.get(b.path) ?? Infinity));
+  report(queue.at(-1)?.relativePath ?? '', true);
+  meter.update(total);
+  return result;
+}
