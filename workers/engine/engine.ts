@@ -133,15 +133,22 @@ export class TransferEngine {
     work: () => Promise<R>,
     signal: AbortSignal,
   ): Promise<R> {
-    const at = () => Date.now();
-    await this.journal.append({ type: 'queued', taskId, at: at(), ...describe, partSize: size, partCount: 1, size });
+    await this.journal.append({ type: 'queued', taskId, at: Date.now(), ...describe, partSize: size, partCount: 1, size });
+    return this.recordEnd(taskId, signal, work);
+  }
+
+  /**
+   * Runs a task's work and writes how it ended to the journal: completed with its result (`recorded` turns the
+   * answer into what the journal keeps), cancelled, or failed with its error.
+   */
+  private async recordEnd<R>(taskId: string, signal: AbortSignal, work: () => Promise<R>, recorded: (result: R) => unknown = (result) => result): Promise<R> {
     try {
       const result = await work();
-      await this.journal.append({ type: 'completed', taskId, at: at(), result });
+      await this.journal.append({ type: 'completed', taskId, at: Date.now(), result: recorded(result) });
       return result;
     } catch (error) {
-      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
-      else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
+      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: Date.now() });
+      else await this.journal.append({ type: 'failed', taskId, at: Date.now(), error: error as TransferError });
       throw error;
     }
   }
@@ -228,21 +235,12 @@ export class TransferEngine {
   ): Promise<R> {
     return this.run(taskId, async (signal) => {
       const known = (await this.journal.tasks()).get(taskId);
-      const at = () => Date.now();
       if (!known) {
         const batchFiles = files.map(({ file, relativePath }) => ({ relativePath, name: file.name, size: file.size, lastModified: file.lastModified, type: file.type }));
         const size = files.reduce((sum, entry) => sum + entry.file.size, 0);
-        await this.journal.append({ type: 'queued', taskId, at: at(), ...spec, batchFiles, mimetype: 'application/octet-stream', partSize: 0, partCount: 0, size });
+        await this.journal.append({ type: 'queued', taskId, at: Date.now(), ...spec, batchFiles, mimetype: 'application/octet-stream', partSize: 0, partCount: 0, size });
       }
-      try {
-        const result = await work(known, signal);
-        await this.journal.append({ type: 'completed', taskId, at: at(), result });
-        return result;
-      } catch (error) {
-        if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
-        else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
-        throw error;
-      }
+      return this.recordEnd(taskId, signal, () => work(known, signal));
     });
   }
 
@@ -303,21 +301,11 @@ export class TransferEngine {
    */
   private async journaledItems(taskId: string, record: ItemsTaskRecord | undefined, signal: AbortSignal, work: () => Promise<FsItemsResult>): Promise<FsItemsResult> {
     if (!record) return work();
-    const at = () => Date.now();
     const { previous, ...itemsTask } = record;
-    await this.journal.append({ type: 'queued', taskId, at: at(), kind: 'fsItems', label: record.label, itemsTask, mimetype: '', options: NO_SHARE_OPTIONS, partSize: 0, partCount: 0, size: 0 });
-    try {
-      const result = await work();
-      const whole = previous
-        ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
-        : result;
-      await this.journal.append({ type: 'completed', taskId, at: at(), result: whole });
-      return result;
-    } catch (error) {
-      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
-      else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
-      throw error;
-    }
+    await this.journal.append({ type: 'queued', taskId, at: Date.now(), kind: 'fsItems', label: record.label, itemsTask, mimetype: '', options: NO_SHARE_OPTIONS, partSize: 0, partCount: 0, size: 0 });
+    const whole = (result: FsItemsResult) =>
+      previous ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed } : result;
+    return this.recordEnd(taskId, signal, work, whole);
   }
 
   /** A file from a web address as a file share. */
@@ -347,12 +335,11 @@ export class TransferEngine {
     onEvent: (event: EngineEvent) => void,
   ): Promise<FileShare> {
     const { taskId } = command;
-    const at = () => Date.now();
     if (!resume) {
       await this.journal.append({
         type: 'queued',
         taskId,
-        at: at(),
+        at: Date.now(),
         kind: 'url',
         label: command.filename || command.url,
         url: command.url,
@@ -364,15 +351,7 @@ export class TransferEngine {
         size: 0,
       });
     }
-    try {
-      const share = await urlUpload(command, this.context(signal, onEvent), resume);
-      await this.journal.append({ type: 'completed', taskId, at: at(), result: share });
-      return share;
-    } catch (error) {
-      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: at() });
-      else await this.journal.append({ type: 'failed', taskId, at: at(), error: error as TransferError });
-      throw error;
-    }
+    return this.recordEnd(taskId, signal, () => urlUpload(command, this.context(signal, onEvent), resume));
   }
 
   /** Tasks known to the journal, for the page to rebuild its list after a reload. */

@@ -5,7 +5,7 @@ import { classifyFailure, type AttemptOutcome } from '../engine/retry';
 import { planBatch, type BatchUnit } from '../planner/batch';
 import { apiFailure } from '../transport/api';
 import { isSuccess, send } from '../transport/http';
-import { allFailed, emptyItemsResult, isCancelled, itemReporter } from './fs-items';
+import { allFailed, emptyItemsResult, inLanes, isCancelled, itemReporter } from './fs-items';
 import { fsUpload } from './fs-upload';
 import { fsBase } from './multipart-protocol';
 import type { MultipartContext } from './multipart-upload';
@@ -126,9 +126,7 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
     }
   };
   try {
-    const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_LANES, units.length) }, lane));
-    const stopped = lanes.find((outcome) => outcome.status === 'rejected');
-    if (stopped) throw stopped.reason;
+    await inLanes(Math.min(BATCH_LANES, units.length), lane);
   } finally {
     stopHeartbeat();
     context.scheduler.finish(taskId);

@@ -65,3 +65,13 @@ export const allFailed = (paths: string[], error: unknown): FsItemsResult['faile
   paths.map((path) => ({ path, error: error as TransferError }));
 
 export const isCancelled = (error: unknown) => (error as TransferError | undefined)?.code === 'cancelled';
+
+/**
+ * Runs `count` lanes (each takes work from a shared queue until it is empty) and waits for all of them, so that no
+ * request is left on its way; then fails with the first lane's failure, if any (a cancel ends every lane at once).
+ */
+export async function inLanes(count: number, lane: () => Promise<void>): Promise<void> {
+  const lanes = await Promise.allSettled(Array.from({ length: count }, lane));
+  const stopped = lanes.find((outcome) => outcome.status === 'rejected');
+  if (stopped) throw stopped.reason;
+}

@@ -4,7 +4,7 @@ import type { BatchFile, FileShareUpload, JournalTask, ShareBatchEntry, ShareBat
 import { ProgressMeter } from '../engine/progress';
 import { classifyFailure } from '../engine/retry';
 import { BATCH_LANES, largeFileTaskId } from './fs-batch-upload';
-import { allFailed, isCancelled, itemReporter } from './fs-items';
+import { allFailed, inLanes, isCancelled, itemReporter } from './fs-items';
 import { shareMultipartJob } from './multipart-protocol';
 import { multipartUpload, type MultipartContext, type MultipartJob } from './multipart-upload';
 import { presignedUpload, type PipelineContext } from './presigned-upload';
@@ -171,9 +171,7 @@ export async function shareBatchUpload(
     }
   };
   try {
-    const lanes = await Promise.allSettled(Array.from({ length: Math.min(BATCH_LANES, queue.length) }, lane));
-    const stopped = lanes.find((outcome) => outcome.status === 'rejected');
-    if (stopped) throw stopped.reason;
+    await inLanes(Math.min(BATCH_LANES, queue.length), lane);
   } finally {
     stopHeartbeat();
     context.scheduler.finish(taskId);
