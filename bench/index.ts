@@ -3,6 +3,7 @@
  * Figures, not pass/fail: tests check behaviour, benchmarks measure.
  */
 import { batch } from './batch/index';
+import { batchPicker } from './batch/picker';
 import { copy } from './copy/index';
 import { fsBench } from './fs';
 import { pageWeight } from './page-weight';
@@ -15,6 +16,7 @@ import { webdavBench } from './webdav';
 
 const benchmarks: Record<string, () => Promise<void>> = {
   batch,
+  'batch-picker': batchPicker,
   copy,
   fs: fsBench,
   'page-weight': pageWeight,
@@ -32,8 +34,8 @@ const benchmarks: Record<string, () => Promise<void>> = {
  * only when BENCH_SIZE_MB is set, else when named.
  */
 const slow = ['transfer', 'copy'];
-/** `batch` (2,000 small files uploaded by the browser and a Node client into two mounts, minutes) runs only when named. */
-const namedOnly = ['batch'];
+/** `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes) run only when named. */
+const namedOnly = ['batch', 'batch-picker'];
 const byDefault = Object.keys(benchmarks).filter(
   (name) => !namedOnly.includes(name) && (!slow.includes(name) || process.env.BENCH_SIZE_MB !== undefined),
 );

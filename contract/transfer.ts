@@ -169,6 +169,16 @@ export interface ShareBatchResult extends FsItemsResult {
 export const isShareBatchResult = (value: unknown): value is ShareBatchResult =>
   typeof value === 'object' && value !== null && Array.isArray((value as { shares?: unknown }).shares) && Array.isArray((value as { failed?: unknown }).failed);
 
+/** A folder the user picked (File System Access API) into a mount folder: the worker walks it, then uploads it as a batch. */
+export interface FsDirectoryUpload {
+  taskId: string;
+  api: ApiAccess;
+  label: string;
+  /** The mount folder, ending in `/`. */
+  folder: string;
+  directory: FileSystemDirectoryHandle;
+}
+
 /** One source file or folder and where it goes (a folder ends in `/` on both sides). */
 export interface FsCopyItem {
   sourcePath: string;

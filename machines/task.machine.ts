@@ -120,8 +120,8 @@ export const taskMachine = setup({
   guards: {
     /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
     fileMissing: ({ context }) => {
-      const payload = context.payload as { file?: File; url?: string; files?: BatchFile[] } | undefined;
-      return context.type === 'upload' && !payload?.file && !payload?.url && !payload?.files;
+      const payload = context.payload as { file?: File; url?: string; files?: BatchFile[]; directory?: unknown } | undefined;
+      return context.type === 'upload' && !payload?.file && !payload?.url && !payload?.files && !payload?.directory;
     },
     pausable: ({ context }) => isBatch(context.payload),
     restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,

@@ -10,9 +10,10 @@ export type ExplorerTaskPayload =
   | { kind: 'fsUpload'; file?: File; folder: string; relativePath?: string; resume?: boolean }
   /**
    * Files picked or dropped together: one task. `files` is absent after a reload until they are picked again
-   * (`fromFolder`: as a folder, else as files); `resume` continues the journal's batch.
+   * (`fromFolder`: as a folder, else as files); `resume` continues the journal's batch. A folder picked as a handle
+   * (`directory`) is walked by the worker, so its count is not known here.
    */
-  | { kind: 'fsBatchUpload'; files?: BatchFile[]; folder: string; count: number; fromFolder: boolean; resume?: boolean }
+  | { kind: 'fsBatchUpload'; files?: BatchFile[]; directory?: FileSystemDirectoryHandle; folder: string; count: number; fromFolder: boolean; resume?: boolean }
   | { kind: 'fsCopy'; items: FsCopyItem[]; skipExisting: boolean }
   | { kind: 'fsDelete'; paths: string[] }
   | { kind: 'fsDownload'; paths: string[]; name: string; saveTo: ZipDestination };
@@ -41,6 +42,11 @@ export function fsUploadTask(folder: string, files: { file: File; relativePath?:
   const batch: BatchFile[] = files.map(({ file, relativePath }) => ({ file, relativePath: relativePath ?? file.name }));
   const fromFolder = batch.some((entry) => entry.relativePath.includes('/'));
   return { id: newTaskId(), type: 'upload', label, payload: { kind: 'fsBatchUpload', files: batch, folder, count: batch.length, fromFolder } satisfies ExplorerTaskPayload };
+}
+
+/** The task of a folder picked as a handle (File System Access API): one batch, walked by the transfer worker. */
+export function fsDirectoryUploadTask(folder: string, directory: FileSystemDirectoryHandle, label: string): TaskInput {
+  return { id: newTaskId(), type: 'upload', label, payload: { kind: 'fsBatchUpload', directory, folder, count: 0, fromFolder: true } satisfies ExplorerTaskPayload };
 }
 
 export function fsCopyTask(label: string, items: FsCopyItem[], skipExisting: boolean): TaskInput {

@@ -101,6 +101,7 @@ function runExplorerTask(
         ? transferEngine.resumeFile(taskId, payload.file, api, relay)
         : transferEngine.uploadToMount({ taskId, api, file: payload.file, folder: payload.folder, ...(payload.relativePath && { relativePath: payload.relativePath }) }, relay);
     case 'fsBatchUpload':
+      if (payload.directory && !payload.resume) return transferEngine.uploadDirectoryToMount({ taskId, api, label, folder: payload.folder, directory: payload.directory }, relay);
       if (!payload.files) return Promise.reject({ code: 'unknown' } satisfies TransferError);
       return payload.resume
         ? transferEngine.resumeBatch(taskId, payload.files, api, relay)

@@ -12,6 +12,7 @@ import {
   type FsBatchUpload,
   type FsCopy,
   type FsDelete,
+  type FsDirectoryUpload,
   type FsFileUpload,
   type FsItemsResult,
   type FsZipDownload,
@@ -93,6 +94,8 @@ export const transferEngine = {
     await stageFiles(command.taskId, command.files);
     return remote().uploadBatchToMount({ ...command, files: [] }, Comlink.proxy(onEvent));
   },
+  uploadDirectoryToMount: (command: FsDirectoryUpload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
+    remote().uploadDirectoryToMount(command, Comlink.proxy(onEvent)),
   resumeBatch: async (taskId: string, files: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> => {
     await stageFiles(taskId, files);
     return remote().resumeBatch(taskId, [], api, Comlink.proxy(onEvent));

@@ -145,4 +145,34 @@ describe('a folder upload in the mount explorer', () => {
     for (const relative of files) expect(statSync(join(storage, relative)).size).toBe(statSync(join(root, relative)).size);
     await context.close();
   }, 240_000);
+
+  it('walks a folder picked with the File System Access API in the worker, as one task', async () => {
+    const { page, context } = await newPerson(suite.browser);
+    await openExplorer(page);
+    // The picker is the browser's own dialog: the test hands the page a folder of its origin's private file system
+    // instead, the same kind of handle the dialog answers.
+    const count = 300;
+    await page.evaluate(`(async () => {
+      const root = await navigator.storage.getDirectory();
+      const picked = await root.getDirectoryHandle('picked', { create: true });
+      for (let index = 0; index < ${count}; index++) {
+        const sub = await picked.getDirectoryHandle('sub' + (index % 5), { create: true });
+        const writable = await (await sub.getFileHandle('n-' + index + '.txt', { create: true })).createWritable();
+        await writable.write('note ' + index + '\\n'.repeat(index % 7 + 1));
+        await writable.close();
+      }
+      window.showDirectoryPicker = async () => picked;
+    })()`);
+    await page.getByRole('button', { name: 'Upload folder' }).click();
+    await page.getByRole('button', { name: /^Tasks/ }).click();
+    const done = page.locator('li[data-task-type="upload"][data-task-status="completed"]');
+    await done.waitFor({ timeout: 120_000 });
+    expect(await done.getAttribute('data-file-name')).toBe('Upload picked to /local/');
+    expect(await done.textContent()).toContain(`${count} done, 0 skipped, 0 failed`);
+    const storage = join(await localStorageRoot(suite.server, await adminToken(suite.server.url)), 'picked');
+    for (let index = 0; index < count; index++) {
+      expect(readFileSync(join(storage, `sub${index % 5}`, `n-${index}.txt`), 'utf8')).toBe(`note ${index}${'\n'.repeat((index % 7) + 1)}`);
+    }
+    await context.close();
+  }, 180_000);
 });

@@ -10,6 +10,7 @@ import {
   type FsCopy,
   type FsBatchUpload,
   type FsDelete,
+  type FsDirectoryUpload,
   type FsFileUpload,
   type FsItemsResult,
   type FsZipDownload,
@@ -25,6 +26,7 @@ import {
 import { openJournal, type Journal } from '../journal/store';
 import { fsCopy } from '../pipelines/fs-copy';
 import { fsDelete } from '../pipelines/fs-delete';
+import { directoryFiles } from '../pipelines/directory-files';
 import { fsBatchUpload } from '../pipelines/fs-batch-upload';
 import { fsDownloadZip } from '../pipelines/fs-download-zip';
 import { fsDescription, fsUpload } from '../pipelines/fs-upload';
@@ -175,13 +177,33 @@ export class TransferEngine {
    * (resumeBatch) send only the rest.
    */
   async uploadBatchToMount(batch: FsBatchUpload, onEvent: (event: EngineEvent) => void, missing: string[] = []): Promise<FsItemsResult> {
-    const command = { ...batch, files: this.batchFiles(batch.taskId, batch.files) };
+    const files = this.batchFiles(batch.taskId, batch.files);
+    return this.batchToMount(batch, async () => files, onEvent, missing);
+  }
+
+  /**
+   * A folder the user picked, walked here (see directoryFiles), then uploaded as a batch: its files never pass the
+   * page's main thread. A retry walks it again; what the journal saw acknowledged is not sent again.
+   */
+  async uploadDirectoryToMount(command: FsDirectoryUpload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
+    return this.batchToMount(command, (signal) => {
+      onEvent({ type: 'engine.stage', taskId: command.taskId, stage: 'starting' });
+      return directoryFiles(command.directory, signal);
+    }, onEvent);
+  }
+
+  private batchToMount(
+    command: Omit<FsBatchUpload, 'files'>,
+    filesOf: (signal: AbortSignal) => Promise<BatchFile[]>,
+    onEvent: (event: EngineEvent) => void,
+    missing: string[] = [],
+  ): Promise<FsItemsResult> {
     const spec = { kind: 'fsBatch' as const, label: command.label, options: NO_SHARE_OPTIONS, fsFolder: command.folder };
-    return this.journaledBatch(command.taskId, spec, command.files, (known, signal) => {
+    return this.journaledBatch(command.taskId, spec, filesOf, (known, signal, files) => {
       const acknowledged = async (paths: string[]) => {
         if (paths.length > 0) await this.journal.append({ type: 'itemsDone', taskId: command.taskId, at: Date.now(), paths });
       };
-      const job = { ...command, done: new Set(known?.done ?? []), missing };
+      const job = { ...command, files, done: new Set(known?.done ?? []), missing };
       return fsBatchUpload(job, this.context(signal, onEvent), { ...this.largeFileHooks(), acknowledged });
     });
   }
@@ -215,7 +237,7 @@ export class TransferEngine {
   async uploadShareBatch(batch: ShareBatchUpload, onEvent: (event: EngineEvent) => void, missing: string[] = []): Promise<ShareBatchResult> {
     const command = { ...batch, files: this.batchFiles(batch.taskId, batch.files) };
     const spec = { kind: 'shareBatch' as const, label: command.label, options: command.options, ...(command.storageConfigId && { storageConfigId: command.storageConfigId }) };
-    return this.journaledBatch(command.taskId, spec, command.files, (known, signal) => {
+    return this.journaledBatch(command.taskId, spec, async () => command.files, (known, signal) => {
       const shared = (entry: ShareBatchResult['shares'][number]) =>
         this.journal.append({ type: 'itemsDone', taskId: command.taskId, at: Date.now(), paths: [entry.path], shares: [entry] });
       const job = { ...command, done: new Set(known?.done ?? []), shares: known?.shares ?? [], missing };
@@ -230,17 +252,18 @@ export class TransferEngine {
   private journaledBatch<R>(
     taskId: string,
     spec: Pick<JournalTaskSpec, 'kind' | 'label' | 'options' | 'fsFolder' | 'storageConfigId'>,
-    files: BatchFile[],
-    work: (known: JournalTask | undefined, signal: AbortSignal) => Promise<R>,
+    filesOf: (signal: AbortSignal) => Promise<BatchFile[]>,
+    work: (known: JournalTask | undefined, signal: AbortSignal, files: BatchFile[]) => Promise<R>,
   ): Promise<R> {
     return this.run(taskId, async (signal) => {
+      const files = await filesOf(signal);
       const known = (await this.journal.tasks()).get(taskId);
       if (!known) {
         const batchFiles = files.map(({ file, relativePath }) => ({ relativePath, name: file.name, size: file.size, lastModified: file.lastModified, type: file.type }));
         const size = files.reduce((sum, entry) => sum + entry.file.size, 0);
         await this.journal.append({ type: 'queued', taskId, at: Date.now(), ...spec, batchFiles, mimetype: 'application/octet-stream', partSize: 0, partCount: 0, size });
       }
-      return this.recordEnd(taskId, signal, () => work(known, signal));
+      return this.recordEnd(taskId, signal, () => work(known, signal, files));
     });
   }
 

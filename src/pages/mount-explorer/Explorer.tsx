@@ -5,7 +5,7 @@ import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
-import { fsCopyTask, fsDeleteTask, fsDownloadTask, fsUploadTask, type ZipDestination } from '../../app/explorer-tasks';
+import { fsCopyTask, fsDeleteTask, fsDirectoryUploadTask, fsDownloadTask, fsUploadTask, type ZipDestination } from '../../app/explorer-tasks';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
@@ -50,6 +50,13 @@ export function Explorer() {
     tasks.send({ type: 'tasks.add', task });
     watch([task.id]);
     toasts.success(t`Uploading ${count} files to ${into}`);
+  };
+
+  const uploadDirectory = (directory: FileSystemDirectoryHandle) => {
+    const task = fsDirectoryUploadTask(folder, directory, t`Upload ${directory.name} to ${folder}`);
+    tasks.send({ type: 'tasks.add', task });
+    watch([task.id]);
+    toasts.success(t`Uploading ${directory.name} to ${folder}`);
   };
 
   const remove = (paths: string[]) => {
@@ -131,6 +138,7 @@ export function Explorer() {
             selected={selected}
             writable={writable}
             onUpload={upload}
+            onUploadDirectory={uploadDirectory}
             onOpen={openItem}
             onCopyLink={(item) => void copyLink(item)}
             onDownload={(item) => void download(item)}
