@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -182,14 +183,16 @@ describe('mount explorer tasks', () => {
     await setMaxUploadSizeMb(suite.server.url, token, size / MIB + 1);
     const source = join(await localStorageRoot(suite.server, token), 'large');
     mkdirSync(source, { recursive: true });
+    // Written without blocking this process: seconds of synchronous writes kept fetch's idle connection to the
+    // server past the server's keep-alive time, and the next call went out on a socket the server had closed.
     const digest = createHash('sha256');
-    const file = openSync(join(source, 'large.bin'), 'w');
+    const file = await open(join(source, 'large.bin'), 'w');
     for (let written = 0; written < size; written += 16 * MIB) {
       const chunk = randomBytes(16 * MIB);
       digest.update(chunk);
-      writeSync(file, chunk);
+      await file.write(chunk);
     }
-    closeSync(file);
+    await file.close();
     await api('fs/mkdir', { method: 'POST', body: JSON.stringify({ path: '/s3/large/' }) });
 
     const { page, context } = await newPerson(suite.browser);
