@@ -497,18 +497,18 @@ describe('pasted HTML cannot take over the page', () => {
     expect(await inView('The end')).toBe(false);
 
     await body.getByRole('link', { name: 'To the end' }).click();
-    await expect.poll(() => inView('The end')).toBe(true);
+    await expect.poll(() => inView('The end'), { timeout: 10_000 }).toBe(true);
     expect(new URL(page.url()).hash).toBe('#the-end');
     expect(context.pages()).toHaveLength(1);
 
     await page.evaluate(() => window.scrollTo(0, 0));
     await body.getByRole('link', { name: 'to the raw anchor' }).click();
-    await expect.poll(() => inView('Raw anchor')).toBe(true);
+    await expect.poll(() => inView('Raw anchor'), { timeout: 10_000 }).toBe(true);
     expect(new URL(page.url()).hash).toBe('#raw-anchor');
 
     // Back goes to the earlier heading; an address with a heading's name opens the paste there.
     await page.goBack();
-    await expect.poll(() => inView('The end')).toBe(true);
+    await expect.poll(() => inView('The end'), { timeout: 10_000 }).toBe(true);
     const reader = await newPerson(suite.browser, { viewport: { width: 1000, height: 700 } });
     await reader.page.goto(`${suite.server.url}/paste/anchors#the-end`);
     await reader.page.getByRole('region', { name: 'Shared content' }).getByRole('heading', { name: 'The end' }).waitFor();
@@ -517,6 +517,7 @@ describe('pasted HTML cannot take over the page', () => {
         reader.page
           .getByRole('heading', { name: 'The end' })
           .evaluate((heading) => heading.getBoundingClientRect().top >= 0 && heading.getBoundingClientRect().bottom <= window.innerHeight),
+        { timeout: 10_000 },
       )
       .toBe(true);
     await Promise.all([context.close(), reader.context.close()]);
