@@ -1,10 +1,10 @@
 import type { FsUploadBatchResult } from '../../contract/fs';
 import { PART_TIMEOUT_MS, type ApiAccess, type BatchFile, type FsItemsResult, type TransferError } from '../../contract/transfer';
-import { ProgressMeter } from '../engine/progress';
 import { classifyFailure, type AttemptOutcome } from '../engine/retry';
 import { planBatch, type BatchUnit } from '../planner/batch';
 import { apiFailure } from '../transport/api';
 import { isSuccess, send } from '../transport/http';
+import { BatchProgress } from './batch-progress';
 import { allFailed, emptyItemsResult, inLanes, isCancelled, itemReporter } from './fs-items';
 import { fsUpload } from './fs-upload';
 import { fsBase } from './multipart-protocol';
@@ -49,29 +49,12 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
   result.succeeded.push(...job.done);
   result.failed.push(...(job.missing ?? []).filter((path) => !job.done.has(path)).map((path) => ({ path, error: { code: 'file_mismatch' } satisfies TransferError })));
   const units = planBatch(job.files, job.done);
-  const total = job.files.reduce((sum, entry) => sum + entry.file.size, 0);
-  let acknowledged = job.files.reduce((sum, entry) => sum + (job.done.has(entry.relativePath) ? entry.file.size : 0), 0);
-  const inLarge = new Map<string, number>();
-  const meter = new ProgressMeter(total, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
-  const showBytes = () => meter.update(acknowledged + [...inLarge.values()].reduce((sum, bytes) => sum + bytes, 0));
+  const progress = new BatchProgress(taskId, context, job.files, job.done);
   const report = itemReporter(taskId, context.emit, 0, result, { signal, progressInBytes: true });
-  const stopHeartbeat = meter.heartbeat(showBytes);
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   report(units[0] ? firstPath(units[0]) : '');
-  showBytes();
-
-  let waiting = 0;
-  const waitForNetwork = async () => {
-    if (waiting++ === 0) {
-      context.emit({ type: 'engine.stage', taskId, stage: 'waitingForNetwork' });
-      meter.stall();
-    }
-    try {
-      await context.untilOnline(signal);
-    } finally {
-      if (--waiting === 0) context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
-    }
-  };
+  progress.show();
+  const waitForNetwork = () => progress.waitForNetwork();
 
   const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>) => {
     const paths = unit.files.map((entry) => entry.relativePath);
@@ -86,7 +69,7 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
     const stored = answer.succeeded.map((entry) => entry.relativePath);
     await hooks.acknowledged(stored);
     const sizes = new Map(unit.files.map((entry) => [entry.relativePath, entry.file.size]));
-    for (const path of stored) acknowledged += sizes.get(path) ?? 0;
+    for (const path of stored) progress.acknowledge(sizes.get(path) ?? 0);
     result.succeeded.push(...stored);
     result.failed.push(...answer.failed.map((item) => ({ path: item.relativePath, error: { code: 'unknown', serverMessage: item.message } satisfies TransferError })));
   };
@@ -96,23 +79,21 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
     const sub: MultipartContext = {
       ...context,
       emit: (event) => {
-        if (event.type === 'engine.progress') {
-          inLarge.set(subId, event.progress.loaded);
-          showBytes();
-        } else if (event.type === 'engine.stage' && event.stage === 'waitingForNetwork') meter.stall();
+        if (event.type === 'engine.progress') progress.partly(subId, event.progress.loaded);
+        else if (event.type === 'engine.stage') progress.fileStage(subId, event.stage);
       },
     };
     try {
       await fsUpload({ taskId: subId, api: job.api, file, folder: job.folder, relativePath, batchOf: taskId }, sub, await hooks.resumeOf(subId));
       await hooks.acknowledged([relativePath]);
-      acknowledged += file.size;
+      progress.acknowledge(file.size);
       result.succeeded.push(relativePath);
       await hooks.finishedLarge(subId);
     } catch (error) {
       if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
       result.failed.push(...allFailed([relativePath], error));
     } finally {
-      inLarge.delete(subId);
+      progress.partly(subId, undefined);
     }
   };
 
@@ -122,17 +103,17 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
       report(firstPath(unit));
       if (unit.kind === 'group') await sendGroup(unit);
       else await sendLarge(unit.file);
-      showBytes();
+      progress.show();
     }
   };
   try {
     await inLanes(Math.min(BATCH_LANES, units.length), lane);
   } finally {
-    stopHeartbeat();
+    progress.end(false);
     context.scheduler.finish(taskId);
   }
   report(units.at(-1) ? firstPath(units.at(-1)!) : '', true);
-  meter.update(total);
+  progress.end(true);
   return result;
 }
 

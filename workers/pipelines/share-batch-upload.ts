@@ -1,9 +1,9 @@
 import { uploadMimeType, type FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/multipart';
 import type { BatchFile, FileShareUpload, JournalTask, ShareBatchEntry, ShareBatchResult, ShareBatchUpload, TransferError } from '../../contract/transfer';
-import { ProgressMeter } from '../engine/progress';
 import { classifyFailure } from '../engine/retry';
 import { BATCH_LANES, largeFileTaskId } from './fs-batch-upload';
+import { BatchProgress } from './batch-progress';
 import { allFailed, inLanes, isCancelled, itemReporter } from './fs-items';
 import { shareMultipartJob } from './multipart-protocol';
 import { multipartUpload, type MultipartContext, type MultipartJob } from './multipart-upload';
@@ -57,54 +57,20 @@ export async function shareBatchUpload(
   result.failed.push(...(job.missing ?? []).filter((path) => !job.done.has(path)).map((path) => ({ path, error: { code: 'file_mismatch' } satisfies TransferError })));
   const shares = new Map(job.shares.filter((entry) => job.done.has(entry.path)).map((entry) => [entry.path, entry]));
   const queue = job.files.filter((entry) => !job.done.has(entry.relativePath));
-  const total = job.files.reduce((sum, entry) => sum + entry.file.size, 0);
-  let acknowledged = job.files.reduce((sum, entry) => sum + (job.done.has(entry.relativePath) ? entry.file.size : 0), 0);
-  /** Bytes of the files being sent that the storage acknowledged (a large file's finished parts). */
-  const inFlight = new Map<string, number>();
-  const meter = new ProgressMeter(total, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
-  const showBytes = () => meter.update(acknowledged + [...inFlight.values()].reduce((sum, bytes) => sum + bytes, 0));
+  const progress = new BatchProgress(taskId, context, job.files, job.done);
   const report = itemReporter(taskId, context.emit, 0, result, { signal, progressInBytes: true });
-  const stopHeartbeat = meter.heartbeat(showBytes);
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   report(queue[0]?.relativePath ?? '');
-  showBytes();
-
-  // The batch waits for the network while any of its files does (a lane of its own, or a large file's parts).
-  let waiting = 0;
-  const startWaiting = () => {
-    if (waiting++ > 0) return;
-    context.emit({ type: 'engine.stage', taskId, stage: 'waitingForNetwork' });
-    meter.stall();
-  };
-  const stopWaiting = () => {
-    if (--waiting === 0) context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
-  };
-  const waitForNetwork = async () => {
-    startWaiting();
-    try {
-      await context.untilOnline(signal);
-    } finally {
-      stopWaiting();
-    }
-  };
+  progress.show();
 
   /** A file's own pipeline reports into the batch: its acknowledged bytes, and its waits for the network. */
-  const fileContext = (key: string): MultipartContext => {
-    let waitingForNetwork = false;
-    return {
-      ...context,
-      emit: (event) => {
-        if (event.type === 'engine.progress') {
-          inFlight.set(key, event.progress.loaded);
-          showBytes();
-        } else if (event.type === 'engine.stage') {
-          if (event.stage === 'waitingForNetwork' && !waitingForNetwork) startWaiting();
-          else if (event.stage !== 'waitingForNetwork' && waitingForNetwork) stopWaiting();
-          waitingForNetwork = event.stage === 'waitingForNetwork';
-        }
-      },
-    };
-  };
+  const fileContext = (key: string): MultipartContext => ({
+    ...context,
+    emit: (event) => {
+      if (event.type === 'engine.progress') progress.partly(key, event.progress.loaded);
+      else if (event.type === 'engine.stage') progress.fileStage(key, event.stage);
+    },
+  });
 
   const sendOnce = async ({ file, relativePath }: BatchFile): Promise<FileShare> => {
     const mimetype = uploadMimeType(file.name, file.type);
@@ -138,11 +104,11 @@ export async function shareBatchUpload(
       } catch (error) {
         failure = error as TransferError;
       } finally {
-        inFlight.delete(entry.relativePath);
+        progress.partly(entry.relativePath, undefined);
       }
       if (signal.aborted || isCancelled(failure)) throw { code: 'cancelled' } satisfies TransferError;
       const decision = classifyFailure(failure.status !== undefined ? { status: failure.status } : { code: failure.code }, retries, context.online());
-      if (decision.action === 'pause') await waitForNetwork();
+      if (decision.action === 'pause') await progress.waitForNetwork();
       else if (decision.action === 'backoff') {
         retries++;
         await context.sleep(decision.delayMs, signal);
@@ -158,7 +124,7 @@ export async function shareBatchUpload(
         const share = await send(entry);
         const record: ShareBatchEntry = { path: entry.relativePath, share };
         await hooks.shared(record);
-        acknowledged += entry.file.size;
+        progress.acknowledge(entry.file.size);
         shares.set(record.path, record);
         result.succeeded.push(record.path);
       } catch (error) {
@@ -167,18 +133,18 @@ export async function shareBatchUpload(
       }
       // The counts move as files end (a report held back goes out within its interval), not only as the next starts.
       report(entry.relativePath);
-      showBytes();
+      progress.show();
     }
   };
   try {
     await inLanes(Math.min(BATCH_LANES, queue.length), lane);
   } finally {
-    stopHeartbeat();
+    progress.end(false);
     context.scheduler.finish(taskId);
   }
   const order = new Map(job.files.map((entry, index) => [entry.relativePath, index]));
   result.shares = [...shares.values()].sort((a, b) => (order.get(a.path) ?? Infinity) - (order.get(b.path) ?? Infinity));
   report(queue.at(-1)?.relativePath ?? '', true);
-  meter.update(total);
+  progress.end(true);
   return result;
 }
