@@ -1,9 +1,8 @@
 import * as v from 'valibot';
+import { MAX_PART_COUNT } from './parts';
 
 /** The mount file system (`/api/admin/fs/*`, `/api/user/fs/*`). Paths are absolute, `/`-separated. */
 
-/** Parts of fs multipart uploads: 5 MiB each but the last. */
-export const FS_PART_BYTES = 5 * 1024 * 1024;
 /** Default lifetime of `file-link` URLs (7 days). */
 export const FS_LINK_SECONDS = 604_800;
 /** Longest name of one file or folder (bytes of UTF-8), as most file systems allow. */
@@ -111,7 +110,7 @@ export type FsMultipartInit = v.InferOutput<typeof fsMultipartInitSchema>;
 export const fsPartQuerySchema = v.object({
   path: pathField,
   uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
-  partNumber: v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must_be_integer'), v.transform(Number), v.minValue(1, 'must_be_positive'), v.maxValue(10_000, 'too_large')),
+  partNumber: v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'must_be_integer'), v.transform(Number), v.minValue(1, 'must_be_positive'), v.maxValue(MAX_PART_COUNT, 'too_large')),
   key: v.pipe(v.string(), v.minLength(1, 'required')),
   isLastPart: v.optional(v.string()),
 });

@@ -1,17 +1,8 @@
 import * as v from 'valibot';
 import { shareOptionsSchema } from './files';
 import { customSlugSchema } from './slugs';
+import { MAX_PART_COUNT, MAX_PARTS_SIGNED_AT_ONCE, MIN_PART_BYTES, partNumberSchema } from './parts';
 import { sourceUrlSchema } from './url-upload';
-
-/** Smallest part S3 accepts for every part but the last (5 MiB). */
-export const MULTIPART_MIN_PART_SIZE = 5 * 1024 * 1024;
-export const MULTIPART_MAX_PARTS = 10_000;
-/** Files larger than this go through multipart; smaller ones through one presigned PUT. */
-export const MULTIPART_THRESHOLD = MULTIPART_MIN_PART_SIZE;
-/** Most part URLs signed in one call: the client signs a few at a time, just before sending. */
-export const MAX_PARTS_SIGNED_AT_ONCE = 20;
-
-const partNumberSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MULTIPART_MAX_PARTS));
 
 /**
  * `POST /api/s3/multipart/init` (and `/api/url/multipart/init`). The client chooses the part size (its
@@ -22,7 +13,7 @@ export const multipartInitRequestSchema = v.object({
   filename: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(255, 'too_long')),
   mimetype: v.optional(v.string(), 'application/octet-stream'),
   size: v.pipe(v.number(), v.integer(), v.minValue(1, 'must_be_positive')),
-  part_size: v.pipe(v.number(), v.integer(), v.minValue(MULTIPART_MIN_PART_SIZE, 'too_small')),
+  part_size: v.pipe(v.number(), v.integer(), v.minValue(MIN_PART_BYTES, 'too_small')),
   slug: v.optional(customSlugSchema),
   /** URL uploads: where the bytes come from (kept for the record): an http(s) URL of at most 4096 characters. */
   source_url: v.optional(sourceUrlSchema),
@@ -65,7 +56,7 @@ export const multipartCompleteRequestSchema = v.object({
   parts: v.pipe(
     v.array(v.object({ partNumber: partNumberSchema, etag: v.pipe(v.string(), v.minLength(1)) })),
     v.minLength(1),
-    v.maxLength(MULTIPART_MAX_PARTS),
+    v.maxLength(MAX_PART_COUNT),
   ),
   ...shareOptionsSchema.entries,
 });

@@ -16,6 +16,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
+import { MIN_PART_BYTES } from '../contract/parts';
 import { STREAMED_DOWNLOAD_PATH, type StreamedDownloadMessage } from './lib/streamed-download';
 
 /**
@@ -70,7 +71,7 @@ self.addEventListener('install', (event) => {
 });
 
 /** What an upload's body is counted as below: a part of the engine's multipart uploads. */
-const UPLOAD_BODY_BYTES = 5 * 1024 * 1024;
+const UPLOAD_BODY_BYTES = MIN_PART_BYTES;
 /** The last ArrayBuffer made to count an upload: kept, so that the bundler does not drop making it as unused. */
 const countedForGc: ArrayBuffer[] = [];
 

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
-import { FS_PART_BYTES, FS_READ_GROUP_BYTES, FS_READ_GROUP_FILES, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy, type FsReadGroup } from '../../contract/fs';
+import { FS_READ_GROUP_BYTES, FS_READ_GROUP_FILES, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy, type FsReadGroup } from '../../contract/fs';
 import { mimeTypeOf } from '../../contract/mime';
+import { MIN_PART_BYTES, partSizeFor } from '../../contract/parts';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { translate, type Lang } from '../i18n/messages';
@@ -11,7 +12,6 @@ import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
 import { innerOfKey, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
 import { invalidateFolders } from './shared-cache';
 import { onStorage, storageError } from './storage-errors';
-import { fsPartSize } from './transfers';
 import { invalidate, kindAt, parentTarget, writeFile } from './writes';
 
 /** Files of one item checked and copied (or signed for the client) at once. */
@@ -192,12 +192,12 @@ async function clientCopyOf(from: MountTarget, to: MountTarget, size: number, ba
     contentType,
   });
   const common = { sourcePath: from.path.text, targetPath: to.path.text, targetMountId: to.mount.id, fileSize: size, contentType, downloadUrl, s3Path: to.key };
-  if (size <= FS_PART_BYTES) {
+  if (size <= MIN_PART_BYTES) {
     const url = await to.driver.presignPut(to.key, { contentType, size, expiresInSeconds: CLIENT_COPY_SECONDS, baseUrl });
     return { ...common, upload: { kind: 'put', url } };
   }
   const uploadId = await to.driver.initMultipart(to.key, { contentType });
-  const partSize = fsPartSize(size);
+  const partSize = partSizeFor(size);
   return { ...common, upload: { kind: 'multipart', uploadId, partSize, partCount: Math.ceil(size / partSize) } };
 }
 

@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import type * as v from 'valibot';
 import {
-  FS_PART_BYTES,
   type fsMultipartCompleteRequestSchema,
   type FsMultipartInit,
   type FsPresign,
@@ -14,19 +13,13 @@ import type { AppDeps } from '../context';
 import { ApiError, badInput } from '../errors';
 import { assertFits, byteBudget, uploadLimits } from '../services/files';
 import { invalidPart } from '../services/multipart';
-import { InvalidPartError, MAX_PART_NUMBER, MultipartUploadNotFoundError, type StoredPart } from '../storage/driver';
+import { LARGEST_PLANNED_PART_BYTES, planUpload } from '../../contract/parts';
+import { InvalidPartError, MultipartUploadNotFoundError, type StoredPart } from '../storage/driver';
 import { cleanContentType } from '../storage/http-headers';
 import { nameOf, type FsPath } from './paths';
 import { resolveInMount, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
 import { invalidate, kindAt } from './writes';
-
-const MIB = 1024 * 1024;
-
-/** 5 MiB parts; larger files get larger (whole-MiB) parts so that 10,000 parts always suffice. */
-export function fsPartSize(fileSize: number): number {
-  return Math.max(FS_PART_BYTES, Math.ceil(fileSize / MAX_PART_NUMBER / MIB) * MIB);
-}
 
 const contentTypeFor = (target: MountTarget, given: string | undefined) =>
   cleanContentType(given && given !== 'application/octet-stream' ? given : mimeTypeOf(nameOf(target.path)));
@@ -58,8 +51,7 @@ export async function initFsMultipart(
 ): Promise<FsMultipartInit> {
   await assertWritableFile(target, input.fileSize, deps);
   const uploadId = await onStorage(target.path.text, () => target.driver.initMultipart(target.key, { contentType: contentTypeFor(target, input.contentType) }));
-  const partSize = fsPartSize(input.fileSize);
-  return { uploadId, path: target.path.text, key: target.key, partSize, partCount: Math.max(1, Math.ceil(input.fileSize / partSize)) };
+  return { uploadId, path: target.path.text, key: target.key, ...planUpload(input.fileSize) };
 }
 
 export async function uploadFsPart(
@@ -70,9 +62,9 @@ export async function uploadFsPart(
   size: number | undefined,
 ): Promise<StoredPart> {
   const target = await uploadTarget(deps, caller, query.path, query.key);
-  if (size !== undefined && size > fsPartSize(Number.MAX_SAFE_INTEGER)) {
+  if (size !== undefined && size > LARGEST_PLANNED_PART_BYTES) {
     body.resume();
-    throw new ApiError(413, 'body_too_large', { limit: String(fsPartSize(Number.MAX_SAFE_INTEGER)) });
+    throw new ApiError(413, 'body_too_large', { limit: String(LARGEST_PLANNED_PART_BYTES) });
   }
   try {
     return await target.driver.uploadPart(target.key, query.uploadId, query.partNumber, body, size);
@@ -94,7 +86,7 @@ export async function signFsParts(
     input.partNumbers.map(async (partNumber) => ({
       partNumber,
       url: await target.driver
-        .presignPart(target.key, input.uploadId, partNumber, { size: fsPartSize(Number.MAX_SAFE_INTEGER), expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl })
+        .presignPart(target.key, input.uploadId, partNumber, { size: LARGEST_PLANNED_PART_BYTES, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl })
         .catch((error: unknown) => Promise.reject(mapUploadError(input.path, [])(error))),
     })),
   );

@@ -19,6 +19,7 @@ import {
   fsRenameRequestSchema,
   fsUpdateRequestSchema,
 } from '../../contract/fs';
+import { partNumberSchema } from '../../contract/parts';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError, badInput } from '../errors';
 import { clearMountCache } from '../fs/shared-cache';
@@ -55,7 +56,7 @@ const fsSignRequestSchema = v.object({
   path: v.pipe(v.string(), v.minLength(1, 'required')),
   uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
   key: v.pipe(v.string(), v.minLength(1, 'required')),
-  partNumbers: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))), v.minLength(1, 'required'), v.maxLength(100, 'too_many')),
+  partNumbers: v.pipe(v.array(partNumberSchema), v.minLength(1, 'required'), v.maxLength(100, 'too_many')),
 });
 
 /**

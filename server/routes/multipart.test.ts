@@ -11,13 +11,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CreatedApiKey } from '../../contract/api-keys';
 import { fileShareSchema, PRESIGN_TTL_SECONDS, presignResponseSchema } from '../../contract/files';
 import {
-  MAX_PARTS_SIGNED_AT_ONCE,
-  MULTIPART_MIN_PART_SIZE,
   multipartInitResponseSchema,
   multipartPartsResponseSchema,
   multipartSignResponseSchema,
   type MultipartInitResponse,
 } from '../../contract/multipart';
+import { MAX_PARTS_SIGNED_AT_ONCE, MIN_PART_BYTES } from '../../contract/parts';
 import { storageConfigSchema } from '../../contract/storage';
 import { bytesOf, fileClient, md5, sha256, type Auth } from '../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
@@ -96,7 +95,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   });
 
   const init = (family: Family, body: Record<string, unknown>, auth: Auth) =>
-    t.request(`/api/${family}/multipart/init`, { ...auth, json: { s3_config_id: configId, filename: 'big.bin', part_size: MULTIPART_MIN_PART_SIZE, ...body } });
+    t.request(`/api/${family}/multipart/init`, { ...auth, json: { s3_config_id: configId, filename: 'big.bin', part_size: MIN_PART_BYTES, ...body } });
   const initOk = async (family: Family, body: Record<string, unknown>, auth: Auth): Promise<MultipartInitResponse> =>
     expectOk(await init(family, body, auth), multipartInitResponseSchema);
   const sign = (family: Family, ref: MultipartInitResponse, partNumbers: number[], auth: Auth) =>
@@ -122,15 +121,15 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     expect(etag).toBe(md5(bytes));
     return { partNumber, etag };
   }
-  const split = (bytes: Buffer, partSize = MULTIPART_MIN_PART_SIZE) =>
+  const split = (bytes: Buffer, partSize = MIN_PART_BYTES) =>
     Array.from({ length: Math.ceil(bytes.length / partSize) }, (_, index) => bytes.subarray(index * partSize, (index + 1) * partSize));
 
   it('uploads in parts sent out of order over HTTP, completes with the share options, downloads byte-identical', async () => {
-    const bytes = bytesOfSize(2 * MULTIPART_MIN_PART_SIZE + 777_777, 1);
+    const bytes = bytesOfSize(2 * MIN_PART_BYTES + 777_777, 1);
     const ref = await initOk('s3', { filename: 'movie ü.mp4', mimetype: 'video/mp4', size: bytes.length }, admin());
-    expect(ref).toMatchObject({ part_size: MULTIPART_MIN_PART_SIZE, part_count: 3, storage_path: expect.stringMatching(/-movie ü\.mp4$/) });
+    expect(ref).toMatchObject({ part_size: MIN_PART_BYTES, part_count: 3, storage_path: expect.stringMatching(/-movie ü\.mp4$/) });
     const pending = await f.rowById(ref.file_id);
-    expect(pending).toMatchObject({ status: 'pending', upload_id: ref.upload_id, part_size: MULTIPART_MIN_PART_SIZE, size: bytes.length });
+    expect(pending).toMatchObject({ status: 'pending', upload_id: ref.upload_id, part_size: MIN_PART_BYTES, size: bytes.length });
 
     // A few URLs at once are fine too.
     const several = await expectOk(await sign('s3', ref, [1, 2, 3], admin()), multipartSignResponseSchema);
@@ -166,7 +165,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   });
 
   it('resumes: lists the parts storage holds after a partial upload, sends only the rest', async () => {
-    const bytes = bytesOfSize(2 * MULTIPART_MIN_PART_SIZE + 10, 2);
+    const bytes = bytesOfSize(2 * MIN_PART_BYTES + 10, 2);
     const chunks = split(bytes);
     const ref = await initOk('s3', { size: bytes.length }, { apiKey: key.key });
     const first = await sendPartOk('s3', ref, 1, chunks[0] as Buffer, { apiKey: key.key });
@@ -175,7 +174,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     // A reload later: the worker asks what is there.
     const listed = await expectOk(await parts('s3', ref, { apiKey: key.key }), multipartPartsResponseSchema);
     expect(listed.parts).toEqual([
-      { partNumber: 1, size: MULTIPART_MIN_PART_SIZE, etag: first.etag },
+      { partNumber: 1, size: MIN_PART_BYTES, etag: first.etag },
       { partNumber: 3, size: 10, etag: third.etag },
     ]);
     const second = await sendPartOk('s3', ref, 2, chunks[1] as Buffer, { apiKey: key.key });
@@ -185,7 +184,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   });
 
   it('takes URL uploads through /api/url/multipart with the source address kept on the record', async () => {
-    const bytes = bytesOfSize(MULTIPART_MIN_PART_SIZE + 4321, 3);
+    const bytes = bytesOfSize(MIN_PART_BYTES + 4321, 3);
     const chunks = split(bytes);
     const ref = await initOk('url', { filename: 'fetched.iso', size: bytes.length, source_url: 'https://example.com/fetched.iso', slug: `url-mp-${kind}` }, admin());
     const sent = [await sendPartOk('url', ref, 1, chunks[0] as Buffer, admin()), await sendPartOk('url', ref, 2, chunks[1] as Buffer, admin())];
@@ -200,7 +199,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
 
   it.each<Family>(['s3', 'url'])('abort (%s) leaves no record and nothing on storage', async (family) => {
     const keysBefore = await objectKeys();
-    const bytes = bytesOfSize(MULTIPART_MIN_PART_SIZE + 100, 4);
+    const bytes = bytesOfSize(MIN_PART_BYTES + 100, 4);
     const ref = await initOk(family, { size: bytes.length }, { apiKey: key.key });
     await sendPartOk(family, ref, 1, split(bytes)[0] as Buffer, { apiKey: key.key });
     expect(stagedUploads().length).toBeGreaterThan(0);
@@ -221,7 +220,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
 
   it('url/cancel drops a pending multipart upload and a pending single upload with what reached storage', async () => {
     const keysBefore = await objectKeys();
-    const bytes = bytesOfSize(MULTIPART_MIN_PART_SIZE + 100, 5);
+    const bytes = bytesOfSize(MIN_PART_BYTES + 100, 5);
     const ref = await initOk('url', { size: bytes.length, source_url: 'http://example.com/a' }, admin());
     await sendPartOk('url', ref, 2, split(bytes)[1] as Buffer, admin());
     expect((await t.request('/api/url/cancel', { token, json: { file_id: ref.file_id } })).status).toBe(200);
@@ -249,7 +248,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   });
 
   it('refuses to complete with a wrong ETag, a missing part, a small part that is not the last, or sizes that do not add up', async () => {
-    const bytes = bytesOfSize(MULTIPART_MIN_PART_SIZE + 1000, 6);
+    const bytes = bytesOfSize(MIN_PART_BYTES + 1000, 6);
     const chunks = split(bytes);
     const ref = await initOk('s3', { size: bytes.length }, admin());
     const first = await sendPartOk('s3', ref, 1, chunks[0] as Buffer, admin());
@@ -273,7 +272,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     await sendPartOk('s3', ref, 1, chunks[0] as Buffer, admin());
     const short = await sendPartOk('s3', ref, 2, (chunks[1] as Buffer).subarray(0, 10), admin());
     const mismatch = await expectError(await complete('s3', ref, [first, short], admin()), 400);
-    expect(mismatch.message).toBe(`The storage holds ${MULTIPART_MIN_PART_SIZE + 10} bytes, not the declared ${bytes.length}`);
+    expect(mismatch.message).toBe(`The storage holds ${MIN_PART_BYTES + 10} bytes, not the declared ${bytes.length}`);
     // Nothing was assembled; the upload is still there to fix.
     expect((await f.rowById(ref.file_id))?.status).toBe('pending');
     await sendPartOk('s3', ref, 2, chunks[1] as Buffer, admin());
@@ -290,7 +289,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   // Our own part URLs check the body against the plan; real S3 enforces its own rules on complete.
   if (kind === 'LOCAL') {
     it('LOCAL refuses a part body larger than its planned size (413)', async () => {
-      const ref = await initOk('s3', { size: MULTIPART_MIN_PART_SIZE + 10 }, admin());
+      const ref = await initOk('s3', { size: MIN_PART_BYTES + 10 }, admin());
       const res = await sendPart('s3', ref, 2, new Uint8Array(11), admin());
       expect(res.status).toBe(413);
       const ok = await sendPart('s3', ref, 2, new Uint8Array(10), admin());
@@ -307,10 +306,10 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
 
     await f.setMaxUploadMb(token, 100 * 1024);
     try {
-      const many = await expectError(await init('s3', { size: 10_001 * MULTIPART_MIN_PART_SIZE }, admin()), 400);
+      const many = await expectError(await init('s3', { size: 10_001 * MIN_PART_BYTES }, admin()), 400);
       expect(many.message).toBe('A part size of 5242880 bytes would need 10001 parts; at most 10000 are allowed');
       expect(many.data).toMatchObject({ field: 'part_size', issue: 'too_many_parts', partCount: 10_001 });
-      const fine = await initOk('s3', { size: 10_000 * MULTIPART_MIN_PART_SIZE }, admin());
+      const fine = await initOk('s3', { size: 10_000 * MIN_PART_BYTES }, admin());
       expect(fine.part_count).toBe(10_000);
       expect((await expectError(await sign('s3', fine, [10_000, 10_001], admin()), 400)).data).toMatchObject({ field: 'partNumbers.1' });
       await abort('s3', fine, admin());
@@ -348,7 +347,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   });
 
   it('lets only the creator touch its upload', async () => {
-    const bytes = bytesOfSize(MULTIPART_MIN_PART_SIZE + 1, 7);
+    const bytes = bytesOfSize(MIN_PART_BYTES + 1, 7);
     const ref = await initOk('s3', { size: bytes.length }, { apiKey: key.key });
     const mine = await sendPartOk('s3', ref, 1, split(bytes)[0] as Buffer, { apiKey: key.key });
     for (const stranger of [{ apiKey: other.key }, admin()]) {
@@ -372,7 +371,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
 
   it('sweeps abandoned multipart uploads: aborted on storage, record removed; an active one is kept', async () => {
     const keysBefore = await objectKeys();
-    const bytes = bytesOfSize(MULTIPART_MIN_PART_SIZE + 50, 8);
+    const bytes = bytesOfSize(MIN_PART_BYTES + 50, 8);
     const chunks = split(bytes);
     const stale = await initOk('s3', { size: bytes.length }, { apiKey: key.key });
     await sendPartOk('s3', stale, 1, chunks[0] as Buffer, { apiKey: key.key });

@@ -8,12 +8,11 @@ import type {
   MultipartPartsResponse,
   MultipartSignResponse,
 } from '../../contract/multipart';
+import { MAX_PART_BYTES, MAX_PART_COUNT } from '../../contract/parts';
 import type { AppDeps, Principal } from '../context';
 import { ApiError } from '../errors';
 import {
   InvalidPartError,
-  MAX_PART_BYTES,
-  MAX_PART_NUMBER,
   matchParts,
   MultipartUploadNotFoundError,
   type StorageDriver,
@@ -79,12 +78,12 @@ export async function initMultipartUpload(
     throw new ApiError(400, 'multipart_part_too_large', { max: MAX_PART_BYTES }, { field: 'part_size', issue: 'too_large' });
   }
   const partCount = partCountOf(input.size, input.part_size);
-  if (partCount > MAX_PART_NUMBER) {
+  if (partCount > MAX_PART_COUNT) {
     throw new ApiError(
       400,
       'multipart_too_many_parts',
       { partSize: input.part_size, partCount },
-      { field: 'part_size', issue: 'too_many_parts', partCount, maxParts: MAX_PART_NUMBER },
+      { field: 'part_size', issue: 'too_many_parts', partCount, maxParts: MAX_PART_COUNT },
     );
   }
   const config = await resolveUploadConfig(deps, principal, input.s3_config_id || undefined);

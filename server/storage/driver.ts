@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { MAX_PART_COUNT, MIN_PART_BYTES } from '../../contract/parts';
 
 /** Bytes `start` to `end` of an object, both inclusive (as HTTP ranges count). */
 export interface ByteRange {
@@ -133,11 +134,6 @@ export interface FolderListing {
   objects: ListedObject[];
 }
 
-/** S3's smallest part for every part but the last (5 MiB). */
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
-/** S3's largest part (5 GiB). */
-export const MAX_PART_BYTES = 5 * 1024 * 1024 * 1024;
-export const MAX_PART_NUMBER = 10_000;
 
 export class MultipartUploadNotFoundError extends Error {
   constructor(readonly uploadId: string) {
@@ -167,7 +163,7 @@ export class InvalidPartError extends Error {
 export function matchParts(given: CompletedPart[], stored: StoredPart[]): StoredPart[] {
   let previous = 0;
   for (const part of given) {
-    if (!Number.isInteger(part.partNumber) || part.partNumber <= previous || part.partNumber > MAX_PART_NUMBER) {
+    if (!Number.isInteger(part.partNumber) || part.partNumber <= previous || part.partNumber > MAX_PART_COUNT) {
       throw new InvalidPartError(part.partNumber, 'order');
     }
     previous = part.partNumber;

@@ -5,13 +5,13 @@ import { once } from 'node:events';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { MAX_PART_COUNT } from '../../contract/parts';
 import type { SecretBox } from '../security/secret-box';
 import {
   assertSafeFolder,
   assertSafeKey,
   InvalidPartError,
   matchParts,
-  MAX_PART_NUMBER,
   MultipartUploadNotFoundError,
   ObjectNotFoundError,
   UnsafeKeyError,
@@ -454,7 +454,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     async presignPart(key, uploadId, partNumber, presign) {
       pathOf(key);
       if (!UPLOAD_ID.test(uploadId)) throw new MultipartUploadNotFoundError(uploadId);
-      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new InvalidPartError(partNumber, 'order');
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_COUNT) throw new InvalidPartError(partNumber, 'order');
       return signLocalUrl(options.secrets, presign.baseUrl, {
         method: 'PUT',
         configId: options.configId,
@@ -466,7 +466,7 @@ export function createLocalDriver(options: LocalDriverOptions): LocalStorageDriv
     },
 
     async uploadPart(key, uploadId, partNumber, body) {
-      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_NUMBER) throw new InvalidPartError(partNumber, 'order');
+      if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > MAX_PART_COUNT) throw new InvalidPartError(partNumber, 'order');
       const dir = await uploadDir(key, uploadId);
       // Written beside the parts: an abort meanwhile removes the folder, and the rename below then fails.
       const temp = join(dir, `${partNumber}.${randomUUID()}.tmp`);

@@ -4,12 +4,11 @@ import { pipeline as pipe, Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { WebdavUploadMode } from '../../contract/system';
-import { FS_PART_BYTES } from '../../contract/fs';
+import { MIN_PART_BYTES, partSizeFor } from '../../contract/parts';
 import { mimeTypeOf } from '../../contract/mime';
 import { nameOf } from '../fs/paths';
 import { resolveInMount, type MountTarget } from '../fs/resolve';
 import { storageError } from '../fs/storage-errors';
-import { fsPartSize } from '../fs/transfers';
 import { invalidate, kindAt, writeFile } from '../fs/writes';
 import { assertFits, byteBudget, uploadLimits, type UploadLimits } from '../services/files';
 import { readSettings } from '../services/settings';
@@ -32,7 +31,7 @@ export function putRouteOf(mode: WebdavUploadMode, storage: 'LOCAL' | 'S3', leng
   if (storage === 'LOCAL' || mode === 'direct') return 'direct';
   if (mode === 'proxy') return length === undefined ? 'multipart' : 'proxy';
   if (mode === 'multipart') return 'multipart';
-  return length !== undefined && length <= FS_PART_BYTES ? 'direct' : 'multipart';
+  return length !== undefined && length <= MIN_PART_BYTES ? 'direct' : 'multipart';
 }
 
 class OverBudget extends Error {}
@@ -57,7 +56,7 @@ async function putInParts(target: MountTarget, body: Readable, contentType: stri
     let partNumber = 0;
     // pipeline, not pipe: a body that fails (the client went away) must fail the parts loop, not leave it waiting.
     const guarded = pipe(body, budgetGuard(budget), () => undefined);
-    for await (const part of partsOf(guarded, fsPartSize(length ?? budget))) {
+    for await (const part of partsOf(guarded, partSizeFor(length ?? budget))) {
       partNumber += 1;
       parts.push(await driver.uploadPart(key, uploadId, partNumber, Readable.from([part]), part.length));
     }

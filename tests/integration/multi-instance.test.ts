@@ -12,7 +12,8 @@ import { fileShareSchema, presignResponseSchema, publicFileSchema } from '../../
 import { fsListingSchema, fsUploadResultSchema } from '../../contract/fs';
 import { loginResponseSchema } from '../../contract/auth';
 import { mountSchema } from '../../contract/mounts';
-import { MULTIPART_MIN_PART_SIZE, multipartInitResponseSchema, multipartSignResponseSchema } from '../../contract/multipart';
+import { multipartInitResponseSchema, multipartSignResponseSchema } from '../../contract/multipart';
+import { MIN_PART_BYTES } from '../../contract/parts';
 import { createdPasteSchema, publicPasteSchema } from '../../contract/pastes';
 import { storageConfigSchema } from '../../contract/storage';
 import { startInstance, type Instance } from '../fixtures/instances';
@@ -116,9 +117,9 @@ describe('three instances on one PostgreSQL and one S3', () => {
   });
 
   it('runs one multipart upload over all three: started on one, signed on another, completed on the third', async () => {
-    const bytes = randomBytes(MULTIPART_MIN_PART_SIZE + 123_456);
+    const bytes = randomBytes(MIN_PART_BYTES + 123_456);
     const init = await ok(
-      call(a, '/api/s3/multipart/init', { token, json: { filename: 'spread.bin', size: bytes.length, part_size: MULTIPART_MIN_PART_SIZE } }),
+      call(a, '/api/s3/multipart/init', { token, json: { filename: 'spread.bin', size: bytes.length, part_size: MIN_PART_BYTES } }),
       multipartInitResponseSchema,
     );
     expect(init.part_count).toBe(2);
@@ -126,7 +127,7 @@ describe('three instances on one PostgreSQL and one S3', () => {
     const signed = await ok(call(b, '/api/s3/multipart/sign', { token, json: { ...ref, partNumbers: [1, 2] } }), multipartSignResponseSchema);
     const parts = await Promise.all(
       signed.urls.map(async ({ partNumber, url }) => {
-        const chunk = bytes.subarray((partNumber - 1) * MULTIPART_MIN_PART_SIZE, partNumber * MULTIPART_MIN_PART_SIZE);
+        const chunk = bytes.subarray((partNumber - 1) * MIN_PART_BYTES, partNumber * MIN_PART_BYTES);
         const put = await fetch(url, { method: 'PUT', body: chunk });
         expect(put.status).toBe(200);
         return { partNumber, etag: put.headers.get('etag') ?? '' };

@@ -1,5 +1,5 @@
 import type { FileShare } from '../../contract/files';
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { FsUploadResult } from '../../contract/fs';
 import {
   NO_SHARE_OPTIONS,

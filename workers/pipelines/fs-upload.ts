@@ -1,4 +1,4 @@
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { FsPresign, FsUploadResult } from '../../contract/fs';
 import { NO_SHARE_OPTIONS, type FsFileUpload, type JournalTask, type JournalTaskSpec } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';

@@ -3,7 +3,7 @@ import type { FsMultipartInit, FsUploadResult } from '../../contract/fs';
 import type { MultipartInitResponse, MultipartSignResponse } from '../../contract/multipart';
 import type { ApiAccess, JournalPart, JournalTask, ShareOptions, TransferError } from '../../contract/transfer';
 import type { MultipartJob } from './multipart-upload';
-import type { UploadPlan } from '../planner/plan';
+import type { UploadPlan } from '../../contract/parts';
 import { callApi, filesScope } from '../transport/api';
 import type { SignedBatch } from './part-urls';
 

@@ -5,7 +5,7 @@ import { classifyFailure, type AttemptOutcome, type RetryDecision } from '../eng
 import type { Scheduler } from '../engine/scheduler';
 import type { Journal } from '../journal/store';
 import { apply, missingParts } from '../journal/replay';
-import { planUpload, partRange } from '../planner/plan';
+import { partRange, planUpload } from '../../contract/parts';
 import { isSuccess, send, stripQuotes } from '../transport/http';
 import type { MultipartProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PARTS_SIGNED_AT_ONCE } from '../../contract/multipart';
+import { MAX_PARTS_SIGNED_AT_ONCE } from '../../contract/parts';
 import { PartUrls, SIGN_AHEAD, type SignedBatch } from './part-urls';
 
 /** A fake signer that records each call and signs every part as `u<part>#<call>`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileShare } from '../../contract/files';
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { BatchFile, EngineEvent, FileShareUpload, JournalTask, ShareBatchEntry, ShareOptions, TransferError } from '../../contract/transfer';
 import { Scheduler } from '../engine/scheduler';
 import type { Journal } from '../journal/store';

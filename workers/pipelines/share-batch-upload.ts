@@ -1,5 +1,5 @@
 import { uploadMimeType, type FileShare } from '../../contract/files';
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { BatchFile, FileShareUpload, JournalTask, ShareBatchEntry, ShareBatchResult, ShareBatchUpload, TransferError } from '../../contract/transfer';
 import { classifyFailure } from '../engine/retry';
 import { BATCH_LANES, largeFileTaskId } from './fs-batch-upload';

@@ -1,5 +1,5 @@
 import type { FileShare, PresignResponse } from '../../contract/files';
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { EngineEvent, JournalTask, TransferError, UrlShareUpload } from '../../contract/transfer';
 import type { UrlInfo } from '../../contract/url-upload';
 import { ProgressMeter } from '../engine/progress';

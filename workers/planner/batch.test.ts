@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FS_UPLOAD_GROUP_MAX_FILES } from '../../contract/fs';
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { BatchFile } from '../../contract/transfer';
 import { GROUP_LIMITS, planBatch, unitBytes } from './batch';
 

@@ -1,4 +1,4 @@
-import { MULTIPART_THRESHOLD } from '../../contract/multipart';
+import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { BatchFile } from '../../contract/transfer';
 
 /** How small files are grouped: one request carries at most this many files and bytes. */
