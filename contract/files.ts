@@ -12,7 +12,7 @@ export const PRESIGN_TTL_SECONDS = 3600;
 /** Lifetime of the signed preview/download links handed out with a counted view. */
 export const FILE_LINK_TTL_SECONDS = 3600;
 
-/** Extensions sent as Markdown (frontend-spec §5). */
+/** Extensions sent as Markdown. */
 export const MARKDOWN_EXTENSIONS = ['md', 'markdown', 'mdown', 'mkd', 'mdwn', 'mdtxt', 'mdtext', 'rmd'] as const;
 
 /** The MIME type a file is sent with: Markdown by extension, else its own type, else generic binary. */
@@ -30,7 +30,7 @@ const filenameSchema = v.pipe(
   v.check((name) => !name.includes('/') && !name.includes('\\') && !name.includes(String.fromCharCode(0)), 'invalid_characters'),
 );
 const maxViewsSchema = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
-/** Hours until the share expires; 0 = never (frontend-spec §3 `expires_in`). */
+/** Hours until the share expires; 0 = never. */
 const expiresInSchema = v.pipe(v.number(), v.minValue(0, 'must_not_be_negative'), v.maxValue(24 * 365 * 100, 'too_large'));
 const remarkSchema = v.pipe(v.string(), v.trim(), v.maxLength(FILE_REMARK_MAX, 'too_long'));
 const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(128, 'too_long'));

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { presignRequestSchema } from './files';
 
-/** The URL to upload from must be a valid http(s) URL (frontend-spec §5). */
+/** The URL to upload from must be a valid http(s) URL. */
 export const sourceUrlSchema = v.pipe(
   v.string(),
   v.trim(),

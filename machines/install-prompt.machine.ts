@@ -1,6 +1,6 @@
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 
-/** frontend-spec §9: the prompt's conditions are checked every 5 s; "later" hides it for 7 days. */
+/** The prompt's conditions are checked every 5 s; "later" hides it for 7 days. */
 export const INSTALL_PROMPT_CHECK_INTERVAL_MS = 5_000;
 export const INSTALL_PROMPT_SNOOZE_MS = 7 * 24 * 60 * 60 * 1000;
 

@@ -29,7 +29,7 @@ function vitest(project, { title = project, filters = [], env = {} } = {}) {
   }, env);
 }
 
-/** Debian's PostgreSQL (toolchain.md): without it the server suite runs on SQLite only, and says so. */
+/** Debian's PostgreSQL (apt-get install postgresql): without it the server suite runs on SQLite only, and says so. */
 const postgresInstalled = existsSync(join(process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin', 'initdb'));
 
 /** Fails when the sources hold messages the catalogs do not (someone forgot `npm run extract`). */

@@ -7,7 +7,7 @@ import { WILDCARD, type ApiEndpoint } from './routes';
 
 type Json = Record<string, unknown>;
 
-/** `components.responses` names of the failures, each the error envelope (server.md, "Envelope and status codes"). */
+/** `components.responses` names of the failures, each the error envelope. */
 export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: string; empty?: true }> = {
   400: { name: 'BadRequest', description: 'Invalid input: `data.field` and `data.issue` name the problem.' },
   401: { name: 'Unauthorized', description: 'No, wrong or expired credentials (or a wrong share password).' },

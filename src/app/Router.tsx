@@ -82,7 +82,7 @@ class PageLoadBoundary extends Component<{ children: ReactNode }, BoundaryState>
 
 function PageLoadFailed() {
   const { t } = useLingui();
-  // The page's code was never cached and the network is gone: the offline fallback page (frontend-spec §2).
+  // The page's code was never cached and the network is gone: the offline fallback page.
   const offline = useNetworkUnavailable();
   if (offline === undefined) return <PageSkeleton />;
   if (offline) return <OfflineFallbackPage />;

@@ -29,7 +29,7 @@ function route(entry: Omit<RouteEntry, 'page' | 'load'>, loadPage: () => Promise
   return { ...entry, page: lazy(load), load };
 }
 
-/** The routes of frontend-spec §2; every page is its own lazily loaded chunk. */
+/** The app's routes; every page is its own lazily loaded chunk. */
 export const routes: readonly RouteEntry[] = [
   route({ path: '/', title: msg`Online clipboard` }, () => import('../pages/home/HomePage')),
   route({ path: '/upload', title: msg`File upload` }, () => import('../pages/upload/UploadPage')),

@@ -1,7 +1,7 @@
 import type { Dexie, EntityTable } from 'dexie';
 import { whenSettled } from './idle';
 
-/** frontend-spec §4/§9: business answers are kept 7 days; the database is at version 2 with four stores. */
+/** Business answers are kept 7 days; the database is at version 2 with four stores. */
 export const OFFLINE_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const OFFLINE_DATABASE_VERSION = 2;
 const DATABASE_NAME = 'clipstash-offline';
@@ -29,7 +29,7 @@ interface SettingEntry extends CachedAnswer {
   key: string;
 }
 
-/** The offline API cache. Owned here (architecture.md): nothing else opens this database. */
+/** The offline API cache. Owned here: nothing else opens this database. */
 type OfflineDatabase = Dexie & {
   pastes: EntityTable<PasteEntry, 'slug'>;
   files: EntityTable<FileEntry, 'slug'>;
@@ -44,7 +44,7 @@ interface Slot {
 }
 
 /**
- * GETs that are never kept (frontend-spec §4): system, health and version; credential and slug checks, whose
+ * GETs that are never kept: system, health and version; credential and slug checks, whose
  * stale answers would lie; API keys (secrets are not copied); raw text, remote-URL helpers; file download, file
  * view, Office preview, and the mount file system's preview and download (binary content). Anything else that is
  * not JSON is skipped when stored.

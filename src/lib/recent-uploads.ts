@@ -9,7 +9,7 @@ export interface RecentUpload {
   uploadedAt: string;
 }
 
-/** The last uploads of this browser, newest first, kept locally (frontend-spec §2: the last 3). */
+/** The last uploads of this browser, newest first, kept locally (the last 3). */
 export const recentUploads = {
   list(): RecentUpload[] {
     const stored = localStore.getJson<RecentUpload[]>(STORAGE_KEYS.recentUploads);

@@ -1,4 +1,4 @@
-/** localStorage keys of frontend-spec §3; the only place that names them. */
+/** The app's localStorage keys; the only place that names them. */
 export const STORAGE_KEYS = {
   adminToken: 'admin_token',
   apiKey: 'api_key',

@@ -4,7 +4,7 @@ import { formatBytes } from './format';
 
 const bytes = (value: unknown) => (typeof value === 'number' ? formatBytes(value) : '—');
 
-/** The words for a transfer failure (frontend-spec §8); the engine and machines only know the code. */
+/** The words for a transfer failure; the engine and machines only know the code. */
 export function describeTransferError(error: TransferError): string {
   const data = error.data ?? {};
   switch (error.code) {

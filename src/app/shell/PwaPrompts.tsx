@@ -6,7 +6,7 @@ import styles from './PwaPrompts.module.css';
 const InstallPrompt = lazy(() => import('./InstallPrompt').then((module) => ({ default: module.InstallPrompt })));
 const UpdatePrompt = lazy(() => import('./UpdatePrompt').then((module) => ({ default: module.UpdatePrompt })));
 
-/** The update prompt, at the bottom of the screen (frontend-spec §2): a new version should not go unseen. */
+/** The update prompt, at the bottom of the screen: a new version should not go unseen. */
 export function PwaPrompts() {
   const loaded = useLoadedActors() !== undefined;
   return (

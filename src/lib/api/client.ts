@@ -55,7 +55,7 @@ export interface RequestOptions<S extends v.GenericSchema> {
    * session: show the server's message (or this fallback) and keep the credentials.
    */
   ownUnauthorizedMessage?: string;
-  /** File and upload routes: a key refused there for lack of access keeps the key (frontend-spec §8). */
+  /** File and upload routes: a key refused there for lack of access keeps the key. */
   fileRoute?: boolean;
   /** Send these instead of the signed-in user's: checking a credential before or after it is in use. */
   credentials?: Credentials;
@@ -76,7 +76,7 @@ const serverReason = (body: EnvelopeLike | undefined): RequestFailureReason | un
   return data?.error;
 };
 
-/** One call to `/api{path}`, following the error rules of frontend-spec §8 exactly. */
+/** One call to `/api{path}`, following the app's error rules (401 and 409 handling) exactly. */
 export async function apiRequest<S extends v.GenericSchema>(
   path: string,
   options: RequestOptions<S>,
@@ -87,7 +87,7 @@ export async function apiRequest<S extends v.GenericSchema>(
   else if (apiKey) headers.Authorization = `ApiKey ${apiKey}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
-  // Offline API layer (frontend-spec §4, src/lib/offline-cache.ts): business GETs are kept per credential.
+  // Offline API layer (src/lib/offline-cache.ts): business GETs are kept per credential.
   const cacheable = (options.method ?? 'GET') === 'GET';
   const owner = ownerOf({ adminToken, apiKey });
   let response: Response;

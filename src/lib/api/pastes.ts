@@ -54,7 +54,7 @@ export function rawPasteUrl(slug: string, password?: string): string {
 
 export const pasteShareUrl = (slug: string) => `${window.location.origin}/paste/${enc(slug)}`;
 
-/** Admins manage every paste through /admin, API keys their own through /user (frontend-spec §6). */
+/** Admins manage every paste through /admin, API keys their own through /user. */
 export const listPastes = (page: number, limit: number) =>
   currentScope() === 'admin'
     ? apiRequest(`/admin/pastes?page=${page}&limit=${limit}`, { schema: adminPasteListSchema }).then((r) => ({

@@ -15,7 +15,7 @@ export default function AdminPage() {
   const auth = useAuth();
   const { send } = auth;
 
-  // The route guard of frontend-spec §4: re-check a stored token on entering, never block.
+  // The route guard: re-check a stored token on entering, never block.
   useEffect(() => send({ type: 'auth.guard' }), [send, params.module]);
 
   if (!auth.role) {

@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { Button } from '../../components/Button';
 import styles from './Home.module.css';
 
-/** Files imported as Markdown (frontend-spec §5), plus plain text. */
+/** Files imported as Markdown, plus plain text. */
 export const IMPORT_ACCEPT = '.md,.markdown,.mdown,.mkd,.mdwn,.mdtxt,.mdtext,.rmd,.txt,text/plain,text/markdown';
 
 interface EditorToolbarProps {

@@ -6,7 +6,7 @@ import { Button } from '../../components/Button';
 import { Notice } from '../../components/Notice';
 import { toasts } from '../../lib/toast';
 
-/** frontend-spec §9: the toast comes 100 ms after the page and stays about 3 s. */
+/** The toast comes 100 ms after the page and stays about 3 s. */
 export const OFFLINE_TOAST_DELAY_MS = 100;
 export const OFFLINE_TOAST_DURATION_MS = 3_000;
 

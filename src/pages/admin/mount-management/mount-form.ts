@@ -16,7 +16,7 @@ export type MountFormErrors = Partial<
 
 const isNonNegativeInteger = (text: string) => /^\d+$/.test(text.trim()) && Number(text) <= 1_000_000_000;
 
-/** The checks of frontend-spec §5, shown per field before anything is sent. */
+/** The mount form's checks, shown per field before anything is sent. */
 export function validateMountForm(values: MountFormValues): MountFormErrors {
   const errors: MountFormErrors = {};
   const name = values.name.trim();
