@@ -68,7 +68,7 @@ describe.skipIf(!existsSync(LITMUS))('litmus passes against WebDAV on a LOCAL an
         expect(run.summaries.get(suite), `${suite} ran\n${run.output}`).toBeDefined();
         expect(run.summaries.get(suite)?.failed, `${suite} failures\n${run.output}`).toBe(0);
       }
-      // The one warning litmus may give (README: WebDAV) is about a fragment it sends, which we refuse.
+      // The one warning litmus may give (docs/mounts-and-webdav.md) is about a fragment it sends, which we refuse.
       expect(run.warnings, run.output).toEqual([]);
     });
   }

@@ -1,6 +1,6 @@
 /**
  * Three real server processes on one PostgreSQL (a schema of their own in the run's cluster) and one s3rver, as
- * README "Running several instances" sets them up: sessions, uploads, view limits, rate limits and directory
+ * docs/operations.md ("Several instances") sets them up: sessions, uploads, view limits, rate limits and directory
  * caches hold across them, and killing one mid-upload loses nothing it acknowledged.
  */
 import { createHash, randomBytes } from 'node:crypto';
