@@ -583,7 +583,11 @@ describe('text management', () => {
     expect(await page.locator('tbody tr').count()).toBe(10);
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText(/Page 2 of \d+/).waitFor();
+    // Page 2 shows the older shares, not page 1's rows again.
+    await page.locator('tr[data-slug="tm-0"]').waitFor();
+    await page.locator('tr[data-slug="tm-11"]').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.locator('tr[data-slug="tm-11"]').waitFor();
 
     await page.getByLabel('Select tm-11').check();
     // One selected is one share, in the title and the description.

@@ -3,47 +3,71 @@ import { KeyRound, Plus } from 'lucide-react';
 import { useState } from 'react';
 import type { ApiKey, CreatedApiKey } from '../../../../contract/api-keys';
 import { Button } from '../../../components/Button';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
-import { ResourceStatus } from '../../../components/ResourceStatus';
 import { deleteApiKey, listApiKeys } from '../../../lib/api/api-keys';
 import { backendBaseUrl } from '../../../lib/backend-url';
 import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
-import { useResource } from '../../../lib/use-resource';
-import { asRequestFailure } from '../../../../contract/envelope';
+import { ManagementTable, type Column } from '../management/ManagementTable';
+import { useManagementList } from '../management/use-management-list';
 import { CreatedKeyDialog } from './CreatedKeyDialog';
 import { KeyFormDialog } from './KeyFormDialog';
 
-type Editing = { mode: 'create' } | { mode: 'edit'; key: ApiKey } | undefined;
-
 export default function KeyManagement({ title }: { title: string }) {
   const { t, i18n } = useLingui();
-  const keys = useResource(listApiKeys);
-  const [editing, setEditing] = useState<Editing>();
-  const [deleting, setDeleting] = useState<ApiKey>();
-  const [deleteBusy, setDeleteBusy] = useState(false);
+  const list = useManagementList({ load: listApiKeys });
   const [created, setCreated] = useState<CreatedApiKey>();
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteApiKey(deleting.id);
-      toasts.success(t`API key deleted`);
-      setDeleting(undefined);
-      keys.reload();
-    } catch (error) {
-      toasts.error(asRequestFailure(error).message);
-    } finally {
-      setDeleteBusy(false);
-    }
-  };
+  const askDelete = (key: ApiKey) =>
+    list.ask({
+      title: t`Delete API key?`,
+      description: t`Whoever uses "${key.name}" loses access at once. This cannot be undone.`,
+      confirmLabel: t`Delete`,
+      run: async () => {
+        await deleteApiKey(key.id);
+        toasts.success(t`API key deleted`);
+      },
+    });
 
   const isExpired = (key: ApiKey) => key.expires_at !== null && new Date(key.expires_at).getTime() <= Date.now();
+
+  const columns: Column<ApiKey>[] = [
+    { label: t`Name`, cell: (key) => key.name },
+    { label: t`Key`, cell: (key) => <code>{key.key_masked}</code> },
+    {
+      label: t`Permissions`,
+      cell: (key) => (
+        <>
+          {key.text_permission && <span className={tableStyles.badge}>{t`Text`}</span>}
+          {key.file_permission && <span className={tableStyles.badge}>{t`Files`}</span>}
+          {key.mount_permission && <span className={tableStyles.badge}>{t`Mounts`}</span>}
+          {!key.text_permission && !key.file_permission && !key.mount_permission && (
+            <span className={tableStyles.muted}>{t`None`}</span>
+          )}
+        </>
+      ),
+    },
+    { label: t`Base path`, cell: (key) => <code>{key.basic_path}</code> },
+    {
+      label: t`Expires`,
+      cell: (key) =>
+        key.expires_at === null ? (
+          <span className={tableStyles.muted}>{t`Never`}</span>
+        ) : isExpired(key) ? (
+          <span className={tableStyles.danger}>{t`Expired`}</span>
+        ) : (
+          formatDateTime(key.expires_at, i18n.locale)
+        ),
+    },
+    {
+      label: t`Last used`,
+      cell: (key) => (key.last_used ? formatDateTime(key.last_used, i18n.locale) : <span className={tableStyles.muted}>{t`Never used`}</span>),
+    },
+    { label: t`Created`, cell: (key) => formatDateTime(key.created_at, i18n.locale) },
+  ];
 
   return (
     <section>
@@ -59,118 +83,54 @@ export default function KeyManagement({ title }: { title: string }) {
           </>
         }
         actions={
-          <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
+          <Button variant="primary" onClick={() => list.openEditor()}>
             <Plus size={17} aria-hidden />
             {t`Create key`}
           </Button>
         }
       />
 
-      <ResourceStatus resource={keys} errorTitle={t`The keys could not be loaded`} />
-      {keys.data && keys.data.length === 0 && (
-        <Notice
-          level={2}
-          icon={<KeyRound size={32} />}
-          title={t`No API keys yet`}
-          actions={
-            <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
-              {t`Create the first key`}
-            </Button>
-          }
-        >
-          {t`Create a key with text, file or mount permission and hand it to whoever should upload.`}
-        </Notice>
-      )}
-      {keys.data && keys.data.length > 0 && (
-        <div className={tableStyles.wrap}>
-          <table className={tableStyles.table}>
-            <thead>
-              <tr>
-                <th scope="col">{t`Name`}</th>
-                <th scope="col">{t`Key`}</th>
-                <th scope="col">{t`Permissions`}</th>
-                <th scope="col">{t`Base path`}</th>
-                <th scope="col">{t`Expires`}</th>
-                <th scope="col">{t`Last used`}</th>
-                <th scope="col">{t`Created`}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{t`Actions`}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((key) => (
-                <tr key={key.id} data-key-name={key.name}>
-                  <td data-label={t`Name`}>{key.name}</td>
-                  <td data-label={t`Key`}>
-                    <code>{key.key_masked}</code>
-                  </td>
-                  <td data-label={t`Permissions`}>
-                    {key.text_permission && <span className={tableStyles.badge}>{t`Text`}</span>}
-                    {key.file_permission && <span className={tableStyles.badge}>{t`Files`}</span>}
-                    {key.mount_permission && <span className={tableStyles.badge}>{t`Mounts`}</span>}
-                    {!key.text_permission && !key.file_permission && !key.mount_permission && (
-                      <span className={tableStyles.muted}>{t`None`}</span>
-                    )}
-                  </td>
-                  <td data-label={t`Base path`}>
-                    <code>{key.basic_path}</code>
-                  </td>
-                  <td data-label={t`Expires`}>
-                    {key.expires_at === null ? (
-                      <span className={tableStyles.muted}>{t`Never`}</span>
-                    ) : isExpired(key) ? (
-                      <span className={tableStyles.danger}>{t`Expired`}</span>
-                    ) : (
-                      formatDateTime(key.expires_at, i18n.locale)
-                    )}
-                  </td>
-                  <td data-label={t`Last used`}>
-                    {key.last_used ? formatDateTime(key.last_used, i18n.locale) : <span className={tableStyles.muted}>{t`Never used`}</span>}
-                  </td>
-                  <td data-label={t`Created`}>{formatDateTime(key.created_at, i18n.locale)}</td>
-                  <td data-label={t`Actions`}>
-                    <RowActions
-                      name={key.name}
-                      editLabel={t`Edit key ${key.name}`}
-                      deleteLabel={t`Delete key ${key.name}`}
-                      onEdit={() => setEditing({ mode: 'edit', key })}
-                      onDelete={() => setDeleting(key)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ManagementTable
+        list={list}
+        columns={columns}
+        errorTitle={t`The keys could not be loaded`}
+        empty={
+          <Notice
+            level={2}
+            icon={<KeyRound size={32} />}
+            title={t`No API keys yet`}
+            actions={
+              <Button variant="primary" onClick={() => list.openEditor()}>
+                {t`Create the first key`}
+              </Button>
+            }
+          >
+            {t`Create a key with text, file or mount permission and hand it to whoever should upload.`}
+          </Notice>
+        }
+        rowData={(key) => ({ 'data-key-name': key.name })}
+        rowActions={(key) => (
+          <RowActions
+            name={key.name}
+            editLabel={t`Edit key ${key.name}`}
+            deleteLabel={t`Delete key ${key.name}`}
+            onEdit={() => list.openEditor(key)}
+            onDelete={() => askDelete(key)}
+          />
+        )}
+      />
 
-      {editing && (
+      {list.editor && (
         <KeyFormDialog
-          editing={editing.mode === 'edit' ? editing.key : undefined}
-          onClose={() => setEditing(undefined)}
+          editing={list.editor.item}
+          onClose={list.closeEditor}
           onCreated={(key) => {
-            setEditing(undefined);
-            keys.reload();
+            list.editorSaved();
             setCreated(key);
           }}
-          onUpdated={() => {
-            setEditing(undefined);
-            keys.reload();
-            toasts.success(t`API key updated`);
-          }}
+          onUpdated={() => list.editorSaved(t`API key updated`)}
         />
       )}
-
-      <ConfirmDialog
-        open={deleting !== undefined}
-        onOpenChange={(open) => !open && setDeleting(undefined)}
-        title={t`Delete API key?`}
-        description={t`Whoever uses "${deleting?.name ?? ''}" loses access at once. This cannot be undone.`}
-        confirmLabel={t`Delete`}
-        busy={deleteBusy}
-        onConfirm={confirmDelete}
-      />
 
       <CreatedKeyDialog apiKey={created} onClose={() => setCreated(undefined)} />
     </section>

@@ -1,0 +1,113 @@
+import { useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import tableStyles from '../../../components/DataTable.module.css';
+import { Pagination } from '../../../components/Pagination';
+import { ResourceStatus } from '../../../components/ResourceStatus';
+import type { ManagementList } from './use-management-list';
+
+export interface Column<Item> {
+  /** The header, and each cell's data-label, which names the cell when rows become cards on narrow screens. */
+  label: string;
+  cell: (item: Item) => ReactNode;
+  className?: string;
+}
+
+interface ManagementTableProps<Item extends { id: string }> {
+  list: ManagementList<Item>;
+  columns: readonly Column<Item>[];
+  errorTitle: string;
+  /** What the list shows once it has loaded with no rows. */
+  empty: ReactNode;
+  /** The row's data attributes, by which the browser tests find it. */
+  rowData: (item: Item) => Record<`data-${string}`, string>;
+  /** The accessible name of a row's checkbox; lists without batch actions have no checkboxes. */
+  selectLabel?: (item: Item) => string;
+  rowActions: (item: Item) => ReactNode;
+}
+
+/**
+ * A management list: its loading and failure states, the empty notice, the table (with a checkbox per row when
+ * rows can be selected), the pages and the dialog that confirms the list's destructive actions.
+ */
+export function ManagementTable<Item extends { id: string }>({
+  list,
+  columns,
+  errorTitle,
+  empty,
+  rowData,
+  selectLabel,
+  rowActions,
+}: ManagementTableProps<Item>) {
+  const { t } = useLingui();
+  const { resource, items, total, page, pageSize, selection, confirmation } = list;
+  const ids = items.map((item) => item.id);
+
+  return (
+    <>
+      <ResourceStatus resource={resource} errorTitle={errorTitle} />
+      {resource.data && items.length === 0 && empty}
+      {items.length > 0 && (
+        <div className={tableStyles.wrap}>
+          <table className={tableStyles.table}>
+            <thead>
+              <tr>
+                {selectLabel && (
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label={t`Select all on this page`}
+                      checked={selection.allOf(ids)}
+                      onChange={() => selection.toggleAll(ids)}
+                    />
+                  </th>
+                )}
+                {columns.map((column) => (
+                  <th key={column.label} scope="col">
+                    {column.label}
+                  </th>
+                ))}
+                <th scope="col">
+                  <span className="visually-hidden">{t`Actions`}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={item.id} {...rowData(item)}>
+                  {selectLabel && (
+                    <td data-label={t`Select`}>
+                      <input
+                        type="checkbox"
+                        aria-label={selectLabel(item)}
+                        checked={selection.selected.has(item.id)}
+                        onChange={() => selection.toggle(item.id)}
+                      />
+                    </td>
+                  )}
+                  {columns.map((column) => (
+                    <td key={column.label} data-label={column.label} className={column.className}>
+                      {column.cell(item)}
+                    </td>
+                  ))}
+                  <td data-label={t`Actions`}>{rowActions(item)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pageSize !== undefined && total > pageSize && <Pagination page={page} pageSize={pageSize} total={total} onPage={list.setPage} />}
+
+      <ConfirmDialog
+        open={list.confirming}
+        onOpenChange={(open) => !open && list.dismiss()}
+        title={confirmation?.title}
+        description={confirmation?.description}
+        confirmLabel={confirmation?.confirmLabel ?? ''}
+        busy={list.busy}
+        onConfirm={list.confirm}
+      />
+    </>
+  );
+}
