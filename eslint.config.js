@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules plus the import directions of shared/spec/architecture.md.
+// Lint: typescript-eslint's recommended rules plus the import directions of docs/architecture.md.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -11,7 +11,27 @@ const forbidden = {
   src: ['server'],
 };
 
+/** Inside server/, what each layer may NOT import: layers point down (routes and webdav → fs → services → storage). */
+const serverLayers = {
+  'server/storage': ['services', 'fs', 'routes', 'webdav', 'forms'],
+  'server/services': ['fs', 'routes', 'webdav'],
+  'server/fs': ['routes', 'webdav'],
+  'server/forms': ['fs', 'routes', 'webdav'],
+};
+
 const folderPatterns = (folders) => folders.map((folder) => `**/${folder}/**`).concat(folders.map((f) => `../${f}`));
+
+const bannedImports = (folder, banned) => ({
+  group: folderPatterns(banned),
+  message: `${folder}/ may not import from ${banned.join(', ')} (see docs/architecture.md).`,
+});
+
+/** Tests may import across layers (they build whole apps). */
+const restrictImports = (folder, patterns) => ({
+  files: [`${folder}/**/*.{ts,tsx}`],
+  ignores: [`${folder}/**/*.test.{ts,tsx}`],
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-server/**', 'node_modules/**', 'src/locales/**', 'coverage/**'] },
@@ -24,23 +44,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  ...Object.entries(forbidden).map(([folder, banned]) => ({
-    files: [`${folder}/**/*.{ts,tsx}`],
-    ignores: [`${folder}/**/*.test.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: folderPatterns(banned),
-              message: `${folder}/ may not import from ${banned.join(', ')} (see architecture.md).`,
-            },
-          ],
-        },
-      ],
-    },
-  })),
+  ...Object.entries(forbidden).map(([folder, banned]) => restrictImports(folder, [bannedImports(folder, banned)])),
+  // A later block's options replace an earlier block's for the same rule: each layer repeats the server's own bans.
+  ...Object.entries(serverLayers).map(([folder, banned]) =>
+    restrictImports(folder, [bannedImports('server', forbidden.server), bannedImports(folder, banned)]),
+  ),
   {
     // Machines may import worker types only, never worker code.
     files: ['machines/**/*.ts'],

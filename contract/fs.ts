@@ -1,12 +1,11 @@
 import * as v from 'valibot';
-import { MAX_PART_COUNT } from './parts';
+import { FS_PATH_MAX_BYTES, fsPathSchema, toFsPath } from './fs-paths';
+import { MAX_PART_COUNT, partNumberSchema } from './parts';
 
 /** The mount file system (`/api/admin/fs/*`, `/api/user/fs/*`). Paths are absolute, `/`-separated. */
 
 /** Default lifetime of `file-link` URLs (7 days). */
 export const FS_LINK_SECONDS = 604_800;
-/** Longest name of one file or folder (bytes of UTF-8), as most file systems allow. */
-export const FS_NAME_MAX_BYTES = 255;
 
 export const fsItemSchema = v.object({
   name: v.string(),
@@ -40,9 +39,24 @@ export const fsEntrySchema = v.object({
 });
 export type FsEntry = v.InferOutput<typeof fsEntrySchema>;
 
-const pathField = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(4096, 'too_long'));
+/**
+ * A path as the client sent it. Batch copies keep theirs as sent: each item's paths are checked on their own,
+ * so that one bad item fails alone in the answer rather than the whole request.
+ */
+const sentPathField = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(FS_PATH_MAX_BYTES, 'too_long'));
+/** A path normalised by the rules of contract/fs-paths.ts; a refused one fails the request (400). */
+const pathField = v.pipe(sentPathField, toFsPath);
 
-export const fsPathQuerySchema = v.object({ path: v.optional(pathField, '/'), refresh: v.optional(v.string()) });
+/** A yes/no query flag: `true` and `1` say yes. */
+const isYes = (flag: string) => flag === 'true' || flag === '1';
+
+export const fsPathQuerySchema = v.object({
+  path: v.optional(pathField, '/'),
+  /** Any other value is a no. */
+  refresh: v.pipe(v.optional(v.string(), 'false'), v.transform((flag) => isYes(flag))),
+});
+/** `download` and `preview`: no path, or an empty one, is the root. */
+export const fsFileQuerySchema = v.object({ path: v.optional(fsPathSchema, '/') });
 export const fsMkdirRequestSchema = v.object({ path: pathField });
 export const fsRenameRequestSchema = v.object({ oldPath: pathField, newPath: pathField });
 export const fsUpdateRequestSchema = v.object({ path: pathField, content: v.string() });
@@ -56,7 +70,7 @@ export const fsLinkQuerySchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number), v.minValue(1, 'must_be_positive'), v.maxValue(FS_LINK_SECONDS * 4, 'too_large')),
     String(FS_LINK_SECONDS),
   ),
-  force_download: v.optional(v.picklist(['true', 'false', '1', '0'], 'invalid_choice'), 'false'),
+  force_download: v.pipe(v.optional(v.picklist(['true', 'false', '1', '0'], 'invalid_choice'), 'false'), v.transform((flag) => isYes(flag))),
 });
 export const fsLinkSchema = v.object({ url: v.string(), expiresAt: v.string(), path: v.string() });
 
@@ -68,6 +82,9 @@ export const fsBatchResultSchema = v.object({
 export type FsBatchResult = v.InferOutput<typeof fsBatchResultSchema>;
 
 // ----------------------------------------------------------------------------------------------------- uploads
+
+/** The fields of `upload`'s form besides its file. */
+export const fsUploadFormSchema = v.object({ path: v.optional(fsPathSchema, '/'), mimetype: v.optional(v.string()) });
 
 export const fsUploadResultSchema = v.object({ path: v.string(), size: v.number(), etag: v.string(), mimetype: v.string() });
 export type FsUploadResult = v.InferOutput<typeof fsUploadResultSchema>;
@@ -116,6 +133,13 @@ export const fsPartQuerySchema = v.object({
 });
 export const fsPartSchema = v.object({ partNumber: v.number(), etag: v.string(), size: v.number() });
 
+export const fsSignRequestSchema = v.object({
+  path: pathField,
+  uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
+  key: v.pipe(v.string(), v.minLength(1, 'required')),
+  partNumbers: v.pipe(v.array(partNumberSchema), v.minLength(1, 'required'), v.maxLength(100, 'too_many')),
+});
+
 export const fsMultipartCompleteRequestSchema = v.object({
   path: pathField,
   uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
@@ -163,7 +187,7 @@ export const fsPresignCommitRequestSchema = v.object({
 
 export const fsBatchCopyRequestSchema = v.object({
   items: v.pipe(
-    v.array(v.object({ sourcePath: pathField, targetPath: pathField })),
+    v.array(v.object({ sourcePath: sentPathField, targetPath: sentPathField })),
     v.minLength(1, 'required'),
     v.maxLength(1000, 'too_many'),
   ),
@@ -215,7 +239,7 @@ export const fsBatchCopyCommitRequestSchema = v.object({
   files: v.pipe(
     v.array(
       v.object({
-        targetPath: pathField,
+        targetPath: sentPathField,
         s3Path: v.pipe(v.string(), v.minLength(1, 'required')),
         contentType: contentTypeField,
         fileSize: sizeField,

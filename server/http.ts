@@ -32,28 +32,24 @@ function firstIssue(issues: readonly v.BaseIssue<unknown>[]) {
   return badInput(field, issue?.message ?? 'invalid');
 }
 
-/**
- * Validates the JSON body with a contract schema; a failure is a 400 naming the field. The schema rides on the
- * middleware for the API document.
- */
+/** Parses a part of the request with a contract schema; a failure is a 400 naming the field. */
+export function parseInput<S extends v.GenericSchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (!result.success) throw firstIssue(result.issues);
+  return result.output as v.InferOutput<S>;
+}
+
+/** Validates the JSON body with a contract schema. The schema rides on the middleware for the API document. */
 export const jsonBody = <S extends v.GenericSchema>(schema: S) =>
   withInput(
-    validator('json', (value) => {
-      const result = v.safeParse(schema, value);
-      if (!result.success) throw firstIssue(result.issues);
-      return result.output as v.InferOutput<S>;
-    }),
+    validator('json', (value) => parseInput(schema, value)),
     { target: 'json', schema },
   );
 
 /** Validates the query string the same way. */
 export const queryParams = <S extends v.GenericSchema>(schema: S) =>
   withInput(
-    validator('query', (value) => {
-      const result = v.safeParse(schema, value);
-      if (!result.success) throw firstIssue(result.issues);
-      return result.output as v.InferOutput<S>;
-    }),
+    validator('query', (value) => parseInput(schema, value)),
     { target: 'query', schema },
   );
 

@@ -5,7 +5,7 @@ import { openDatabase } from './db/database';
 import { describePostgresUrl } from './db/dialect';
 import { createSecretBox, loadEncryptionKey } from './security/secret-box';
 import { ensureAdmin } from './services/admins';
-import { startUploadSweeper, sweepAsLeader, UPLOAD_SWEEP_LEASE } from './services/files';
+import { startUploadSweeper, sweepAsLeader, UPLOAD_SWEEP_LEASE } from './services/upload-sweeper';
 import { releaseLease } from './services/leases';
 import { assertStorageShared, localStorageAllowed } from './services/shared-storage';
 import { ensureDefaultStorage } from './services/storage-configs';

@@ -110,7 +110,7 @@ export interface MountsTable {
   sort_order: number;
   cache_ttl: number;
   is_active: Flag;
-  /** Bumped by every write through the app: cached listings of an older version are stale (see fs/shared-cache.ts). */
+  /** Bumped by every write through the app: cached listings of an older version are stale (see services/shared-cache.ts). */
   cache_version: Generated<number>;
   created_by: string;
   created_at: string;

@@ -1,16 +1,17 @@
 import type * as v from 'valibot';
 import { FS_READ_GROUP_BYTES, FS_READ_GROUP_FILES, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy, type FsReadGroup } from '../../contract/fs';
 import { mimeTypeOf } from '../../contract/mime';
-import { MIN_PART_BYTES, partSizeFor } from '../../contract/parts';
+import { MIN_PART_BYTES } from '../../contract/parts';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { translate, type Lang } from '../i18n/messages';
 import { forEachAtOnce } from '../storage/at-once';
 import type { ListedObject } from '../storage/driver';
-import { assertFits, uploadLimits, type UploadLimits } from '../services/files';
+import { invalidateFolders } from '../services/shared-cache';
+import { openPlannedUpload, uploadKeyMismatch } from '../services/multipart-core';
+import { assertFits, uploadLimits, type UploadLimits } from '../services/upload-limits';
 import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
 import { innerOfKey, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
-import { invalidateFolders } from './shared-cache';
 import { onStorage, storageError } from './storage-errors';
 import { invalidate, kindAt, parentTarget, writeFile } from './writes';
 
@@ -196,9 +197,8 @@ async function clientCopyOf(from: MountTarget, to: MountTarget, size: number, ba
     const url = await to.driver.presignPut(to.key, { contentType, size, expiresInSeconds: CLIENT_COPY_SECONDS, baseUrl });
     return { ...common, upload: { kind: 'put', url } };
   }
-  const uploadId = await to.driver.initMultipart(to.key, { contentType });
-  const partSize = partSizeFor(size);
-  return { ...common, upload: { kind: 'multipart', uploadId, partSize, partCount: Math.ceil(size / partSize) } };
+  const { uploadId, partSize, partCount } = await openPlannedUpload(to.driver, to.key, contentType, size, (error) => storageError(to.path.text, error));
+  return { ...common, upload: { kind: 'multipart', uploadId, partSize, partCount } };
 }
 
 /**
@@ -217,7 +217,7 @@ export async function commitClientCopies(
     try {
       const target = await resolveInMount(deps, caller, normalizePath(file.targetPath, 'targetPath'));
       if (target.mount.id !== input.targetMountId || target.key !== file.s3Path) {
-        throw new ApiError(400, 'fs_key_mismatch', { path: target.path.text }, { field: 's3Path', issue: 'mismatch' });
+        throw uploadKeyMismatch(target.path.text, 's3Path');
       }
       copies.push({ file, target });
     } catch (error) {

@@ -11,10 +11,18 @@ import { PRESIGN_TTL_SECONDS } from '../../contract/files';
 import { mimeTypeOf } from '../../contract/mime';
 import type { AppDeps } from '../context';
 import { ApiError, badInput } from '../errors';
-import { assertFits, byteBudget, uploadLimits } from '../services/files';
-import { invalidPart } from '../services/multipart';
-import { LARGEST_PLANNED_PART_BYTES, planUpload } from '../../contract/parts';
-import { InvalidPartError, MultipartUploadNotFoundError, type StoredPart } from '../storage/driver';
+import { assertFits, byteBudget, uploadLimits } from '../services/upload-limits';
+import {
+  abortQuietly,
+  completeUpload,
+  onUpload,
+  openPlannedUpload,
+  uploadKeyMismatch,
+  type OpenUpload,
+  type UploadErrors,
+} from '../services/multipart-core';
+import { LARGEST_PLANNED_PART_BYTES } from '../../contract/parts';
+import type { StoredPart } from '../storage/driver';
 import { cleanContentType } from '../storage/http-headers';
 import { nameOf, type FsPath } from './paths';
 import { resolveInMount, type FsCaller, type MountTarget } from './resolve';
@@ -27,7 +35,7 @@ const contentTypeFor = (target: MountTarget, given: string | undefined) =>
 /** The opaque key of part, complete, abort and commit calls must be the one the path resolves to now. */
 async function uploadTarget(deps: AppDeps, caller: FsCaller, path: FsPath, key: string): Promise<MountTarget> {
   const target = await resolveInMount(deps, caller, path);
-  if (target.key !== key) throw new ApiError(400, 'fs_key_mismatch', { path: path.text }, { field: 'key', issue: 'mismatch' });
+  if (target.key !== key) throw uploadKeyMismatch(path.text, 'key');
   return target;
 }
 
@@ -38,11 +46,10 @@ async function assertWritableFile(target: MountTarget, size: number, deps: AppDe
   assertFits(size, await uploadLimits(deps, target.config));
 }
 
-const mapUploadError = (path: FsPath, stored: StoredPart[]) => (error: unknown) => {
-  if (error instanceof MultipartUploadNotFoundError) return new ApiError(404, 'fs_upload_not_found', {}, { field: 'uploadId', issue: 'not_found' });
-  if (error instanceof InvalidPartError) return invalidPart(error, stored);
-  return storageError(path.text, error);
-};
+const fsUploadErrors = (path: FsPath): UploadErrors => ({
+  uploadGone: () => new ApiError(404, 'fs_upload_not_found', {}, { field: 'uploadId', issue: 'not_found' }),
+  storageFailure: (error) => storageError(path.text, error),
+});
 
 export async function initFsMultipart(
   deps: AppDeps,
@@ -50,8 +57,9 @@ export async function initFsMultipart(
   input: { contentType: string; fileSize: number },
 ): Promise<FsMultipartInit> {
   await assertWritableFile(target, input.fileSize, deps);
-  const uploadId = await onStorage(target.path.text, () => target.driver.initMultipart(target.key, { contentType: contentTypeFor(target, input.contentType) }));
-  return { uploadId, path: target.path.text, key: target.key, ...planUpload(input.fileSize) };
+  const { storageFailure } = fsUploadErrors(target.path);
+  const { uploadId, ...plan } = await openPlannedUpload(target.driver, target.key, contentTypeFor(target, input.contentType), input.fileSize, storageFailure);
+  return { uploadId, path: target.path.text, key: target.key, ...plan };
 }
 
 export async function uploadFsPart(
@@ -67,10 +75,10 @@ export async function uploadFsPart(
     throw new ApiError(413, 'body_too_large', { limit: String(LARGEST_PLANNED_PART_BYTES) });
   }
   try {
-    return await target.driver.uploadPart(target.key, query.uploadId, query.partNumber, body, size);
+    return await onUpload(fsUploadErrors(query.path), () => target.driver.uploadPart(target.key, query.uploadId, query.partNumber, body, size));
   } catch (error) {
     body.resume();
-    throw mapUploadError(query.path, [])(error);
+    throw error;
   }
 }
 
@@ -82,12 +90,11 @@ export async function signFsParts(
   baseUrl: string,
 ): Promise<{ partNumber: number; url: string }[]> {
   const target = await uploadTarget(deps, caller, input.path, input.key);
+  const options = { size: LARGEST_PLANNED_PART_BYTES, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl };
   return Promise.all(
     input.partNumbers.map(async (partNumber) => ({
       partNumber,
-      url: await target.driver
-        .presignPart(target.key, input.uploadId, partNumber, { size: LARGEST_PLANNED_PART_BYTES, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl })
-        .catch((error: unknown) => Promise.reject(mapUploadError(input.path, [])(error))),
+      url: await onUpload(fsUploadErrors(input.path), () => target.driver.presignPart(target.key, input.uploadId, partNumber, options)),
     })),
   );
 }
@@ -100,22 +107,21 @@ export async function completeFsMultipart(
   input: v.InferOutput<typeof fsMultipartCompleteRequestSchema>,
 ): Promise<FsUploadResult> {
   const target = await uploadTarget(deps, caller, path, input.key);
-  const stored = await target.driver.listParts(target.key, input.uploadId).catch((error: unknown) => Promise.reject(mapUploadError(path, [])(error)));
-  const named = new Set(input.parts.map((part) => part.partNumber));
-  const total = stored.filter((part) => named.has(part.partNumber)).reduce((sum, part) => sum + part.size, 0);
-  const limits = await uploadLimits(deps, target.config);
-  if (total > byteBudget(limits)) {
-    await target.driver.abortMultipart(target.key, input.uploadId).catch(() => undefined);
-    assertFits(total, limits);
-  }
-  const etag = await target.driver.completeMultipart(target.key, input.uploadId, input.parts).catch((error: unknown) => Promise.reject(mapUploadError(path, stored)(error)));
+  const upload: OpenUpload = { driver: target.driver, key: target.key, uploadId: input.uploadId };
+  const { etag, size } = await completeUpload(upload, input.parts, fsUploadErrors(path), async (total) => {
+    const limits = await uploadLimits(deps, target.config);
+    if (total > byteBudget(limits)) {
+      await abortQuietly(upload);
+      assertFits(total, limits);
+    }
+  });
   await invalidate(deps, target);
-  return { path: target.path.text, size: total, etag, mimetype: contentTypeFor(target, input.contentType) };
+  return { path: target.path.text, size, etag, mimetype: contentTypeFor(target, input.contentType) };
 }
 
 export async function abortFsMultipart(deps: AppDeps, caller: FsCaller, path: FsPath, input: { uploadId: string; key: string }): Promise<void> {
   const target = await uploadTarget(deps, caller, path, input.key);
-  await onStorage(path.text, () => target.driver.abortMultipart(target.key, input.uploadId));
+  await onUpload(fsUploadErrors(path), () => target.driver.abortMultipart(target.key, input.uploadId));
 }
 
 export async function presignFsUpload(

@@ -6,11 +6,11 @@ import { FS_UPLOAD_GROUP_MAX_FILES, type FsUploadBatchResult } from '../../contr
 import type { AppDeps } from '../context';
 import { ApiError, badInput } from '../errors';
 import { translate, type Lang } from '../i18n/messages';
-import { uploadLimits, type UploadLimits } from '../services/files';
+import { uploadLimits, type UploadLimits } from '../services/upload-limits';
 import { visibleMounts } from '../services/mounts';
+import { invalidateFolders } from '../services/shared-cache';
 import { checkName, isWithin, nameOf, normalizePath, parentOf, type FsPath } from './paths';
 import { resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
-import { invalidateFolders } from './shared-cache';
 import { storageError } from './storage-errors';
 import { kindAt, writeFile } from './writes';
 

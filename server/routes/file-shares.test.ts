@@ -14,7 +14,7 @@ import { storageConfigSchema } from '../../contract/storage';
 import { bytesOf, fileClient, md5, patternBytes, sha256, type Auth } from '../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, HOUR, MINUTE, type TestApp } from '../../tests/fixtures/test-app';
-import { sweepStaleUploads } from '../services/files';
+import { sweepStaleUploads } from '../services/upload-sweeper';
 
 // Real S3 traffic and several scrypt hashes per test: room for two shared cores under load.
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 20_000 });

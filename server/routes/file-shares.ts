@@ -3,9 +3,9 @@ import { verifyFileRequestSchema } from '../../contract/files';
 import type { AppDeps, AppEnv } from '../context';
 import { jsonBody, ok, publicBaseUrl } from '../http';
 import { keepUncompressed } from '../middleware/compression';
-import { authorizeFileStream, openFileInfo, storageOf } from '../services/files';
+import { authorizeFileStream, openFileInfo, storageOf } from '../services/file-access';
 import { driverFor } from '../storage/registry';
-import { serveObject } from './object-stream';
+import { serveObject } from '../storage/serve-object';
 
 const isHead = (c: Context<AppEnv>) => c.req.method === 'HEAD';
 

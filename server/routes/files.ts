@@ -4,16 +4,8 @@ import { batchDeleteRequestSchema } from '../../contract/lists';
 import { creatorOf, type AppDeps, type AppEnv } from '../context';
 import { jsonBody, ok, publicBaseUrl, queryParams } from '../http';
 import { requireAdmin, requirePermission } from '../middleware/auth';
-import {
-  commitUpload,
-  deleteFile,
-  deleteFiles,
-  getFile,
-  listFiles,
-  presignUpload,
-  updateFile,
-  type FileScope,
-} from '../services/files';
+import { deleteFile, deleteFiles, getFile, listFiles, updateFile, type FileScope } from '../services/file-management';
+import { commitUpload, presignUpload } from '../services/file-uploads';
 import { isSlugAvailable } from '../services/slugs';
 import { receiveFormUpload } from '../services/uploads';
 

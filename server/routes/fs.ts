@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
-import * as v from 'valibot';
 import {
   cacheClearRequestSchema,
   fsBatchCopyCommitRequestSchema,
   fsBatchCopyRequestSchema,
   fsBatchRemoveRequestSchema,
+  fsFileQuerySchema,
   fsLinkQuerySchema,
   fsMkdirRequestSchema,
   fsMultipartAbortRequestSchema,
@@ -17,15 +17,15 @@ import {
   fsPresignCommitRequestSchema,
   fsPresignRequestSchema,
   fsRenameRequestSchema,
+  fsSignRequestSchema,
   fsUpdateRequestSchema,
+  fsUploadFormSchema,
 } from '../../contract/fs';
-import { partNumberSchema } from '../../contract/parts';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError, badInput } from '../errors';
-import { clearMountCache } from '../fs/shared-cache';
 import { batchCopy, commitClientCopies } from '../fs/copy';
 import { listFolder, statPath } from '../fs/listing';
-import { nameOf, normalizePath } from '../fs/paths';
+import { nameOf } from '../fs/paths';
 import { callerOf, resolveInMount } from '../fs/resolve';
 import { onStorage } from '../fs/storage-errors';
 import {
@@ -40,28 +40,22 @@ import {
 import { receiveUploadBatch } from '../fs/upload-batch';
 import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText, writeFile } from '../fs/writes';
 import { receiveForm } from '../forms/receive-form';
-import { jsonBody, ok, publicBaseUrl, queryParams } from '../http';
+import { jsonBody, ok, parseInput, publicBaseUrl, queryParams } from '../http';
 import { requireAdmin, requirePermission } from '../middleware/auth';
 import { visibleMounts } from '../services/mounts';
+import { clearMountCache } from '../services/shared-cache';
 import { readSettings } from '../services/settings';
 import { stagingDirOf } from '../services/uploads';
 import { S3_MAX_PRESIGN_SECONDS } from '../storage/s3-presign';
-import { assertFits } from '../services/files';
-import { serveObject } from './object-stream';
+import { assertFits } from '../services/upload-limits';
+import { serveObject } from '../storage/serve-object';
 
 const caller = (c: Context<AppEnv>) => callerOf(c.get('principal'));
 const batchStatus = (failed: number) => (failed > 0 ? 202 : 200);
 
-const fsSignRequestSchema = v.object({
-  path: v.pipe(v.string(), v.minLength(1, 'required')),
-  uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
-  key: v.pipe(v.string(), v.minLength(1, 'required')),
-  partNumbers: v.pipe(v.array(partNumberSchema), v.minLength(1, 'required'), v.maxLength(100, 'too_many')),
-});
-
 /**
  * The mount file system under `/admin/fs` (admins) and `/user/fs` (admins and keys with mount permission). Thin:
- * every path goes through server/fs, which normalises, confines and resolves it.
+ * the contract's schemas normalise every path; server/fs confines and resolves it.
  */
 export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   const app = new Hono<AppEnv>();
@@ -69,13 +63,14 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
 
   app.get('/list', queryParams(fsPathQuerySchema), async (c) => {
     const { path, refresh } = c.req.valid('query');
-    return ok(c, await listFolder(deps, caller(c), normalizePath(path), refresh === 'true' || refresh === '1'));
+    return ok(c, await listFolder(deps, caller(c), path, refresh));
   });
 
-  app.get('/get', queryParams(fsPathQuerySchema), async (c) => ok(c, await statPath(deps, caller(c), normalizePath(c.req.valid('query').path))));
+  app.get('/get', queryParams(fsPathQuerySchema), async (c) => ok(c, await statPath(deps, caller(c), c.req.valid('query').path)));
 
   const serve = (disposition: 'inline' | 'attachment') => async (c: Context<AppEnv>) => {
-    const path = normalizePath(c.req.query('path') ?? '');
+    // Parsed here rather than by a validator: a repeated `path` is read as its first value.
+    const { path } = parseInput(fsFileQuerySchema, c.req.query());
     const target = await resolveInMount(deps, caller(c), path);
     const object = target.inner.length > 0 ? await onStorage(path.text, () => target.driver.stat(target.key)) : undefined;
     if (!object) throw new ApiError(404, 'fs_not_a_file', { path: path.text });
@@ -94,7 +89,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.get('/preview', serve('inline'));
 
   app.post('/mkdir', jsonBody(fsMkdirRequestSchema), async (c) => {
-    await makeFolder(deps, caller(c), normalizePath(c.req.valid('json').path));
+    await makeFolder(deps, caller(c), c.req.valid('json').path);
     return ok(c, null, 'fs_folder_created', 201);
   });
 
@@ -111,8 +106,9 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
       },
       store: async (fields, file) => {
         try {
-          const target = await fileInFolder(deps, caller(c), normalizePath(fields.path ?? '/'), file.filename);
-          return { target, result: await writeFile(deps, target, file.stream, fields.mimetype || file.mimeType) };
+          const form = parseInput(fsUploadFormSchema, fields);
+          const target = await fileInFolder(deps, caller(c), form.path, file.filename);
+          return { target, result: await writeFile(deps, target, file.stream, form.mimetype || file.mimeType) };
         } finally {
           file.stream.resume();
         }
@@ -130,31 +126,30 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   });
 
   app.delete('/remove', queryParams(fsPathQuerySchema), async (c) => {
-    await removePath(deps, caller(c), normalizePath(c.req.valid('query').path));
+    await removePath(deps, caller(c), c.req.valid('query').path);
     return ok(c, null, 'fs_removed');
   });
 
   app.post('/batch-remove', jsonBody(fsBatchRemoveRequestSchema), async (c) => {
-    const paths = c.req.valid('json').paths.map((path, index) => normalizePath(path, `paths.${index}`));
-    const result = await removePaths(deps, caller(c), paths, c.get('lang'));
+    const result = await removePaths(deps, caller(c), c.req.valid('json').paths, c.get('lang'));
     const counts = { succeeded: result.succeeded.length, failed: result.failed.length };
     return ok(c, result, 'fs_batch_removed', batchStatus(result.failed.length), counts);
   });
 
   app.post('/rename', jsonBody(fsRenameRequestSchema), async (c) => {
     const { oldPath, newPath } = c.req.valid('json');
-    await renamePath(deps, caller(c), normalizePath(oldPath, 'oldPath'), normalizePath(newPath, 'newPath'));
+    await renamePath(deps, caller(c), oldPath, newPath);
     return ok(c, null, 'fs_renamed');
   });
 
   app.post('/update', jsonBody(fsUpdateRequestSchema), async (c) => {
     const { path, content } = c.req.valid('json');
-    return ok(c, await saveText(deps, caller(c), normalizePath(path), content), 'fs_saved');
+    return ok(c, await saveText(deps, caller(c), path, content), 'fs_saved');
   });
 
   app.get('/file-link', queryParams(fsLinkQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    const path = normalizePath(query.path);
+    const { path } = query;
     const entry = await statPath(deps, caller(c), path);
     if (entry.type !== 'file') throw new ApiError(400, 'fs_not_a_file', { path: path.text }, { field: 'path', issue: 'not_a_file' });
     const target = await resolveInMount(deps, caller(c), path);
@@ -164,7 +159,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
       target.driver.presignGet(target.key, {
         expiresInSeconds: query.expires_in,
         baseUrl: publicBaseUrl(c, deps),
-        disposition: query.force_download === 'true' || query.force_download === '1' ? 'attachment' : 'inline',
+        disposition: query.force_download ? 'attachment' : 'inline',
         filename: nameOf(path),
         contentType: entry.mimetype ?? 'application/octet-stream',
       }),
@@ -174,7 +169,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
 
   app.post('/multipart/init', jsonBody(fsMultipartInitRequestSchema), async (c) => {
     const input = c.req.valid('json');
-    const target = await fileInFolder(deps, caller(c), normalizePath(input.path), input.filename);
+    const target = await fileInFolder(deps, caller(c), input.path, input.filename);
     return ok(c, await initFsMultipart(deps, target, input), 'created', 201);
   });
 
@@ -183,36 +178,35 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     if (!c.req.raw.body) throw badInput('body', 'required');
     const length = c.req.header('content-length');
     const body = Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>);
-    const part = await uploadFsPart(deps, caller(c), { ...query, path: normalizePath(query.path) }, body, length ? Number(length) : undefined);
+    const part = await uploadFsPart(deps, caller(c), query, body, length ? Number(length) : undefined);
     c.header('ETag', `"${part.etag}"`);
     return ok(c, part);
   });
 
   app.post('/multipart/sign', jsonBody(fsSignRequestSchema), async (c) => {
-    const input = c.req.valid('json');
-    return ok(c, { urls: await signFsParts(deps, caller(c), { ...input, path: normalizePath(input.path) }, publicBaseUrl(c, deps)) });
+    return ok(c, { urls: await signFsParts(deps, caller(c), c.req.valid('json'), publicBaseUrl(c, deps)) });
   });
 
   app.post('/multipart/complete', jsonBody(fsMultipartCompleteRequestSchema), async (c) => {
     const input = c.req.valid('json');
-    return ok(c, await completeFsMultipart(deps, caller(c), normalizePath(input.path), input), 'fs_uploaded', 201);
+    return ok(c, await completeFsMultipart(deps, caller(c), input.path, input), 'fs_uploaded', 201);
   });
 
   app.post('/multipart/abort', jsonBody(fsMultipartAbortRequestSchema), async (c) => {
     const input = c.req.valid('json');
-    await abortFsMultipart(deps, caller(c), normalizePath(input.path), input);
+    await abortFsMultipart(deps, caller(c), input.path, input);
     return ok(c, null);
   });
 
   app.post('/presign', jsonBody(fsPresignRequestSchema), async (c) => {
     const input = c.req.valid('json');
-    const target = await fileInFolder(deps, caller(c), normalizePath(input.path), input.fileName);
+    const target = await fileInFolder(deps, caller(c), input.path, input.fileName);
     return ok(c, await presignFsUpload(deps, target, input, publicBaseUrl(c, deps)), 'upload_url_created');
   });
 
   app.post('/presign/commit', jsonBody(fsPresignCommitRequestSchema), async (c) => {
     const input = c.req.valid('json');
-    return ok(c, await commitFsUpload(deps, caller(c), normalizePath(input.targetPath, 'targetPath'), input), 'fs_uploaded', 201);
+    return ok(c, await commitFsUpload(deps, caller(c), input.targetPath, input), 'fs_uploaded', 201);
   });
 
   app.post('/batch-copy', jsonBody(fsBatchCopyRequestSchema), async (c) => {

@@ -8,7 +8,7 @@ import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, Un
 import type { LocalStorageDriver } from '../storage/local';
 import { LOCAL_STORAGE_PREFIX, verifyLocalGroupUrl, verifyLocalUrl } from '../storage/local-urls';
 import { driverFor } from '../storage/registry';
-import { EXPOSED_HEADERS, serveObject } from './object-stream';
+import { EXPOSED_HEADERS, serveObject } from '../storage/serve-object';
 
 class TooManyBytes extends Error {}
 

@@ -21,7 +21,7 @@ import { storageConfigSchema } from '../../contract/storage';
 import { bytesOf, fileClient, md5, sha256, type Auth } from '../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, MINUTE, type TestApp } from '../../tests/fixtures/test-app';
-import { sweepStaleUploads } from '../services/files';
+import { sweepStaleUploads } from '../services/upload-sweeper';
 
 // Real S3 traffic with 5 MiB parts on two shared cores.
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });

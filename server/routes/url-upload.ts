@@ -4,7 +4,7 @@ import { urlCancelRequestSchema, urlInfoRequestSchema, urlPresignRequestSchema, 
 import type { AppDeps, AppEnv } from '../context';
 import { jsonBody, ok, publicBaseUrl, queryParams } from '../http';
 import { requirePermission } from '../middleware/auth';
-import { commitUpload, presignUpload } from '../services/files';
+import { commitUpload, presignUpload } from '../services/file-uploads';
 import { cancelPendingUpload } from '../services/multipart';
 import { proxyUrl, urlInfo } from '../services/url-uploads';
 import { multipartRoutes } from './multipart';

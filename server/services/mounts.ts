@@ -5,8 +5,8 @@ import type { createMountRequestSchema, Mount, updateMountRequestSchema } from '
 import { creatorOf, type AppDeps, type Principal } from '../context';
 import type { MountsTable } from '../db/schema';
 import { ApiError, badInput } from '../errors';
-import { clearMountCache } from '../fs/shared-cache';
-import { isWithin } from '../fs/paths';
+import { isWithin } from '../../contract/fs-paths';
+import { clearMountCache } from './shared-cache';
 import { findStorageConfig } from './storage-configs';
 
 export type MountRow = Selectable<MountsTable>;

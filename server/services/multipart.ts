@@ -9,22 +9,21 @@ import type {
   MultipartSignResponse,
 } from '../../contract/multipart';
 import { MAX_PART_BYTES, MAX_PART_COUNT } from '../../contract/parts';
+import { oneAtATimePerId } from '../storage/at-once';
 import type { AppDeps, Principal } from '../context';
 import { ApiError } from '../errors';
-import {
-  InvalidPartError,
-  matchParts,
-  MultipartUploadNotFoundError,
-  type StorageDriver,
-  type StoredPart,
-} from '../storage/driver';
+import type { StorageDriver } from '../storage/driver';
 import { cleanContentType } from '../storage/http-headers';
 import { cleanFilename, shareObjectKey } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
-import { assertFits, insertPendingFile, isStale, markCommitted, ownUpload, removeFile, toFileShare, uploadLimits, type FileRow } from './files';
+import { removeFile } from './file-management';
+import { insertPendingFile, isStale, markCommitted, ownUpload } from './file-uploads';
+import { toFileShare, type FileRow } from './files';
+import { abortOnFailure, completeUpload, onUpload, openUpload, storedParts, type OpenUpload, type UploadErrors } from './multipart-core';
 import { assertSlugFree } from './slugs';
 import { findStorageConfig, resolveUploadConfig } from './storage-configs';
+import { assertFits, uploadLimits } from './upload-limits';
 
 export type MultipartInitInput = v.InferOutput<typeof multipartInitRequestSchema>;
 export type MultipartCompleteInput = v.InferOutput<typeof multipartCompleteRequestSchema>;
@@ -34,25 +33,13 @@ export type UploadFamily = 's3' | 'url';
 
 const storageFailure = (error: unknown) => new ApiError(502, 'storage_unavailable', { reason: reasonOf(error) });
 const uploadGone = () => new ApiError(404, 'multipart_upload_not_found', {}, { field: 'upload_id', issue: 'not_found' });
+const shareUploadErrors: UploadErrors = { uploadGone, storageFailure };
 
 /**
  * Complete, abort and cancel of one upload run one at a time in this process: a second complete waits for the
  * first and then answers the committed record instead of joining the parts again.
  */
-const fileLocks = new Map<string, Promise<unknown>>();
-async function lockedFile<T>(fileId: string, work: () => Promise<T>): Promise<T> {
-  const run = (fileLocks.get(fileId) ?? Promise.resolve()).then(work, work);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  fileLocks.set(fileId, tail);
-  try {
-    return await run;
-  } finally {
-    if (fileLocks.get(fileId) === tail) fileLocks.delete(fileId);
-  }
-}
+const lockedFile = oneAtATimePerId();
 
 export const partCountOf = (size: number, partSize: number) => Math.max(1, Math.ceil(size / partSize));
 
@@ -94,13 +81,8 @@ export async function initMultipartUpload(
   const filename = cleanFilename(input.filename);
   const key = shareObjectKey(config.default_folder, undefined, filename);
   const contentType = cleanContentType(input.mimetype);
-  let uploadId: string;
-  try {
-    uploadId = await driver.initMultipart(key, { contentType });
-  } catch (error) {
-    throw storageFailure(error);
-  }
-  try {
+  const upload = await openUpload(driver, key, contentType, storageFailure);
+  return abortOnFailure(upload, async () => {
     const row = await insertPendingFile(deps, principal, {
       slug: input.slug,
       filename,
@@ -110,20 +92,16 @@ export async function initMultipartUpload(
       key,
       s3Url: driver.objectUrl(key),
       sourceUrl: family === 'url' ? (input.source_url ?? null) : null,
-      uploadId,
+      uploadId: upload.uploadId,
       partSize: input.part_size,
     });
-    return { file_id: row.id, upload_id: uploadId, storage_path: key, part_size: input.part_size, part_count: partCount };
-  } catch (error) {
-    await driver.abortMultipart(key, uploadId).catch(() => undefined);
-    throw error;
-  }
+    return { file_id: row.id, upload_id: upload.uploadId, storage_path: key, part_size: input.part_size, part_count: partCount };
+  });
 }
 
-interface LiveUpload {
+interface LiveUpload extends OpenUpload {
   row: FileRow;
   driver: StorageDriver;
-  uploadId: string;
   partCount: number;
 }
 
@@ -141,7 +119,7 @@ async function liveUpload(deps: AppDeps, principal: Principal, fileId: string, u
   }
   const config = await findStorageConfig(deps.db, row.storage_config_id);
   if (!config) throw uploadGone();
-  return { row, driver: driverFor(deps, config), uploadId, partCount: partCountOf(row.size, row.part_size ?? row.size) };
+  return { row, driver: driverFor(deps, config), key: row.storage_path, uploadId, partCount: partCountOf(row.size, row.part_size ?? row.size) };
 }
 
 /** Signing and listing show the upload is alive: the sweep measures staleness from the last of them. */
@@ -173,7 +151,7 @@ export async function signParts(
     const urls = await Promise.all(
       unique.map(async (partNumber) => ({
         partNumber,
-        url: await upload.driver.presignPart(upload.row.storage_path, upload.uploadId, partNumber, {
+        url: await upload.driver.presignPart(upload.key, upload.uploadId, partNumber, {
           size: plannedPartSize(upload.row, partNumber),
           expiresInSeconds: PRESIGN_TTL_SECONDS,
           baseUrl,
@@ -186,15 +164,6 @@ export async function signParts(
   }
 }
 
-async function partsOnStorage(upload: LiveUpload): Promise<StoredPart[]> {
-  try {
-    return await upload.driver.listParts(upload.row.storage_path, upload.uploadId);
-  } catch (error) {
-    if (error instanceof MultipartUploadNotFoundError) throw uploadGone();
-    throw storageFailure(error);
-  }
-}
-
 /** `GET /api/{s3,url}/multipart/parts`: what storage holds, so that a resumed upload sends only the rest. */
 export async function listUploadedParts(
   deps: AppDeps,
@@ -203,19 +172,7 @@ export async function listUploadedParts(
 ): Promise<MultipartPartsResponse> {
   const upload = await liveUpload(deps, principal, input.file_id, input.upload_id);
   await touch(deps, upload.row);
-  return { parts: await partsOnStorage(upload) };
-}
-
-export function invalidPart(error: InvalidPartError, stored: StoredPart[]): ApiError {
-  const { partNumber, problem } = error;
-  const data = { field: 'parts', issue: problem, partNumber };
-  if (problem === 'missing') return new ApiError(400, 'multipart_part_missing', { partNumber }, data);
-  if (problem === 'etag_mismatch') return new ApiError(400, 'multipart_part_etag_mismatch', { partNumber }, data);
-  if (problem === 'too_small') {
-    const size = stored.find((part) => part.partNumber === partNumber)?.size ?? 0;
-    return new ApiError(400, 'multipart_part_too_small', { partNumber, size }, { ...data, size });
-  }
-  return new ApiError(400, 'multipart_part_order', { partNumber }, data);
+  return { parts: await storedParts(upload, shareUploadErrors) };
 }
 
 /**
@@ -240,32 +197,12 @@ export async function completeMultipartUpload(
     await touch(deps, row);
     if (input.slug !== undefined && input.slug !== row.slug) await assertSlugFree(deps.db, 'files', input.slug, row.id);
 
-    const stored = await partsOnStorage(upload);
-    let matched: StoredPart[];
-    try {
-      matched = matchParts(input.parts, stored);
-    } catch (error) {
-      if (error instanceof InvalidPartError) throw invalidPart(error, stored);
-      throw error;
-    }
-    const total = matched.reduce((sum, part) => sum + part.size, 0);
-    if (total !== row.size) {
-      throw new ApiError(400, 'upload_size_mismatch', { actual: total, declared: row.size }, { field: 'parts', issue: 'size_mismatch' });
-    }
-
-    try {
-      await driver.completeMultipart(row.storage_path, upload.uploadId, input.parts);
-    } catch (error) {
-      if (error instanceof InvalidPartError) throw invalidPart(error, stored);
-      if (error instanceof MultipartUploadNotFoundError) throw uploadGone();
-      throw storageFailure(error);
-    }
-    let head;
-    try {
-      head = await driver.head(row.storage_path);
-    } catch (error) {
-      throw storageFailure(error);
-    }
+    await completeUpload(upload, input.parts, shareUploadErrors, (total) => {
+      if (total !== row.size) {
+        throw new ApiError(400, 'upload_size_mismatch', { actual: total, declared: row.size }, { field: 'parts', issue: 'size_mismatch' });
+      }
+    });
+    const head = await onUpload(shareUploadErrors, () => driver.head(row.storage_path));
     if (!head || head.size !== row.size) {
       // Storage joined something else than was checked: nothing to share, and nothing to resume.
       await removeFile(deps, { ...row, status: 'committed' }).catch(() => undefined);

@@ -9,17 +9,11 @@ import { cleanContentType } from '../storage/http-headers';
 import { cleanFilename, shareObjectKey } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
-import {
-  assertFits,
-  byteBudget,
-  recordStoredFile,
-  shareOptionsFromForm,
-  uploadLimits,
-  type StoredObject,
-} from './files';
+import { recordStoredFile, shareOptionsFromForm, type StoredObject } from './files';
 import { assertSlugFree } from './slugs';
 import { readSettings } from './settings';
 import { resolveUploadConfig } from './storage-configs';
+import { assertFits, byteBudget, uploadLimits } from './upload-limits';
 
 /** Where form files wait while fields that place them are still to come. */
 export const stagingDirOf = (deps: AppDeps) => join(deps.config.dataDir, 'staging');

@@ -1,15 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { UrlInfo } from '../../contract/url-upload';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
+import { BudgetGuard } from '../forms/budget-guard';
 import type { MessageKey } from '../i18n/messages';
 import { safeFetch, UrlFetchError, UrlRefusedError, type FetchPolicy, type SafeRequest, type SafeResponse } from '../net/safe-fetch';
 import { contentDisposition, cleanContentType } from '../storage/http-headers';
 import { cleanFilename } from '../storage/keys';
 import { APP_VERSION } from '../version';
-import { assertFits, type UploadLimits } from './files';
+import { assertFits, type UploadLimits } from './upload-limits';
 import { readSettings } from './settings';
 
 const USER_AGENT = `Clipstash/${APP_VERSION} (URL upload)`;
@@ -158,8 +159,6 @@ export async function urlInfo(deps: AppDeps, url: string, origin: string): Promi
   };
 }
 
-class OverLimit extends Error {}
-
 /**
  * `GET /api/url/proxy?url=`: the source's bytes streamed through (never held), for sources whose CORS keeps the
  * browser out. At most the max upload size: refused up front (413) when the source declares more, cut off when
@@ -187,14 +186,7 @@ export async function proxyUrl(deps: AppDeps, url: string): Promise<Response> {
       throw error;
     }
   }
-  let seen = 0;
-  const limit = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (seen > limits.maxUploadBytes || (declared !== null && seen > declared)) callback(new OverLimit('over the limit'));
-      else callback(null, chunk);
-    },
-  });
+  const limit = new BudgetGuard(Math.min(limits.maxUploadBytes, declared ?? Infinity));
   // Either side failing (the source, the limit, the client going away) tears down both.
   pipeline(source.body, limit).catch(() => undefined);
 

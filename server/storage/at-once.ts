@@ -9,3 +9,24 @@ export async function forEachAtOnce<T>(items: readonly T[], limit: number, work:
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
+
+/**
+ * A queue per id within this process: each work starts once the work queued before it under the same id has
+ * settled (failed or not); works under different ids run side by side.
+ */
+export function oneAtATimePerId(): <T>(id: string, work: () => Promise<T>) => Promise<T> {
+  const tails = new Map<string, Promise<unknown>>();
+  return async <T>(id: string, work: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(id) ?? Promise.resolve()).then(work, work);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    tails.set(id, tail);
+    try {
+      return await run;
+    } finally {
+      if (tails.get(id) === tail) tails.delete(id);
+    }
+  };
+}

@@ -12,7 +12,8 @@ import { createSecretBox } from '../security/secret-box';
 import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError, type StorageDriver } from './driver';
 import { createLocalDriver } from './local';
 import { verifyLocalUrl } from './local-urls';
-import { createS3Driver, S3_PART_SIZE } from './s3';
+import { createS3Driver } from './s3';
+import { S3_PART_SIZE } from './s3/objects';
 
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

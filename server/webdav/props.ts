@@ -1,7 +1,7 @@
 import type { Element } from '@xmldom/xmldom';
 import type { AppDeps } from '../context';
 import { resolveTarget } from '../fs/resolve';
-import { uploadLimits } from '../services/files';
+import { uploadLimits } from '../services/upload-limits';
 import { nameOf, pathOfSegments } from '../fs/paths';
 import { xmlBodyOf } from './body';
 import { assertUnlocked, checkIf } from './conditions';

@@ -1,16 +1,18 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { pipeline as pipe, Readable, Transform } from 'node:stream';
+import { pipeline as pipe, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { WebdavUploadMode } from '../../contract/system';
 import { MIN_PART_BYTES, partSizeFor } from '../../contract/parts';
 import { mimeTypeOf } from '../../contract/mime';
+import { BudgetGuard, OverBudget } from '../forms/budget-guard';
 import { nameOf } from '../fs/paths';
 import { resolveInMount, type MountTarget } from '../fs/resolve';
 import { storageError } from '../fs/storage-errors';
 import { invalidate, kindAt, writeFile } from '../fs/writes';
-import { assertFits, byteBudget, uploadLimits, type UploadLimits } from '../services/files';
+import { assertFits, byteBudget, uploadLimits, type UploadLimits } from '../services/upload-limits';
+import { abortOnFailure, openUpload } from '../services/multipart-core';
 import { readSettings } from '../services/settings';
 import { cleanContentType } from '../storage/http-headers';
 import { partsOf } from '../storage/split-parts';
@@ -34,37 +36,21 @@ export function putRouteOf(mode: WebdavUploadMode, storage: 'LOCAL' | 'S3', leng
   return length !== undefined && length <= MIN_PART_BYTES ? 'direct' : 'multipart';
 }
 
-class OverBudget extends Error {}
-
-/** Passes bytes on until they exceed the budget, then fails the stream (so nothing past it is stored). */
-const budgetGuard = (budget: number) => {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      done(seen > budget ? new OverBudget() : null, chunk);
-    },
-  });
-};
-
 /** In 5 MiB parts (larger for huge bodies): one part in memory at a time; a failure aborts the upload. */
 async function putInParts(target: MountTarget, body: Readable, contentType: string, length: number | undefined, budget: number) {
   const { driver, key } = target;
-  const uploadId = await driver.initMultipart(key, { contentType });
-  try {
+  const upload = await openUpload(driver, key, contentType, (error) => storageError(target.path.text, error));
+  return abortOnFailure(upload, async () => {
     const parts = [];
     let partNumber = 0;
     // pipeline, not pipe: a body that fails (the client went away) must fail the parts loop, not leave it waiting.
-    const guarded = pipe(body, budgetGuard(budget), () => undefined);
+    const guarded = pipe(body, new BudgetGuard(budget), () => undefined);
     for await (const part of partsOf(guarded, partSizeFor(length ?? budget))) {
       partNumber += 1;
-      parts.push(await driver.uploadPart(key, uploadId, partNumber, Readable.from([part]), part.length));
+      parts.push(await driver.uploadPart(key, upload.uploadId, partNumber, Readable.from([part]), part.length));
     }
-    return { size: parts.reduce((sum, part) => sum + part.size, 0), etag: await driver.completeMultipart(key, uploadId, parts) };
-  } catch (error) {
-    await driver.abortMultipart(key, uploadId).catch(() => undefined);
-    throw error;
-  }
+    return { size: parts.reduce((sum, part) => sum + part.size, 0), etag: await driver.completeMultipart(key, upload.uploadId, parts) };
+  });
 }
 
 /** The server signs a PUT URL and streams the body to it, as a browser would. */

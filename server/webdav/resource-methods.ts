@@ -2,7 +2,7 @@ import { mimeTypeOf } from '../../contract/mime';
 import { nameOf } from '../fs/paths';
 import { resolveInMount } from '../fs/resolve';
 import { kindAt, makeFolder, removePath } from '../fs/writes';
-import { serveObject } from '../routes/object-stream';
+import { serveObject } from '../storage/serve-object';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { dropDeadProps } from './dead-props';

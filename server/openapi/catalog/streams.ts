@@ -1,6 +1,6 @@
 import type { RawAnswer } from './types';
 
-/** The answers of a stored object served with Range support (server/routes/object-stream.ts). */
+/** The answers of a stored object served with Range support (server/storage/serve-object.ts). */
 export const objectStream: readonly RawAnswer[] = [
   {
     status: 200,

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
 import type { AppDeps, Principal } from '../context';
-import { listFolder } from './listing';
-import { normalizePath } from './paths';
-import { callerOf } from './resolve';
+import { listFolder } from '../fs/listing';
+import { normalizePath } from '../fs/paths';
+import { callerOf } from '../fs/resolve';
+import { makeFolder } from '../fs/writes';
 import { clearMountCache } from './shared-cache';
-import { makeFolder } from './writes';
 
 /** Two instances on one database: each has its own directory cache (keyed by its deps), the mounts are shared. */
 describe('directory caches of several instances', () => {

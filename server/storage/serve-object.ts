@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors';
-import { ObjectNotFoundError, type StorageDriver } from '../storage/driver';
-import { contentDisposition, needsSandbox, parseRange } from '../storage/http-headers';
+import { ObjectNotFoundError, type StorageDriver } from './driver';
+import { contentDisposition, needsSandbox, parseRange } from './http-headers';
 
 /** Headers a page on another origin may read from our file answers (ETag for multipart uploads, ranges). */
 export const EXPOSED_HEADERS = 'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges';

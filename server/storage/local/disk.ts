@@ -1,0 +1,103 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { dirname, join, sep } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ObjectHead } from '../driver';
+import { isMissing, metaPathOf, STAGING, type LocalContext } from './root';
+
+/** Counts and hashes what passes through. */
+export class Md5Counter extends Transform {
+  readonly hash = createHash('md5');
+  bytes = 0;
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void) {
+    this.hash.update(chunk);
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
+
+  /** Size and ETag of everything that passed; once only, as it finishes the hash. */
+  head(): ObjectHead {
+    return { size: this.bytes, etag: this.hash.digest('hex') };
+  }
+}
+
+/**
+ * Streams `source` through `counter` into a new file at `path`. On failure the file is removed once its stream has
+ * closed: a failure can come while the file is still being opened, and a remove before that would run first and
+ * leave the file behind.
+ */
+export async function writeNewFile(source: Readable | (() => AsyncIterable<Buffer>), counter: Transform, path: string): Promise<void> {
+  const file = createWriteStream(path, { flags: 'wx' });
+  try {
+    await pipeline(source, counter, file);
+  } catch (error) {
+    if (!file.closed) await once(file, 'close').catch(() => undefined);
+    await rm(path, { force: true });
+    throw error;
+  }
+}
+
+/** The size of the file at `file`; undefined when there is none, or a folder (not an object). */
+export async function fileSize(file: string): Promise<number | undefined> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? info.size : undefined;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function hashFile(file: string): Promise<ObjectHead> {
+  const counter = new Md5Counter();
+  const handle = await open(file, 'r');
+  counter.resume();
+  await pipeline(handle.createReadStream(), counter);
+  return counter.head();
+}
+
+/** Removes now-empty folders from `dir` up to (not including) `stop`. */
+export async function pruneEmpty(dir: string, stop: string) {
+  while (dir.startsWith(stop + sep)) {
+    try {
+      await rmdir(dir);
+    } catch {
+      return;
+    }
+    dir = dirname(dir);
+  }
+}
+
+export async function writeMeta(context: LocalContext, key: string, head: ObjectHead) {
+  const file = metaPathOf(context, key);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(head));
+}
+
+/** The size and ETag kept for a key, when they are kept and still match a file of `size` bytes. */
+export async function rememberedHead(context: LocalContext, key: string, size: number): Promise<ObjectHead | undefined> {
+  try {
+    const meta = JSON.parse(await readFile(metaPathOf(context, key), 'utf8')) as ObjectHead;
+    if (meta.size === size && typeof meta.etag === 'string') return meta;
+  } catch {
+    // No metadata (a file put there by hand, or not hashed yet).
+  }
+  return undefined;
+}
+
+/** A fresh path in the staging folder, where a new object is written before it is renamed into place. */
+export async function stagingFileOf(context: LocalContext): Promise<string> {
+  const staging = join(context.root, STAGING, randomUUID());
+  await mkdir(dirname(staging), { recursive: true });
+  return staging;
+}
+
+/** Renames a whole file to `target`, the object of `key`; its metadata goes first, so the object never shows without it. */
+export async function placeFile(context: LocalContext, file: string, key: string, target: string, head: ObjectHead) {
+  await mkdir(dirname(target), { recursive: true });
+  await writeMeta(context, key, head);
+  await rename(file, target);
+}

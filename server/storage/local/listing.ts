@@ -1,0 +1,59 @@
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FolderListing, ListedObject } from '../driver';
+import { rememberedHead } from './disk';
+import { folderPathOf, isMissing, META, STAGING, type LocalContext } from './root';
+
+/** What a listing says of a file: size and time from the disk, the ETag only when its metadata is at hand. */
+async function listedFile(context: LocalContext, key: string, file: string): Promise<ListedObject | undefined> {
+  let info;
+  try {
+    info = await lstat(file);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+  if (!info.isFile()) return undefined;
+  // Without metadata the ETag stays unknown: `stat` hashes the file when someone asks for it.
+  const etag = (await rememberedHead(context, key, info.size))?.etag ?? null;
+  return { key, size: info.size, etag, modified: info.mtime };
+}
+
+/** Entries of one folder on disk, links never followed, LOCAL's own dot-folders hidden. */
+async function readFolder(context: LocalContext, folder: string, dir: string): Promise<FolderListing> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return { folders: [], objects: [] };
+    throw error;
+  }
+  const keyOf = (name: string) => (folder === '' ? name : `${folder}/${name}`);
+  const folders: string[] = [];
+  const files: Promise<ListedObject | undefined>[] = [];
+  for (const entry of entries) {
+    if (folder === '' && (entry.name === STAGING || entry.name === META)) continue;
+    if (entry.isDirectory()) folders.push(keyOf(entry.name));
+    else if (entry.isFile()) files.push(listedFile(context, keyOf(entry.name), join(dir, entry.name)));
+  }
+  const objects = (await Promise.all(files)).filter((object): object is ListedObject => object !== undefined);
+  return { folders, objects };
+}
+
+export async function list(context: LocalContext, folder: string): Promise<FolderListing> {
+  return readFolder(context, folder, await folderPathOf(context, folder));
+}
+
+export async function listTree(context: LocalContext, folder: string): Promise<FolderListing> {
+  const all: FolderListing = { folders: [], objects: [] };
+  const walk = async (current: string) => {
+    const level = await list(context, current);
+    all.objects.push(...level.objects);
+    for (const sub of level.folders) {
+      all.folders.push(sub);
+      await walk(sub);
+    }
+  };
+  await walk(folder);
+  return all;
+}

@@ -1,0 +1,69 @@
+import { lstat } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import type { SecretBox } from '../../security/secret-box';
+import { assertSafeFolder, assertSafeKey, UnsafeKeyError } from '../driver';
+
+export interface LocalDriverOptions {
+  /** The folder of this config: `DATA_DIR/storage/<config id>`. */
+  root: string;
+  configId: string;
+  secrets: SecretBox;
+  now: () => Date;
+}
+
+/** What every LOCAL operation works on: the driver's options, `root` made absolute. */
+export type LocalContext = Readonly<LocalDriverOptions>;
+
+export const localContextOf = (options: LocalDriverOptions): LocalContext => ({ ...options, root: resolve(options.root) });
+
+/** Staging for writes in progress and per-object metadata: dot-folders, which no key can name. */
+export const STAGING = '.staging';
+export const META = '.meta';
+
+export const isMissing = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+
+/** The absolute path of a key below `base`: refused unless it is strictly inside it. */
+function pathUnder(base: string, key: string): string {
+  assertSafeKey(key);
+  const full = resolve(base, ...key.split('/'));
+  if (!full.startsWith(base + sep)) throw new UnsafeKeyError(key);
+  return full;
+}
+
+/** The absolute path of a key: refused unless it is strictly inside root. */
+export const pathOf = (context: LocalContext, key: string) => pathUnder(context.root, key);
+
+/** Where the metadata of a key's object (or, without `.json`, of a folder's objects) is kept. */
+export const metaFolderOf = (context: LocalContext, key: string) => pathUnder(join(context.root, META), key);
+
+export const metaPathOf = (context: LocalContext, key: string) => `${metaFolderOf(context, key)}.json`;
+
+/**
+ * The absolute path of a key, refused when a symbolic link is anywhere on the way (or is the object itself): a
+ * link planted in the folder must not expose the rest of the disk, nor a folder outside a key's base path.
+ */
+export async function confinedPathOf(context: LocalContext, key: string): Promise<string> {
+  const full = pathOf(context, key);
+  await assertConfined(context.root, full, key);
+  return full;
+}
+
+export async function folderPathOf(context: LocalContext, folder: string): Promise<string> {
+  assertSafeFolder(folder);
+  if (folder === '') return context.root;
+  return confinedPathOf(context, folder);
+}
+
+/** No link is followed on the way from root to a path: not out of root, nor to a sibling a caller may not see. */
+async function assertConfined(root: string, full: string, key: string) {
+  let probe = root;
+  for (const segment of full.slice(root.length + 1).split(sep)) {
+    probe = join(probe, segment);
+    try {
+      if ((await lstat(probe)).isSymbolicLink()) throw new UnsafeKeyError(key);
+    } catch (error) {
+      if (isMissing(error)) return; // not there yet: nothing further can be a link
+      throw error;
+    }
+  }
+}
