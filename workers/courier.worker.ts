@@ -1,5 +1,5 @@
-import { isTransferError, type TransferError } from '../contract/transfer';
-import { send } from './transport/http';
+import { TransferFailure, toTransferError } from './engine/failure';
+import { browserTransport } from './transport/http';
 import { readSource } from './transport/source-io';
 import type { CourierAnswer, CourierRequest } from './transport/couriers';
 
@@ -20,9 +20,9 @@ async function run(request: Exclude<CourierRequest, { type: 'abort' }>, signal: 
     return { type: 'read', id: request.id };
   }
   const blob = blobs.get(request.blob);
-  if (!blob) throw { code: 'upload_failed', serverMessage: 'no such read' } satisfies TransferError;
+  if (!blob) throw new TransferFailure({ code: 'upload_failed', serverMessage: 'no such read' });
   let reported = -Infinity;
-  const response = await send({
+  const response = await browserTransport.send({
     method: 'PUT',
     url: request.url,
     ...(request.headers && { headers: request.headers }),
@@ -46,7 +46,7 @@ onmessage = async (event: MessageEvent<CourierRequest>) => {
   try {
     answer(await run(request, controller.signal));
   } catch (error) {
-    answer({ type: 'failed', id: request.id, error: isTransferError(error) ? error : { code: 'network' } });
+    answer({ type: 'failed', id: request.id, error: toTransferError(error, 'network') });
   } finally {
     running.delete(request.id);
   }

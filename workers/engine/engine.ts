@@ -20,10 +20,8 @@ import {
   type ShareBatchUpload,
   type JournalTaskSpec,
   type TransferConcurrency,
-  type TransferError,
   type UrlShareUpload,
 } from '../../contract/transfer';
-import { openJournal, type Journal } from '../journal/store';
 import { fsCopy } from '../pipelines/fs-copy';
 import { fsDelete } from '../pipelines/fs-delete';
 import { directoryFiles } from '../pipelines/directory-files';
@@ -36,67 +34,41 @@ import { presignedUpload } from '../pipelines/presigned-upload';
 import { shareBatchUpload } from '../pipelines/share-batch-upload';
 import { urlUpload } from '../pipelines/url-upload';
 import { callApi } from '../transport/api';
-import { Scheduler } from './scheduler';
+import { matchMountBatch, matchShareBatch } from './batch-matching';
+import { browserDeps, type EngineDeps } from './deps';
+import { cancelled, TransferFailure, toTransferError } from './failure';
+import { TaskRecords } from './task-records';
 
-/** How often a paused task looks at navigator.onLine, besides listening for the `online` event. */
-const ONLINE_CHECK_MS = 1000;
-
-/**
- * Resolves when the worker's browser is online again; rejects as cancelled when the task is. A dedicated worker
- * is not always sent `online` (Chromium's network emulation changes navigator.onLine without it), so the flag is
- * also checked every second.
- */
-function untilOnline(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (navigator.onLine) return resolve();
-    const stop = () => {
-      removeEventListener('online', online);
-      clearInterval(check);
-    };
-    const online = () => {
-      stop();
-      resolve();
-    };
-    addEventListener('online', online);
-    const check = setInterval(() => navigator.onLine && online(), ONLINE_CHECK_MS);
-    signal.addEventListener(
-      'abort',
-      () => {
-        stop();
-        reject({ code: 'cancelled' } satisfies TransferError);
-      },
-      { once: true },
-    );
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject({ code: 'cancelled' } satisfies TransferError);
-    }, { once: true });
-  });
+/** A call of the page's: its failure crosses Comlink as the plain TransferError (an Error would lose its fields). */
+async function answered<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw toTransferError(error);
+  }
 }
 
 /**
  * The engine facade the page talks to through Comlink. Every task runs under its own AbortController (a cancel
  * aborts what is in flight at once); every part request goes through one shared scheduler; every multipart
- * step is written to the journal so that a reload can resume.
+ * step is written to the journal so that a reload can resume. Its failures reach the page as plain TransferErrors.
  */
 export class TransferEngine {
   private readonly running = new Map<string, AbortController>();
-  private readonly scheduler = new Scheduler();
-  private readonly journal: Journal = openJournal();
+  private readonly records: TaskRecords;
   /** Files of batches handed over in slices, until their batch starts. */
   private readonly staged = new Map<string, BatchFile[]>();
+
+  constructor(private readonly deps: EngineDeps = browserDeps()) {
+    this.records = new TaskRecords(deps.journal, deps.clock.now);
+  }
 
   /** A local file as a file share: one presigned PUT when small, multipart when over 5 MiB. */
   async uploadFile(command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
     return this.run(command.taskId, async (signal) => {
-      if (command.file.size <= MULTIPART_THRESHOLD) {
-        const { file } = command;
+      const context = this.context(signal, onEvent);
+      const { file } = command;
+      if (file.size <= MULTIPART_THRESHOLD) {
         const describe = {
           kind: 'single' as const,
           label: file.name,
@@ -105,54 +77,26 @@ export class TransferEngine {
           ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
           options: command.options,
         };
-        return this.journaled(command.taskId, describe, file.size, () => presignedUpload(command, { signal, emit: onEvent }), signal);
+        return this.records.single(command.taskId, describe, file.size, signal, () => presignedUpload(command, context));
       }
       // A retry of a failed task picks up its journal: same upload, only the missing parts.
-      const previous = (await this.journal.tasks()).get(command.taskId);
-      const resume = previous && previous.status !== 'completed' && previous.uploadId ? previous : undefined;
-      return multipartUpload(
-        shareMultipartJob({
-          taskId: command.taskId,
-          api: command.api,
-          source: command.file,
-          label: command.file.name,
-          mimetype: command.mimetype,
-          ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
-          options: command.options,
-          family: 's3',
-          ...(resume && { resume }),
-        }),
-        this.context(signal, onEvent),
-      );
+      const resume = await this.records.unfinishedUpload(command.taskId);
+      return this.multipartShare(command.taskId, command.api, file, { ...command, label: file.name }, resume, context);
     });
   }
 
-  /** A small upload is one request, so its log is just queued and how it ended: enough to list it after a reload. */
-  private async journaled<R>(
+  /** A file share in parts: new, or going on with the journal's record `resume`. */
+  private multipartShare(
     taskId: string,
-    describe: Omit<JournalTaskSpec, 'taskId' | 'partSize' | 'partCount' | 'size'>,
-    size: number,
-    work: () => Promise<R>,
-    signal: AbortSignal,
-  ): Promise<R> {
-    await this.journal.append({ type: 'queued', taskId, at: Date.now(), ...describe, partSize: size, partCount: 1, size });
-    return this.recordEnd(taskId, signal, work);
-  }
-
-  /**
-   * Runs a task's work and writes how it ended to the journal: completed with its result (`recorded` turns the
-   * answer into what the journal keeps), cancelled, or failed with its error.
-   */
-  private async recordEnd<R>(taskId: string, signal: AbortSignal, work: () => Promise<R>, recorded: (result: R) => unknown = (result) => result): Promise<R> {
-    try {
-      const result = await work();
-      await this.journal.append({ type: 'completed', taskId, at: Date.now(), result: recorded(result) });
-      return result;
-    } catch (error) {
-      if (signal.aborted) await this.journal.append({ type: 'cancelled', taskId, at: Date.now() });
-      else await this.journal.append({ type: 'failed', taskId, at: Date.now(), error: error as TransferError });
-      throw error;
-    }
+    api: ApiAccess,
+    file: File,
+    fields: Pick<JournalTaskSpec, 'label' | 'mimetype' | 'storageConfigId' | 'options'>,
+    resume: JournalTask | undefined,
+    context: MultipartContext,
+  ): Promise<FileShare> {
+    const { label, mimetype, storageConfigId, options } = fields;
+    const job = shareMultipartJob({ taskId, api, transport: this.deps.transport, source: file, label, mimetype, ...(storageConfigId && { storageConfigId }), options, family: 's3', ...(resume && { resume }) });
+    return multipartUpload(job, context);
   }
 
   /**
@@ -163,11 +107,9 @@ export class TransferEngine {
     return this.run(command.taskId, async (signal) => {
       const context = this.context(signal, onEvent);
       if (command.file.size <= MULTIPART_THRESHOLD) {
-        return this.journaled(command.taskId, fsDescription(command), command.file.size, () => fsUpload(command, context), signal);
+        return this.records.single(command.taskId, fsDescription(command), command.file.size, signal, () => fsUpload(command, context));
       }
-      const previous = (await this.journal.tasks()).get(command.taskId);
-      const resume = previous && previous.status !== 'completed' && previous.uploadId ? previous : undefined;
-      return fsUpload(command, context, resume);
+      return fsUpload(command, context, await this.records.unfinishedUpload(command.taskId));
     });
   }
 
@@ -201,32 +143,24 @@ export class TransferEngine {
     const spec = { kind: 'fsBatch' as const, label: command.label, options: NO_SHARE_OPTIONS, fsFolder: command.folder };
     return this.journaledBatch(command.taskId, spec, filesOf, (known, signal, files) => {
       const acknowledged = async (paths: string[]) => {
-        if (paths.length > 0) await this.journal.append({ type: 'itemsDone', taskId: command.taskId, at: Date.now(), paths });
+        if (paths.length > 0) await this.records.itemsDone(command.taskId, paths);
       };
       const job = { ...command, files, done: new Set(known?.done ?? []), missing };
-      return fsBatchUpload(job, this.context(signal, onEvent), { ...this.largeFileHooks(), acknowledged });
+      return fsBatchUpload(job, this.context(signal, onEvent), { ...this.records.largeFileHooks(), acknowledged });
     });
   }
-
 
   /**
    * A batch after a reload, with the files picked again: those that match the journal's (same relative path, size
    * and modification time) go on, the acknowledged ones are not sent again, and any not picked again fail as such.
    */
   async resumeBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
-    const task = (await this.journal.tasks()).get(taskId);
-    if (!task?.batchFiles || task.fsFolder === undefined) throw { code: 'unknown' } satisfies TransferError;
-    const byPath = new Map(this.batchFiles(taskId, picked).map((entry) => [entry.relativePath, entry]));
-    const done = new Set(task.done ?? []);
-    const files: BatchFile[] = [];
-    const missing: string[] = [];
-    for (const identity of task.batchFiles) {
-      const entry = byPath.get(identity.relativePath);
-      if (entry && entry.file.size === identity.size && entry.file.lastModified === identity.lastModified) files.push(entry);
-      else if (!done.has(identity.relativePath)) missing.push(identity.relativePath);
-    }
-    if (files.length === 0 && missing.length > 0) throw { code: 'file_mismatch' } satisfies TransferError;
-    return this.uploadBatchToMount({ taskId, api, label: task.label, folder: task.fsFolder, files }, onEvent, missing);
+    return answered(async () => {
+      const task = await this.records.task(taskId);
+      if (!task?.batchFiles || task.fsFolder === undefined) throw new TransferFailure({ code: 'unknown' });
+      const { files, missing } = matchMountBatch({ ...task, batchFiles: task.batchFiles }, this.batchFiles(taskId, picked));
+      return this.uploadBatchToMount({ taskId, api, label: task.label, folder: task.fsFolder, files }, onEvent, missing);
+    });
   }
 
   /**
@@ -238,10 +172,9 @@ export class TransferEngine {
     const command = { ...batch, files: this.batchFiles(batch.taskId, batch.files) };
     const spec = { kind: 'shareBatch' as const, label: command.label, options: command.options, ...(command.storageConfigId && { storageConfigId: command.storageConfigId }) };
     return this.journaledBatch(command.taskId, spec, async () => command.files, (known, signal) => {
-      const shared = (entry: ShareBatchResult['shares'][number]) =>
-        this.journal.append({ type: 'itemsDone', taskId: command.taskId, at: Date.now(), paths: [entry.path], shares: [entry] });
+      const shared = (entry: ShareBatchResult['shares'][number]) => this.records.itemsDone(command.taskId, [entry.path], [entry]);
       const job = { ...command, done: new Set(known?.done ?? []), shares: known?.shares ?? [], missing };
-      return shareBatchUpload(job, this.context(signal, onEvent), { ...this.largeFileHooks(), shared });
+      return shareBatchUpload(job, this.context(signal, onEvent), { ...this.records.largeFileHooks(), shared });
     });
   }
 
@@ -257,130 +190,64 @@ export class TransferEngine {
   ): Promise<R> {
     return this.run(taskId, async (signal) => {
       const files = await filesOf(signal);
-      const known = (await this.journal.tasks()).get(taskId);
-      if (!known) {
-        const batchFiles = files.map(({ file, relativePath }) => ({ relativePath, name: file.name, size: file.size, lastModified: file.lastModified, type: file.type }));
-        const size = files.reduce((sum, entry) => sum + entry.file.size, 0);
-        await this.journal.append({ type: 'queued', taskId, at: Date.now(), ...spec, batchFiles, mimetype: 'application/octet-stream', partSize: 0, partCount: 0, size });
-      }
-      return this.recordEnd(taskId, signal, () => work(known, signal, files));
+      const known = await this.records.task(taskId);
+      if (!known) await this.records.queueBatch(taskId, spec, files);
+      return this.records.ending(taskId, signal, () => work(known, signal, files));
     });
   }
-
-  /** How a batch's large files (journal records of their own) resume and end. */
-  private largeFileHooks() {
-    return {
-      resumeOf: async (id: string) => {
-        const previous = (await this.journal.tasks()).get(id);
-        // A cancel (a pause) gave the storage's upload up: only a failed or interrupted one can go on.
-        const resumable = previous && previous.status !== 'completed' && previous.status !== 'cancelled' && previous.uploadId;
-        return resumable ? previous : undefined;
-      },
-      finishedLarge: (id: string) => this.journal.forget(id),
-    };
-  }
-
 
   /**
    * A share batch after a reload, with the files picked again: each of the journal's files is matched to a picked
    * file of the same name, size and modification time; those not picked again (and not yet shared) fail as such.
    */
   async resumeShareBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<ShareBatchResult> {
-    const task = (await this.journal.tasks()).get(taskId);
-    if (task?.kind !== 'shareBatch' || !task.batchFiles) throw { code: 'unknown' } satisfies TransferError;
-    const unused = this.batchFiles(taskId, picked);
-    const done = new Set(task.done ?? []);
-    const files: BatchFile[] = [];
-    const missing: string[] = [];
-    for (const identity of task.batchFiles) {
-      const index = unused.findIndex(({ file }) => file.name === identity.name && file.size === identity.size && file.lastModified === identity.lastModified);
-      const entry = index >= 0 ? unused.splice(index, 1)[0] : undefined;
-      if (entry) files.push({ file: entry.file, relativePath: identity.relativePath });
-      else if (!done.has(identity.relativePath)) missing.push(identity.relativePath);
-    }
-    if (files.length === 0 && missing.length > 0) throw { code: 'file_mismatch' } satisfies TransferError;
-    const command: ShareBatchUpload = { taskId, api, label: task.label, files, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) };
-    return this.uploadShareBatch(command, onEvent, missing);
+    return answered(async () => {
+      const task = await this.records.task(taskId);
+      if (task?.kind !== 'shareBatch' || !task.batchFiles) throw new TransferFailure({ code: 'unknown' });
+      const { files, missing } = matchShareBatch({ ...task, batchFiles: task.batchFiles }, this.batchFiles(taskId, picked));
+      const command: ShareBatchUpload = { taskId, api, label: task.label, files, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) };
+      return this.uploadShareBatch(command, onEvent, missing);
+    });
   }
 
   /** Copies between mount paths (see fsCopy); the answer lists what was copied, skipped and failed. */
   async copyInMounts(command: FsCopy, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
-    return this.run(command.taskId, (signal) => this.journaledItems(command.taskId, record, signal, () => fsCopy(command, this.context(signal, onEvent))));
+    return this.run(command.taskId, (signal) => this.records.items(command.taskId, record, signal, () => fsCopy(command, this.context(signal, onEvent))));
   }
 
   /** Removes mount paths in batches (see fsDelete). */
   async deleteInMounts(command: FsDelete, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
-    return this.run(command.taskId, (signal) => this.journaledItems(command.taskId, record, signal, () => fsDelete(command, { signal, emit: onEvent })));
+    return this.run(command.taskId, (signal) => this.records.items(command.taskId, record, signal, () => fsDelete(command, this.context(signal, onEvent))));
   }
 
   /** Selected mount paths as one zip (see fsDownloadZip). */
   async downloadZip(command: FsZipDownload, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
-    return this.run(command.taskId, (signal) => this.journaledItems(command.taskId, record, signal, () => fsDownloadZip(command, { signal, emit: onEvent })));
+    return this.run(command.taskId, (signal) => this.records.items(command.taskId, record, signal, () => fsDownloadZip(command, this.context(signal, onEvent))));
   }
 
-  /**
-   * A copy, delete or zip download in the journal, so that the list after a reload is the list before it: the task
-   * as the page added it, then how it ended, with the result of the whole task (this run's joined to `previous`).
-   */
-  private async journaledItems(taskId: string, record: ItemsTaskRecord | undefined, signal: AbortSignal, work: () => Promise<FsItemsResult>): Promise<FsItemsResult> {
-    if (!record) return work();
-    const { previous, ...itemsTask } = record;
-    await this.journal.append({ type: 'queued', taskId, at: Date.now(), kind: 'fsItems', label: record.label, itemsTask, mimetype: '', options: NO_SHARE_OPTIONS, partSize: 0, partCount: 0, size: 0 });
-    const whole = (result: FsItemsResult) =>
-      previous ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed } : result;
-    return this.recordEnd(taskId, signal, work, whole);
-  }
 
   /** A file from a web address as a file share. */
   async uploadUrl(command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
-    return this.run(command.taskId, (signal) => this.journaledUrl(command, undefined, signal, onEvent));
+    return this.run(command.taskId, async (signal) => {
+      await this.records.queueUrl(command);
+      return this.records.ending(command.taskId, signal, () => urlUpload(command, this.context(signal, onEvent)));
+    });
   }
 
   /** After a reload a URL upload resumes by itself: download again, send only the parts storage lacks. */
   async resumeUrl(taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
-    const task = (await this.journal.tasks()).get(taskId);
-    if (!task?.url) throw { code: 'unknown' } satisfies TransferError;
-    const command: UrlShareUpload = {
-      taskId,
-      api,
-      url: task.url,
-      filename: task.label,
-      options: task.options,
-      ...(task.storageConfigId && { storageConfigId: task.storageConfigId }),
-    };
-    return this.run(taskId, (signal) => this.journaledUrl(command, task, signal, onEvent));
-  }
-
-  private async journaledUrl(
-    command: UrlShareUpload,
-    resume: JournalTask | undefined,
-    signal: AbortSignal,
-    onEvent: (event: EngineEvent) => void,
-  ): Promise<FileShare> {
-    const { taskId } = command;
-    if (!resume) {
-      await this.journal.append({
-        type: 'queued',
-        taskId,
-        at: Date.now(),
-        kind: 'url',
-        label: command.filename || command.url,
-        url: command.url,
-        mimetype: 'application/octet-stream',
-        ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
-        options: command.options,
-        partSize: 0,
-        partCount: 0,
-        size: 0,
-      });
-    }
-    return this.recordEnd(taskId, signal, () => urlUpload(command, this.context(signal, onEvent), resume));
+    return answered(async () => {
+      const task = await this.records.task(taskId);
+      if (!task?.url) throw new TransferFailure({ code: 'unknown' });
+      const command: UrlShareUpload = { taskId, api, url: task.url, filename: task.label, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) };
+      return this.run(taskId, (signal) => this.records.ending(taskId, signal, () => urlUpload(command, this.context(signal, onEvent), task)));
+    });
   }
 
   /** Tasks known to the journal, for the page to rebuild its list after a reload. */
   async journalTasks(): Promise<JournalTask[]> {
     // A batch's large files have records of their own while they upload; the list shows the batch.
-    return [...(await this.journal.tasks()).values()].filter((task) => !task.batchOf);
+    return [...(await this.deps.journal.tasks()).values()].filter((task) => !task.batchOf);
   }
 
   /**
@@ -388,38 +255,25 @@ export class TransferEngine {
    * (name, size and last-modified), or the parts would not fit together.
    */
   async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult> {
-    const task = (await this.journal.tasks()).get(taskId);
-    if (!task?.file) throw { code: 'unknown' } satisfies TransferError;
-    const same = task.file.name === file.name && task.file.size === file.size && task.file.lastModified === file.lastModified;
-    if (!same) throw { code: 'file_mismatch' } satisfies TransferError;
-    if (task.kind === 'fs' && task.fsFolder !== undefined) {
-      // The folder already holds a dropped folder's sub-folders, so the file goes straight in by its name.
-      return this.uploadToMount({ taskId, api, file, folder: task.fsFolder }, onEvent);
-    }
-    if (task.kind === 'single') {
-      return this.uploadFile({ taskId, api, file, mimetype: task.mimetype, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) }, onEvent);
-    }
-    return this.run(taskId, (signal) =>
-      multipartUpload(
-        shareMultipartJob({
-          taskId,
-          api,
-          source: file,
-          label: task.label,
-          mimetype: task.mimetype,
-          ...(task.storageConfigId && { storageConfigId: task.storageConfigId }),
-          options: task.options,
-          family: 's3',
-          resume: task,
-        }),
-        this.context(signal, onEvent),
-      ),
-    );
+    return answered(async () => {
+      const task = await this.records.task(taskId);
+      if (!task?.file) throw new TransferFailure({ code: 'unknown' });
+      const same = task.file.name === file.name && task.file.size === file.size && task.file.lastModified === file.lastModified;
+      if (!same) throw new TransferFailure({ code: 'file_mismatch' });
+      if (task.kind === 'fs' && task.fsFolder !== undefined) {
+        // The folder already holds a dropped folder's sub-folders, so the file goes straight in by its name.
+        return this.uploadToMount({ taskId, api, file, folder: task.fsFolder }, onEvent);
+      }
+      if (task.kind === 'single') {
+        return this.uploadFile({ taskId, api, file, mimetype: task.mimetype, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) }, onEvent);
+      }
+      return this.run(taskId, (signal) => this.multipartShare(taskId, api, file, task, task, this.context(signal, onEvent)));
+    });
   }
 
   /** Parts in flight per upload and in all, for the requests granted from now on. */
   configure(limits: TransferConcurrency): void {
-    this.scheduler.configure(limits);
+    this.deps.scheduler.configure(limits);
   }
 
   cancel(taskId: string): void {
@@ -445,42 +299,45 @@ export class TransferEngine {
    */
   async forget(taskId: string, api: ApiAccess): Promise<void> {
     this.cancel(taskId);
-    const tasks = await this.journal.tasks();
+    const tasks = await this.deps.journal.tasks();
     const batchFiles = [...tasks.values()].filter((task) => task.batchOf === taskId);
     await Promise.all([...batchFiles, tasks.get(taskId)].map((task) => this.forgetUpload(task, api)));
   }
 
   /** Gives up an unfinished multipart upload on the storage and drops its journal. */
   private async forgetUpload(task: JournalTask | undefined, api: ApiAccess): Promise<void> {
+    const { transport, journal } = this.deps;
     if (task?.kind === 'fs' && task.fileId && task.uploadId && task.file && task.status !== 'completed') {
       const target = { folder: task.fsFolder ?? '/', filename: task.file.name, contentType: task.mimetype, size: task.size };
-      await fsProtocol(api, target).abort({ fileId: task.fileId, uploadId: task.uploadId }).catch(() => undefined);
+      await fsProtocol(transport, api, target).abort({ fileId: task.fileId, uploadId: task.uploadId }).catch(() => undefined);
     } else if (task?.fileId && task.uploadId && task.status !== 'completed') {
       const family = task.kind === 'url' ? 'url' : 's3';
-      await callApi(api, `/${family}/multipart/abort`, {
+      await callApi(transport, api, `/${family}/multipart/abort`, {
         method: 'POST',
         body: { file_id: task.fileId, upload_id: task.uploadId },
         failure: 'unknown',
       }).catch(() => undefined);
     }
-    if (task) await this.journal.forget(task.taskId);
+    if (task) await journal.forget(task.taskId);
   }
 
   private context(signal: AbortSignal, emit: (event: EngineEvent) => void): MultipartContext {
-    return { signal, emit, journal: this.journal, scheduler: this.scheduler, online: () => navigator.onLine, untilOnline, sleep };
+    const { journal, scheduler, transport, network, clock } = this.deps;
+    return { signal, emit, transport, journal, scheduler, online: network.online, untilOnline: network.untilOnline, sleep: clock.sleep };
   }
 
-  private async run<T>(taskId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /** Runs a task under its own AbortController; whatever failed last, a cancelled task reports `cancelled`. */
+  private run<T>(taskId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     this.running.set(taskId, controller);
-    try {
-      return await work(controller.signal);
-    } catch (error) {
-      // Whatever failed last, a cancelled task reports `cancelled`.
-      if (controller.signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
-      throw error;
-    } finally {
-      this.running.delete(taskId);
-    }
+    return answered(async () => {
+      try {
+        return await work(controller.signal);
+      } catch (error) {
+        throw controller.signal.aborted ? cancelled() : error;
+      } finally {
+        this.running.delete(taskId);
+      }
+    });
   }
 }

@@ -51,7 +51,7 @@ describe('Scheduler', () => {
     const controller = new AbortController();
     const waiting = scheduler.acquire('b', controller.signal);
     controller.abort();
-    await expect(waiting).rejects.toEqual({ code: 'cancelled' });
+    await expect(waiting).rejects.toMatchObject({ code: 'cancelled' });
     first();
     const next = await scheduler.acquire('c');
     expect(scheduler.active).toBe(1);

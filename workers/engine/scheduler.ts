@@ -1,10 +1,11 @@
-import { DEFAULT_CONCURRENCY, type TransferConcurrency, type TransferError } from '../../contract/transfer';
+import { DEFAULT_CONCURRENCY, type TransferConcurrency } from '../../contract/transfer';
+import { cancelled, type TransferFailure } from './failure';
 
 interface Waiter {
   uploadId: string;
   sequence: number;
   grant: (release: () => void) => void;
-  refuse: (error: TransferError) => void;
+  refuse: (error: TransferFailure) => void;
 }
 
 /**
@@ -40,7 +41,7 @@ export class Scheduler {
   /** Resolves with a release function once a slot is free; a cancelled wait rejects with `cancelled`. */
   acquire(uploadId: string, signal?: AbortSignal): Promise<() => void> {
     return new Promise((grant, refuse) => {
-      if (signal?.aborted) return refuse({ code: 'cancelled' } satisfies TransferError);
+      if (signal?.aborted) return refuse(cancelled());
       const waiter: Waiter = { uploadId, sequence: this.sequence++, grant, refuse };
       this.waiting.push(waiter);
       signal?.addEventListener(
@@ -49,7 +50,7 @@ export class Scheduler {
           const index = this.waiting.indexOf(waiter);
           if (index >= 0) {
             this.waiting.splice(index, 1);
-            refuse({ code: 'cancelled' } satisfies TransferError);
+            refuse(cancelled());
           }
         },
         { once: true },

@@ -1,4 +1,5 @@
-import type { BatchFile, TransferError } from '../../contract/transfer';
+import type { BatchFile } from '../../contract/transfer';
+import { cancelled } from '../engine/failure';
 
 /**
  * Every file below a folder the user picked (File System Access API), walked here in the worker so that the page's
@@ -9,7 +10,7 @@ export async function directoryFiles(directory: FileSystemDirectoryHandle, signa
   const files: BatchFile[] = [];
   const walk = async (folder: FileSystemDirectoryHandle, prefix: string): Promise<void> => {
     for await (const entry of folder.values()) {
-      if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+      if (signal.aborted) throw cancelled();
       if (entry.kind === 'file') files.push({ file: await (entry as FileSystemFileHandle).getFile(), relativePath: `${prefix}${entry.name}` });
       else await walk(entry as FileSystemDirectoryHandle, `${prefix}${entry.name}/`);
     }

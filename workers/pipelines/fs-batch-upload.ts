@@ -1,9 +1,10 @@
 import type { FsUploadBatchResult } from '../../contract/fs';
 import { PART_TIMEOUT_MS, type ApiAccess, type BatchFile, type FsItemsResult, type TransferError } from '../../contract/transfer';
+import { cancelled, TransferFailure } from '../engine/failure';
 import { classifyFailure, type AttemptOutcome } from '../engine/retry';
 import { planBatch, type BatchUnit } from '../planner/batch';
 import { apiFailure } from '../transport/api';
-import { isSuccess, send } from '../transport/http';
+import { isSuccess } from '../transport/http';
 import { BatchProgress } from './batch-progress';
 import { allFailed, emptyItemsResult, inLanes, isCancelled, itemReporter } from './fs-items';
 import { fsUpload } from './fs-upload';
@@ -59,8 +60,8 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
   const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>) => {
     const paths = unit.files.map((entry) => entry.relativePath);
     const answer = await groupWithRetries(job, unit, context, waitForNetwork).catch((error: unknown) => {
-      if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
-      return { succeeded: [], failed: [], refused: error as TransferError };
+      if (isCancelled(error) || signal.aborted) throw cancelled();
+      return { succeeded: [], failed: [], refused: error };
     });
     if ('refused' in answer) {
       result.failed.push(...allFailed(paths, answer.refused));
@@ -90,7 +91,7 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
       result.succeeded.push(relativePath);
       await hooks.finishedLarge(subId);
     } catch (error) {
-      if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+      if (isCancelled(error) || signal.aborted) throw cancelled();
       result.failed.push(...allFailed([relativePath], error));
     } finally {
       progress.partly(subId, undefined);
@@ -137,7 +138,7 @@ async function groupWithRetries(
     let outcome: AttemptOutcome;
     let body: { data?: GroupAnswer; message?: string } | undefined;
     try {
-      const response = await send({
+      const response = await context.transport.send({
         method: 'POST',
         url: `${job.api.baseUrl}/api${fsBase(job.api)}/upload-batch`,
         headers: { 'Accept-Language': job.api.language, ...(job.api.authorization && { Authorization: job.api.authorization }) },
@@ -163,8 +164,8 @@ async function groupWithRetries(
       await context.sleep(decision.delayMs, context.signal);
       continue;
     }
-    if (outcome.code) throw { code: outcome.code } satisfies TransferError;
-    throw apiFailure(outcome.status ?? 0, body, 'unknown');
+    if (outcome.code) throw new TransferFailure({ code: outcome.code });
+    throw new TransferFailure(apiFailure(outcome.status ?? 0, body, 'unknown'));
   }
 }
 

@@ -1,9 +1,11 @@
-import type { FsBatchCopy, FsBatchResult, FsClientCopy } from '../../contract/fs';
-import { PART_TIMEOUT_MS, type ApiAccess, type FsCopy, type FsItemsResult, type TransferError } from '../../contract/transfer';
+import type { FsBatchCopy, FsClientCopy } from '../../contract/fs';
+import { PART_TIMEOUT_MS, type ApiAccess, type FsCopy, type FsItemsResult } from '../../contract/transfer';
+import { cancelled, TransferFailure } from '../engine/failure';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
 import { Couriers, type CourierBytes } from '../transport/couriers';
-import { isSuccess, stripQuotes } from '../transport/http';
+import { isSuccess, stripQuotes, type Transport } from '../transport/http';
+import { Commits } from './copy-commits';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
 import { fsBase, fsProtocol } from './multipart-protocol';
 import { PartUrls } from './part-urls';
@@ -48,7 +50,7 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
   const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
-  const answer = await callApi<FsBatchCopy>(api, `${fsBase(api)}/batch-copy`, {
+  const answer = await callApi<FsBatchCopy>(context.transport, api, `${fsBase(api)}/batch-copy`, {
     method: 'POST',
     body: { items: command.items, skipExisting: command.skipExisting },
     signal,
@@ -69,7 +71,7 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
   );
   const loaded = new Map<FsClientCopy, number>();
   const showBytes = () => meter.update([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
-  const commits = new Commits(api, signal, result);
+  const commits = new Commits(context.transport, api, signal, result);
   /** Multipart uploads that storage completed: the rest are aborted on a cancel. */
   const completed = new Set<FsClientCopy>();
   const queue = readUnits(copies, answer.readGroups);
@@ -102,8 +104,8 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
         completed.add(current);
         commits.add(current, etag);
       } catch (error) {
-        if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
-        await abortUpload(api, current);
+        if (isCancelled(error) || signal.aborted) throw cancelled();
+        await abortUpload(context.transport, api, current);
         result.failed.push(...allFailed([current.sourcePath], error));
       } finally {
         onBytes(current.fileSize);
@@ -115,7 +117,7 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
     const stopped = (await Promise.allSettled(Array.from({ length: Math.min(FILES_AT_ONCE, copies.length) }, lane))).find((lane) => lane.status === 'rejected');
     if (stopped) {
       // Every multipart upload not completed goes, the ones in flight and those not reached: storage keeps no parts.
-      await Promise.all(copies.filter((copy) => !completed.has(copy)).map((copy) => abortUpload(api, copy)));
+      await Promise.all(copies.filter((copy) => !completed.has(copy)).map((copy) => abortUpload(context.transport, api, copy)));
       throw stopped.reason;
     }
     await commits.settled();
@@ -126,76 +128,10 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
   return result;
 }
 
-/** A commit call waits this long for more finished copies to join it: one call confirms many. */
-const COMMIT_GATHER_MS = 1000;
-
-/**
- * Copies written to storage wait here for `batch-copy-commit`: one call at a time, each taking every copy that
- * finished while the one before ran or during the gathering wait (cut short once the task has written all).
- * Results go to the task's result, failures named by source path.
- */
-class Commits {
-  private readonly pending: { copy: FsClientCopy; etag: string | undefined }[] = [];
-  private running: Promise<void> | undefined;
-  private flush: (() => void) | undefined;
-  private flushing = false;
-
-  constructor(
-    private readonly api: ApiAccess,
-    private readonly signal: AbortSignal,
-    private readonly result: FsItemsResult,
-  ) {}
-
-  add(copy: FsClientCopy, etag: string | undefined) {
-    this.pending.push({ copy, etag });
-    this.running ??= this.drain();
-  }
-
-  /** Commits what waits now, and resolves when every copy added so far is committed or failed. */
-  async settled() {
-    this.flushing = true;
-    this.flush?.();
-    while (this.running) await this.running;
-  }
-
-  private async drain() {
-    while (this.pending.length > 0) {
-      if (!this.flushing) {
-        await new Promise<void>((resolve) => {
-          this.flush = resolve;
-          setTimeout(resolve, COMMIT_GATHER_MS);
-        });
-      }
-      await this.commit(this.pending.splice(0));
-    }
-    this.running = undefined;
-  }
-
-  private async commit(batch: { copy: FsClientCopy; etag: string | undefined }[]) {
-    const byTarget = new Map(batch.map(({ copy }) => [copy.targetPath, copy]));
-    const files = batch.map(({ copy, etag }) => ({ targetPath: copy.targetPath, s3Path: copy.s3Path, contentType: copy.contentType, fileSize: copy.fileSize, ...(etag && { etag }) }));
-    try {
-      // One target mount per batch-copy: every client copy of a task goes to the same one.
-      const answer = await callApi<FsBatchResult>(this.api, `${fsBase(this.api)}/batch-copy-commit`, {
-        method: 'POST',
-        body: { targetMountId: batch[0]!.copy.targetMountId, files },
-        signal: this.signal,
-        failure: 'commit_failed',
-      });
-      this.result.succeeded.push(...answer.succeeded);
-      for (const failure of answer.failed) {
-        this.result.failed.push({ path: byTarget.get(failure.path)?.sourcePath ?? failure.path, error: { code: 'commit_failed', serverMessage: failure.message } });
-      }
-    } catch (error) {
-      if (!this.signal.aborted) this.result.failed.push(...allFailed(batch.map(({ copy }) => copy.sourcePath), error));
-    }
-  }
-}
-
 /** The fs multipart calls (sign, complete, abort) for a copy's target, which the server already opened. */
-function targetProtocol(api: ApiAccess, copy: FsClientCopy) {
+function targetProtocol(transport: Transport, api: ApiAccess, copy: FsClientCopy) {
   const slash = copy.targetPath.lastIndexOf('/') + 1;
-  return fsProtocol(api, { folder: copy.targetPath.slice(0, slash), filename: copy.targetPath.slice(slash), contentType: copy.contentType, size: copy.fileSize });
+  return fsProtocol(transport, api, { folder: copy.targetPath.slice(0, slash), filename: copy.targetPath.slice(slash), contentType: copy.contentType, size: copy.fileSize });
 }
 
 /**
@@ -222,7 +158,7 @@ async function streamCopy(
     }
   }
   const { uploadId, partSize, partCount } = copy.upload;
-  const protocol = targetProtocol(api, copy);
+  const protocol = targetProtocol(context.transport, api, copy);
   const ref = { fileId: copy.s3Path, uploadId };
   const urls = new PartUrls(
     Array.from({ length: partCount }, (_, index) => index + 1),
@@ -246,12 +182,12 @@ async function streamCopy(
       const part = (async () => {
         try {
           const [url, bytes] = await Promise.all([urls.urlFor(number), source.part(number)]);
-          if (!url) throw { code: 'part_failed', part: number } satisfies TransferError;
+          if (!url) throw new TransferFailure({ code: 'part_failed', part: number });
           const etag = await putPart(couriers, url, bytes, undefined, signal, (sent) => {
             loaded.set(number, sent);
             report();
           });
-          if (!etag) throw { code: 'part_failed', part: number } satisfies TransferError;
+          if (!etag) throw new TransferFailure({ code: 'part_failed', part: number });
           parts.push({ partNumber: number, etag });
         } catch (error) {
           failure ??= error;
@@ -283,14 +219,14 @@ async function putPart(couriers: Couriers, url: string, body: CourierBytes, cont
     signal,
     onUploadProgress: (loaded) => onBytes(Math.min(loaded, body.size)),
   });
-  if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
+  if (!isSuccess(response.status)) throw new TransferFailure({ code: 'upload_failed', status: response.status });
   onBytes(body.size);
   return stripQuotes(response.etag);
 }
 
-async function abortUpload(api: ApiAccess, copy: FsClientCopy) {
+async function abortUpload(transport: Transport, api: ApiAccess, copy: FsClientCopy) {
   if (copy.upload.kind !== 'multipart') return;
-  await targetProtocol(api, copy)
+  await targetProtocol(transport, api, copy)
     .abort({ fileId: copy.s3Path, uploadId: copy.upload.uploadId })
     .catch(() => undefined);
 }

@@ -1,8 +1,10 @@
 import { makeZip } from 'client-zip';
 import type { FsListing } from '../../contract/fs';
-import type { ApiAccess, FsItemsResult, FsZipDownload, TransferError } from '../../contract/transfer';
+import type { ApiAccess, FsItemsResult, FsZipDownload } from '../../contract/transfer';
+import { cancelled } from '../engine/failure';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
+import type { Transport } from '../transport/http';
 import { emptyItemsResult, itemReporter } from './fs-items';
 import { fsBase } from './multipart-protocol';
 import type { PipelineContext } from './presigned-upload';
@@ -19,18 +21,18 @@ interface ZipEntry {
 const parentOf = (path: string) => path.replace(/[^/]+\/?$/, '');
 
 /** Every file below the selected paths, folders walked through `list`. */
-async function* entriesOf(api: ApiAccess, paths: string[], signal: AbortSignal): AsyncGenerator<ZipEntry> {
+async function* entriesOf(transport: Transport, api: ApiAccess, paths: string[], signal: AbortSignal): AsyncGenerator<ZipEntry> {
   for (const selected of paths) {
     const root = parentOf(selected);
     const stack = [selected];
     while (stack.length) {
       const path = stack.pop()!;
       if (!path.endsWith('/')) {
-        const entry = await callApi<{ size: number; modified: string | null }>(api, `${fsBase(api)}/get?path=${encodeURIComponent(path)}`, { method: 'GET', signal, failure: 'unknown' });
+        const entry = await callApi<{ size: number; modified: string | null }>(transport, api, `${fsBase(api)}/get?path=${encodeURIComponent(path)}`, { method: 'GET', signal, failure: 'unknown' });
         yield { path, name: path.slice(root.length), size: entry.size, modified: entry.modified };
         continue;
       }
-      const listing = await callApi<FsListing>(api, `${fsBase(api)}/list?path=${encodeURIComponent(path)}`, { method: 'GET', signal, failure: 'unknown' });
+      const listing = await callApi<FsListing>(transport, api, `${fsBase(api)}/list?path=${encodeURIComponent(path)}`, { method: 'GET', signal, failure: 'unknown' });
       for (const item of [...listing.items].reverse()) {
         if (item.isDirectory) stack.push(item.path);
         else yield { path: item.path, name: item.path.slice(root.length), size: item.size, modified: item.modified };
@@ -48,7 +50,7 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
   const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   const entries: ZipEntry[] = [];
-  for await (const entry of entriesOf(api, command.paths, signal)) entries.push(entry);
+  for await (const entry of entriesOf(context.transport, api, command.paths, signal)) entries.push(entry);
   const report = itemReporter(taskId, context.emit, entries.length, result, { signal: context.signal });
   const meter = new ProgressMeter(entries.reduce((sum, entry) => sum + entry.size, 0), (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
   let zipped = 0;
@@ -61,9 +63,9 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
       let response: Response;
       try {
         // Past the HTTP cache: each file is read once, into the zip, and would otherwise be written into the cache too.
-        response = await fetch(`${api.baseUrl}/api${fsBase(api)}/download?path=${encodeURIComponent(entry.path)}`, { headers, signal, cache: 'no-store' });
+        response = await context.transport.fetch(`${api.baseUrl}/api${fsBase(api)}/download?path=${encodeURIComponent(entry.path)}`, { headers, signal, cache: 'no-store' });
       } catch {
-        if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+        if (signal.aborted) throw cancelled();
         result.failed.push({ path: entry.path, error: { code: 'network' } });
         continue;
       }
@@ -92,7 +94,7 @@ export async function fsDownloadZip(command: FsZipDownload, context: PipelineCon
     // A cancel aborts the sink too: a half-written file is discarded, a streamed download fails.
     await zip.pipeTo(writable, { signal });
   } catch (error) {
-    if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+    if (signal.aborted) throw cancelled();
     throw error;
   }
   report(entries.at(-1)?.path ?? '', true);

@@ -1,5 +1,6 @@
 import type { FsBatchResult } from '../../contract/fs';
 import { PROGRESS_EVENTS_PER_SECOND, type EngineEvent, type FsItemsResult, type TransferError } from '../../contract/transfer';
+import { toTransferError } from '../engine/failure';
 
 const MIN_INTERVAL_MS = 1000 / PROGRESS_EVENTS_PER_SECOND;
 
@@ -60,9 +61,11 @@ export const emptyItemsResult = (): FsItemsResult => ({ succeeded: [], skipped: 
 export const serverFailures = (failed: FsBatchResult['failed']): FsItemsResult['failed'] =>
   failed.map((item) => ({ path: item.path, error: { code: 'unknown', serverMessage: item.message } }));
 
-/** A whole request refused: each of its paths failed for that reason. */
-export const allFailed = (paths: string[], error: unknown): FsItemsResult['failed'] =>
-  paths.map((path) => ({ path, error: error as TransferError }));
+/** A whole request refused: each of its paths failed for that reason (as the plain error a result carries). */
+export const allFailed = (paths: string[], error: unknown): FsItemsResult['failed'] => {
+  const failure = toTransferError(error);
+  return paths.map((path) => ({ path, error: failure }));
+};
 
 export const isCancelled = (error: unknown) => (error as TransferError | undefined)?.code === 'cancelled';
 

@@ -44,14 +44,14 @@ export async function fsUpload(command: FsFileUpload, context: MultipartContext,
         taskId,
         source: file,
         describe: fsDescription(command),
-        protocol: fsProtocol(api, { folder, filename, contentType, size: file.size }),
+        protocol: fsProtocol(context.transport, api, { folder, filename, contentType, size: file.size }),
         ...(resume?.uploadId && { resume }),
       },
       context,
     );
   }
   context.emit({ type: 'engine.stage', taskId, stage: 'initializing' });
-  const presign = await callApi<FsPresign>(api, `${fsBase(api)}/presign`, {
+  const presign = await callApi<FsPresign>(context.transport, api, `${fsBase(api)}/presign`, {
     method: 'POST',
     body: { path: folder, fileName: filename, contentType, fileSize: file.size },
     signal: context.signal,
@@ -60,9 +60,9 @@ export async function fsUpload(command: FsFileUpload, context: MultipartContext,
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   const meter = new ProgressMeter(file.size, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
   meter.update(0);
-  const etag = await putObject(presign.uploadUrl, file, presign.contentType, meter, context.signal);
+  const etag = await putObject(context.transport, presign.uploadUrl, file, presign.contentType, meter, context.signal);
   context.emit({ type: 'engine.stage', taskId, stage: 'completing' });
-  const result = await callApi<FsUploadResult>(api, `${fsBase(api)}/presign/commit`, {
+  const result = await callApi<FsUploadResult>(context.transport, api, `${fsBase(api)}/presign/commit`, {
     method: 'POST',
     body: { targetPath: presign.targetPath, key: presign.key, mountId: presign.mountId, contentType: presign.contentType, fileSize: file.size, ...(etag && { etag }) },
     signal: context.signal,

@@ -1,10 +1,12 @@
 import type { FileShare } from '../../contract/files';
 import type { FsMultipartInit, FsUploadResult } from '../../contract/fs';
 import type { MultipartInitResponse, MultipartSignResponse } from '../../contract/multipart';
-import type { ApiAccess, JournalPart, JournalTask, ShareOptions, TransferError } from '../../contract/transfer';
+import type { ApiAccess, JournalPart, JournalTask, ShareOptions } from '../../contract/transfer';
+import { TransferFailure } from '../engine/failure';
 import type { MultipartJob } from './multipart-upload';
 import type { UploadPlan } from '../../contract/parts';
 import { callApi, filesScope } from '../transport/api';
+import type { Transport } from '../transport/http';
 import type { SignedBatch } from './part-urls';
 
 /** A started multipart upload, as the journal keeps it: `fileId` is the share's id, or the fs target's key. */
@@ -41,12 +43,12 @@ export interface ShareUploadFields {
 }
 
 /** A file share in parts: `/s3/multipart/*` for local files, `/url/multipart/*` for URL uploads. */
-export function shareProtocol(api: ApiAccess, fields: ShareUploadFields): MultipartProtocol<FileShare> {
+export function shareProtocol(transport: Transport, api: ApiAccess, fields: ShareUploadFields): MultipartProtocol<FileShare> {
   const base = `/${fields.family}/multipart`;
   const refBody = (ref: UploadRef) => ({ file_id: ref.fileId, upload_id: ref.uploadId });
   return {
     async init(plan, signal) {
-      const init = await callApi<MultipartInitResponse>(api, `${base}/init`, {
+      const init = await callApi<MultipartInitResponse>(transport, api, `${base}/init`, {
         method: 'POST',
         body: {
           ...(fields.storageConfigId && { s3_config_id: fields.storageConfigId }),
@@ -64,11 +66,11 @@ export function shareProtocol(api: ApiAccess, fields: ShareUploadFields): Multip
     },
     async storedParts(ref, signal) {
       const query = `file_id=${encodeURIComponent(ref.fileId)}&upload_id=${encodeURIComponent(ref.uploadId)}`;
-      const stored = await callApi<{ parts: JournalPart[] }>(api, `${base}/parts?${query}`, { method: 'GET', signal, failure: 'init_failed' });
+      const stored = await callApi<{ parts: JournalPart[] }>(transport, api, `${base}/parts?${query}`, { method: 'GET', signal, failure: 'init_failed' });
       return stored.parts;
     },
     async sign(ref, partNumbers, signal) {
-      const signed = await callApi<MultipartSignResponse>(api, `${base}/sign`, {
+      const signed = await callApi<MultipartSignResponse>(transport, api, `${base}/sign`, {
         method: 'POST',
         body: { ...refBody(ref), partNumbers },
         signal,
@@ -79,10 +81,10 @@ export function shareProtocol(api: ApiAccess, fields: ShareUploadFields): Multip
     complete(ref, parts, signal) {
       // The slug was claimed at init.
       const body = { ...refBody(ref), parts, ...fields.options, slug: undefined };
-      return callApi<FileShare>(api, `${base}/complete`, { method: 'POST', body, signal, failure: 'commit_failed' });
+      return callApi<FileShare>(transport, api, `${base}/complete`, { method: 'POST', body, signal, failure: 'commit_failed' });
     },
     async abort(ref) {
-      await callApi(api, `${base}/abort`, { method: 'POST', body: refBody(ref), failure: 'unknown' });
+      await callApi(transport, api, `${base}/abort`, { method: 'POST', body: refBody(ref), failure: 'unknown' });
     },
   };
 }
@@ -95,6 +97,7 @@ export const fsBase = (api: ApiAccess) => `/${filesScope(api)}/fs`;
 
 /** A file into a mount folder in parts. `target` is the file's full path once init has named it. */
 export function fsProtocol(
+  transport: Transport,
   api: ApiAccess,
   fields: { folder: string; filename: string; contentType: string; size: number },
 ): MultipartProtocol<FsUploadResult> {
@@ -104,20 +107,20 @@ export function fsProtocol(
   const refBody = (ref: UploadRef) => ({ path, uploadId: ref.uploadId, key: ref.fileId });
   return {
     async init(plan, signal) {
-      const init = await callApi<FsMultipartInit>(api, `${base}/init`, {
+      const init = await callApi<FsMultipartInit>(transport, api, `${base}/init`, {
         method: 'POST',
         body: { path: fields.folder, filename: fields.filename, contentType: fields.contentType, fileSize: fields.size },
         signal,
         failure: 'init_failed',
       });
       // The journal's plan must be the server's: both grow the part size the same way past 10,000 parts.
-      if (init.partSize !== plan.partSize) throw { code: 'init_failed', serverMessage: `part size ${init.partSize}` } satisfies TransferError;
+      if (init.partSize !== plan.partSize) throw new TransferFailure({ code: 'init_failed', serverMessage: `part size ${init.partSize}` });
       path = init.path;
       return { fileId: init.key, uploadId: init.uploadId };
     },
     storedParts: async () => undefined,
     async sign(ref, partNumbers, signal) {
-      const signed = await callApi<{ urls: { partNumber: number; url: string }[] }>(api, `${base}/sign`, {
+      const signed = await callApi<{ urls: { partNumber: number; url: string }[] }>(transport, api, `${base}/sign`, {
         method: 'POST',
         body: { ...refBody(ref), partNumbers },
         signal,
@@ -127,10 +130,10 @@ export function fsProtocol(
     },
     complete(ref, parts, signal) {
       const body = { ...refBody(ref), parts, contentType: fields.contentType, fileSize: fields.size };
-      return callApi<FsUploadResult>(api, `${base}/complete`, { method: 'POST', body, signal, failure: 'commit_failed' });
+      return callApi<FsUploadResult>(transport, api, `${base}/complete`, { method: 'POST', body, signal, failure: 'commit_failed' });
     },
     async abort(ref) {
-      await callApi(api, `${base}/abort`, { method: 'POST', body: refBody(ref), failure: 'unknown' });
+      await callApi(transport, api, `${base}/abort`, { method: 'POST', body: refBody(ref), failure: 'unknown' });
     },
   };
 }
@@ -139,6 +142,7 @@ export function fsProtocol(
 export function shareMultipartJob(input: {
   taskId: string;
   api: ApiAccess;
+  transport: Transport;
   source: Blob;
   label: string;
   mimetype: string;
@@ -151,7 +155,7 @@ export function shareMultipartJob(input: {
   /** A large file of a share batch: the batch's task id (the list shows the batch, not this upload). */
   batchOf?: string;
 }): MultipartJob<FileShare> {
-  const { taskId, api, source, label, mimetype, storageConfigId, options, family, sourceUrl } = input;
+  const { taskId, api, transport, source, label, mimetype, storageConfigId, options, family, sourceUrl } = input;
   return {
     taskId,
     source,
@@ -167,7 +171,7 @@ export function shareMultipartJob(input: {
       options,
       ...(input.batchOf && { batchOf: input.batchOf }),
     },
-    protocol: shareProtocol(api, {
+    protocol: shareProtocol(transport, api, {
       family,
       filename: label,
       mimetype,

@@ -2,11 +2,13 @@ import type { FileShare, PresignResponse } from '../../contract/files';
 import type { EngineEvent, FileShareUpload, UploadStage } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { callApi, filesScope } from '../transport/api';
+import type { Transport } from '../transport/http';
 import { putObject } from '../transport/put-object';
 
 export interface PipelineContext {
   signal: AbortSignal;
   emit: (event: EngineEvent) => void;
+  transport: Transport;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function presignedUpload(command: FileShareUpload, context: Pipelin
 
   stage('starting');
   stage('initializing');
-  const presign = await callApi<PresignResponse>(api, '/s3/presign', {
+  const presign = await callApi<PresignResponse>(context.transport, api, '/s3/presign', {
     method: 'POST',
     body: {
       ...(command.storageConfigId && { s3_config_id: command.storageConfigId }),
@@ -37,10 +39,10 @@ export async function presignedUpload(command: FileShareUpload, context: Pipelin
   meter.update(0);
   let etag: string | undefined;
   try {
-    etag = await putObject(presign.upload_url, file, presign.contentType, meter, context.signal);
+    etag = await putObject(context.transport, presign.upload_url, file, presign.contentType, meter, context.signal);
   } catch (error) {
     // The record exists but its bytes never arrived: remove it rather than leave an orphan behind.
-    await callApi(api, `/${filesScope(api)}/files/${encodeURIComponent(presign.file_id)}`, {
+    await callApi(context.transport, api, `/${filesScope(api)}/files/${encodeURIComponent(presign.file_id)}`, {
       method: 'DELETE',
       failure: 'unknown',
     }).catch(() => undefined);
@@ -49,7 +51,7 @@ export async function presignedUpload(command: FileShareUpload, context: Pipelin
 
   stage('processing');
   stage('completing');
-  const share = await callApi<FileShare>(api, '/s3/commit', {
+  const share = await callApi<FileShare>(context.transport, api, '/s3/commit', {
     method: 'POST',
     body: {
       file_id: presign.file_id,

@@ -4,6 +4,7 @@ import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { BatchFile, EngineEvent, FileShareUpload, JournalTask, ShareBatchEntry, ShareOptions, TransferError } from '../../contract/transfer';
 import { Scheduler } from '../engine/scheduler';
 import type { Journal } from '../journal/store';
+import type { Transport } from '../transport/http';
 import type { MultipartContext, MultipartJob } from './multipart-upload';
 import type { PipelineContext } from './presigned-upload';
 import { shareBatchUpload, type ShareBatchJob, type ShareTransport } from './share-batch-upload';
@@ -17,6 +18,8 @@ const entries = (count: number, size = 10): BatchFile[] => Array.from({ length: 
 const shareFor = (name: string) => ({ id: `id-${name}`, slug: `s-${name}`, filename: name }) as FileShare;
 
 const noJournal: Journal = { append: async () => undefined, tasks: async () => new Map(), forget: async () => undefined };
+/** The transport fakes replace the pipelines that would use it. */
+const unusedTransport: Transport = { send: () => Promise.reject(new Error('no network here')), fetch: () => Promise.reject(new Error('no network here')) };
 
 /** A context as the engine gives one, on a shared scheduler, with the network's state in `network`. */
 function contextFor(scheduler = new Scheduler({ perUpload: 3, global: 6 })) {
@@ -26,6 +29,7 @@ function contextFor(scheduler = new Scheduler({ perUpload: 3, global: 6 })) {
   const context: MultipartContext = {
     signal: controller.signal,
     emit: (event) => events.push(event),
+    transport: unusedTransport,
     journal: noJournal,
     scheduler,
     online: () => network.online,
@@ -204,7 +208,7 @@ describe('shareBatchUpload', () => {
     const running = shareBatchUpload(job(files), context, hooksFor().hooks, fake.transport);
     await tick();
     controller.abort();
-    await expect(running).rejects.toEqual({ code: 'cancelled' });
+    await expect(running).rejects.toMatchObject({ code: 'cancelled' });
     const sentWhenCancelled = fake.sent.length;
     await tick();
     expect(fake.sent.length).toBe(sentWhenCancelled);

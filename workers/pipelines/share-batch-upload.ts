@@ -1,6 +1,7 @@
 import { uploadMimeType, type FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/parts';
 import type { BatchFile, FileShareUpload, JournalTask, ShareBatchEntry, ShareBatchResult, ShareBatchUpload, TransferError } from '../../contract/transfer';
+import { cancelled } from '../engine/failure';
 import { classifyFailure } from '../engine/retry';
 import { BATCH_LANES, largeFileTaskId } from './fs-batch-upload';
 import { BatchProgress } from './batch-progress';
@@ -81,7 +82,7 @@ export async function shareBatchUpload(
     if (file.size > MULTIPART_THRESHOLD) {
       const subId = largeFileTaskId(taskId, relativePath);
       const resume = await hooks.resumeOf(subId);
-      const multipart = shareMultipartJob({ taskId: subId, api: job.api, source: file, label: file.name, mimetype, ...config, options, family: 's3', batchOf: taskId, ...(resume && { resume }) });
+      const multipart = shareMultipartJob({ taskId: subId, api: job.api, transport: context.transport, source: file, label: file.name, mimetype, ...config, options, family: 's3', batchOf: taskId, ...(resume && { resume }) });
       const share = await transport.large(multipart, sub);
       await hooks.finishedLarge(subId);
       return share;
@@ -106,7 +107,7 @@ export async function shareBatchUpload(
       } finally {
         progress.partly(entry.relativePath, undefined);
       }
-      if (signal.aborted || isCancelled(failure)) throw { code: 'cancelled' } satisfies TransferError;
+      if (signal.aborted || isCancelled(failure)) throw cancelled();
       const decision = classifyFailure(failure.status !== undefined ? { status: failure.status } : { code: failure.code }, retries, context.online());
       if (decision.action === 'pause') await progress.waitForNetwork();
       else if (decision.action === 'backoff') {
@@ -128,7 +129,7 @@ export async function shareBatchUpload(
         shares.set(record.path, record);
         result.succeeded.push(record.path);
       } catch (error) {
-        if (isCancelled(error) || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+        if (isCancelled(error) || signal.aborted) throw cancelled();
         result.failed.push(...allFailed([entry.relativePath], error));
       }
       // The counts move as files end (a report held back goes out within its interval), not only as the next starts.

@@ -67,7 +67,7 @@ describe('reading a copy group', () => {
 
   it('fails a file whose answer is not the size the plan gave it (changed since, or sent encoded)', async () => {
     const changed = { ...copies[0]!, fileSize: files.a.length + 1 };
-    await expect(readAfter(undefined, changed, new AbortController().signal, read)).rejects.toEqual({ code: 'upload_failed', serverMessage: 'download size' });
+    await expect(readAfter(undefined, changed, new AbortController().signal, read)).rejects.toMatchObject({ code: 'upload_failed', serverMessage: 'download size' });
   });
 
   it('stops at a cancel without reading any file alone', async () => {
@@ -76,7 +76,7 @@ describe('reading a copy group', () => {
     const reads = readGroupAfter(undefined, groupAt('/slow-group'), copies, cancel.signal, read);
     setTimeout(() => cancel.abort(), 50);
     const started = Date.now();
-    await expect(reads[0]!.read).rejects.toEqual({ code: 'cancelled' });
+    await expect(reads[0]!.read).rejects.toMatchObject({ code: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(1000);
     await Promise.allSettled(reads.map(({ read }) => read));
     expect(requests).toEqual(['/slow-group']);

@@ -41,7 +41,7 @@ export interface SourceBytes {
   slice(from: number, to: number): this;
 }
 
-/** Reads a source (exactly `size` bytes) of which `uses` slices will be sent; rejects with a TransferError. */
+/** Reads a source (exactly `size` bytes) of which `uses` slices will be sent; rejects with a TransferFailure. */
 export type ReadSource<B extends SourceBytes> = (read: SourceRead & { size: number }, uses: number, signal: AbortSignal) => Promise<B>;
 
 /** A lane's next file with its read, which rejects only when the copy awaits it (never unhandled before). */

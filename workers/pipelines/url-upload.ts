@@ -1,7 +1,8 @@
 import type { FileShare, PresignResponse } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/parts';
-import type { EngineEvent, JournalTask, TransferError, UrlShareUpload } from '../../contract/transfer';
+import type { EngineEvent, JournalTask, UrlShareUpload } from '../../contract/transfer';
 import type { UrlInfo } from '../../contract/url-upload';
+import { TransferFailure } from '../engine/failure';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
 import { putObject } from '../transport/put-object';
@@ -27,7 +28,7 @@ export async function urlUpload(
   emit({ type: 'engine.stage', taskId, stage: 'starting' });
 
   emit({ type: 'engine.stage', taskId, stage: 'initializing' });
-  const info = await callApi<UrlInfo>(api, '/url/info', {
+  const info = await callApi<UrlInfo>(context.transport, api, '/url/info', {
     method: 'POST',
     body: { url: command.url },
     signal: context.signal,
@@ -43,6 +44,7 @@ export async function urlUpload(
       shareMultipartJob({
         taskId,
         api,
+        transport: context.transport,
         source: file,
         label: filename,
         mimetype: info.contentType,
@@ -67,11 +69,11 @@ async function download(command: UrlShareUpload, info: UrlInfo, context: Multipa
   if (!direct && api.authorization) headers.Authorization = api.authorization;
   let response: Response;
   try {
-    response = await fetch(url, { headers, signal: context.signal });
+    response = await context.transport.fetch(url, { headers, signal: context.signal });
   } catch {
-    throw { code: context.signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
+    throw new TransferFailure({ code: context.signal.aborted ? 'cancelled' : 'network' });
   }
-  if (!response.ok || !response.body) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
+  if (!response.ok || !response.body) throw new TransferFailure({ code: 'upload_failed', status: response.status });
   const total = info.size ?? Number(response.headers.get('Content-Length') ?? 0);
   const meter = new ProgressMeter(total, (progress) =>
     context.emit({
@@ -92,14 +94,14 @@ async function download(command: UrlShareUpload, info: UrlInfo, context: Multipa
       if (total > 0) meter.update(Math.min(loaded, total));
     }
   } catch {
-    throw { code: context.signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
+    throw new TransferFailure({ code: context.signal.aborted ? 'cancelled' : 'network' });
   }
   return new Blob(chunks as BlobPart[]);
 }
 
 async function singleUpload(command: UrlShareUpload, file: File, info: UrlInfo, context: MultipartContext): Promise<FileShare> {
   const { taskId, api } = command;
-  const presign = await callApi<PresignResponse>(api, '/url/presign', {
+  const presign = await callApi<PresignResponse>(context.transport, api, '/url/presign', {
     method: 'POST',
     body: {
       url: info.url,
@@ -122,13 +124,13 @@ async function singleUpload(command: UrlShareUpload, file: File, info: UrlInfo, 
   );
   let etag: string | undefined;
   try {
-    etag = await putObject(presign.upload_url, file, presign.contentType, meter, context.signal);
+    etag = await putObject(context.transport, presign.upload_url, file, presign.contentType, meter, context.signal);
   } catch (error) {
-    await callApi(api, '/url/cancel', { method: 'POST', body: { file_id: presign.file_id }, failure: 'unknown' }).catch(() => undefined);
+    await callApi(context.transport, api, '/url/cancel', { method: 'POST', body: { file_id: presign.file_id }, failure: 'unknown' }).catch(() => undefined);
     throw error;
   }
   context.emit({ type: 'engine.stage', taskId, stage: 'completing' });
-  const share = await callApi<FileShare>(api, '/url/commit', {
+  const share = await callApi<FileShare>(context.transport, api, '/url/commit', {
     method: 'POST',
     body: {
       file_id: presign.file_id,

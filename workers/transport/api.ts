@@ -1,5 +1,6 @@
 import type { ApiAccess, TransferError, TransferErrorCode } from '../../contract/transfer';
-import { isSuccess, send } from './http';
+import { TransferFailure } from '../engine/failure';
+import { isSuccess, type Transport } from './http';
 
 interface Envelope {
   code?: number;
@@ -28,6 +29,7 @@ export function apiFailure(status: number, body: Envelope | undefined, fallback:
 
 /** One JSON call to the app's API from the worker, with the user's credentials and language. */
 export async function callApi<T>(
+  transport: Transport,
   access: ApiAccess,
   path: string,
   options: { method: 'GET' | 'POST' | 'DELETE'; body?: unknown; signal?: AbortSignal; failure: TransferErrorCode },
@@ -35,7 +37,7 @@ export async function callApi<T>(
   const headers: Record<string, string> = { 'Accept-Language': access.language };
   if (access.authorization) headers.Authorization = access.authorization;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await send({
+  const response = await transport.send({
     method: options.method,
     url: `${access.baseUrl}/api${path}`,
     headers,
@@ -49,7 +51,7 @@ export async function callApi<T>(
   } catch {
     body = undefined;
   }
-  if (!isSuccess(response.status)) throw apiFailure(response.status, body, options.failure);
+  if (!isSuccess(response.status)) throw new TransferFailure(apiFailure(response.status, body, options.failure));
   return body?.data as T;
 }
 

@@ -116,9 +116,9 @@ describe('Couriers', () => {
     const { pool, started } = couriers();
     const aborted = new AbortController();
     aborted.abort();
-    await expect(pool.read({ url: 'a', size: 10 }, 1, aborted.signal)).rejects.toEqual({ code: 'cancelled' });
+    await expect(pool.read({ url: 'a', size: 10 }, 1, aborted.signal)).rejects.toMatchObject({ code: 'cancelled' });
     pool.close();
-    await expect(pool.read({ url: 'a', size: 10 }, 1, signal)).rejects.toEqual({ code: 'cancelled' });
+    await expect(pool.read({ url: 'a', size: 10 }, 1, signal)).rejects.toMatchObject({ code: 'cancelled' });
     expect(started).toEqual([]);
   });
 
@@ -141,7 +141,7 @@ describe('Couriers', () => {
     const cancel = new AbortController();
     const sent = pool.put(read, { ...options, signal: cancel.signal });
     cancel.abort();
-    await expect(sent).rejects.toEqual({ code: 'cancelled' });
+    await expect(sent).rejects.toMatchObject({ code: 'cancelled' });
     expect(started[0]!.requests.at(-1)).toEqual({ type: 'abort', id: expect.any(Number) });
     pool.close();
   });
@@ -151,8 +151,8 @@ describe('Couriers', () => {
     const read = await pool.read({ url: 'a', size: 10 }, 2, signal);
     const running = pool.put(read.slice(0, 5), options);
     started[0]!.fail();
-    await expect(running).rejects.toEqual({ code: 'network' });
-    await expect(pool.put(read.slice(5, 10), options)).rejects.toEqual({ code: 'network' });
+    await expect(running).rejects.toMatchObject({ code: 'network' });
+    await expect(pool.put(read.slice(5, 10), options)).rejects.toMatchObject({ code: 'network' });
     const next = await pool.read({ url: 'b', size: 10 }, 1, signal);
     expect(next.courier).not.toBe(read.courier);
     expect(started[0]!.terminated).toBe(true);
@@ -164,7 +164,7 @@ describe('Couriers', () => {
     const read = await pool.read({ url: 'a', size: 10 }, 1, signal);
     const sent = pool.put(read, options);
     pool.close();
-    await expect(sent).rejects.toEqual({ code: 'cancelled' });
+    await expect(sent).rejects.toMatchObject({ code: 'cancelled' });
     expect(started.every((courier) => courier.terminated)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { TransferError } from '../../contract/transfer';
+import { cancelled, TransferFailure } from '../engine/failure';
 import type { SourceRead } from './source-io';
 
 /** What the engine asks of a courier (workers/courier.worker.ts). */
@@ -60,7 +61,7 @@ interface SendOptions {
  * once it is retired (it has read its share), no slice of its blobs is still to be sent, and no request runs.
  */
 class Courier {
-  private readonly waiting = new Map<number, { resolve: (answer: CourierAnswer) => void; reject: (error: TransferError) => void; onProgress?: (loaded: number) => void }>();
+  private readonly waiting = new Map<number, { resolve: (answer: CourierAnswer) => void; reject: (error: TransferFailure) => void; onProgress?: (loaded: number) => void }>();
   bytesRead = 0;
   uses = 0;
   running = 0;
@@ -76,21 +77,21 @@ class Courier {
       if (!waiter) return;
       if (answer.type === 'progress') return waiter.onProgress?.(answer.loaded);
       this.waiting.delete(answer.id);
-      if (answer.type === 'failed') waiter.reject(answer.error);
+      if (answer.type === 'failed') waiter.reject(new TransferFailure(answer.error));
       else waiter.resolve(answer);
     };
     this.worker.onerror = () => {
       this.broken = true;
-      this.failAll({ code: 'network' });
+      this.failAll(new TransferFailure({ code: 'network' }));
     };
   }
 
-  /** Runs one request; rejects with a TransferError (`cancelled` once `signal` aborts). */
+  /** Runs one request; rejects with a TransferFailure (`cancelled` once `signal` aborts). */
   async call(request: Exclude<CourierRequest, { type: 'abort' }>, signal: AbortSignal, onProgress?: (loaded: number) => void): Promise<CourierAnswer> {
-    if (signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
-    if (this.broken) throw { code: 'network' } satisfies TransferError;
+    if (signal.aborted) throw cancelled();
+    if (this.broken) throw new TransferFailure({ code: 'network' });
     // A message to an ended worker is dropped: it would never be answered.
-    if (this.ended) throw { code: 'cancelled' } satisfies TransferError;
+    if (this.ended) throw cancelled();
     this.running++;
     const onAbort = () => this.worker.postMessage({ type: 'abort', id: request.id } satisfies CourierRequest);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -109,10 +110,10 @@ class Courier {
   terminate() {
     this.ended = true;
     this.worker.terminate();
-    this.failAll({ code: 'cancelled' });
+    this.failAll(cancelled());
   }
 
-  private failAll(error: TransferError) {
+  private failAll(error: TransferFailure) {
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
   }
@@ -142,10 +143,10 @@ export class Couriers {
 
   /**
    * Reads `read` into a courier; `uses` is how many slices of it will be sent. A courier ends once every slice of
-   * what it read has been sent or given up (`release`), or at `close`. Rejects with a TransferError.
+   * what it read has been sent or given up (`release`), or at `close`. Rejects with a TransferFailure.
    */
   async read(read: SourceRead & { size: number }, uses: number, signal: AbortSignal): Promise<CourierBytes> {
-    if (this.closed || signal.aborted) throw { code: 'cancelled' } satisfies TransferError;
+    if (this.closed || signal.aborted) throw cancelled();
     const courier = this.reader();
     const id = this.nextId++;
     courier.bytesRead += read.size;
@@ -183,7 +184,7 @@ export class Couriers {
     };
     try {
       const answer = await bytes.courier.call(request, options.signal, options.onUploadProgress);
-      if (answer.type !== 'sent') throw { code: 'network' } satisfies TransferError;
+      if (answer.type !== 'sent') throw new TransferFailure({ code: 'network' });
       return { status: answer.status, etag: answer.etag };
     } finally {
       this.giveBack(bytes, 1);

@@ -1,4 +1,5 @@
 import type { TransferError } from '../../contract/transfer';
+import { TransferFailure } from '../engine/failure';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -23,7 +24,7 @@ export interface HttpResponse {
  */
 export function send(request: HttpRequest): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
-    const fail = (code: TransferError['code']) => reject({ code } satisfies TransferError);
+    const fail = (code: TransferError['code']) => reject(new TransferFailure({ code }));
     if (request.signal?.aborted) return fail('cancelled');
     const xhr = new XMLHttpRequest();
     xhr.open(request.method, request.url);
@@ -55,6 +56,17 @@ export function send(request: HttpRequest): Promise<HttpResponse> {
     xhr.send(request.body ?? null);
   });
 }
+
+/**
+ * How the worker reaches the network: `send` for API calls and uploads (with upload progress), `fetch` for
+ * downloads read as streams. The engine is given one; tests give fakes.
+ */
+export interface Transport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+  fetch(url: string, init: RequestInit): Promise<Response>;
+}
+
+export const browserTransport: Transport = { send, fetch: (url, init) => fetch(url, init) };
 
 /** ETags arrive quoted (`"abc"`); the server wants the bare value. */
 export const stripQuotes = (etag: string | null): string | undefined => etag?.replace(/^W\//, '').replace(/"/g, '') || undefined;

@@ -1,6 +1,7 @@
-import { PART_TIMEOUT_MS, type TransferError } from '../../contract/transfer';
+import { PART_TIMEOUT_MS } from '../../contract/transfer';
+import { TransferFailure } from '../engine/failure';
 import type { ProgressMeter } from '../engine/progress';
-import { isSuccess, send, stripQuotes } from './http';
+import { isSuccess, stripQuotes, type Transport } from './http';
 
 /**
  * PUTs a whole object to a presigned URL; resolves with its ETag (without quotes, when the storage exposes it).
@@ -8,13 +9,14 @@ import { isSuccess, send, stripQuotes } from './http';
  * with `upload_failed` and the status.
  */
 export async function putObject(
+  transport: Transport,
   url: string,
   body: Blob,
   contentType: string,
   meter: ProgressMeter,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const response = await send({
+  const response = await transport.send({
     method: 'PUT',
     url,
     headers: { 'Content-Type': contentType },
@@ -22,7 +24,7 @@ export async function putObject(
     timeoutMs: PART_TIMEOUT_MS,
     signal,
   });
-  if (!isSuccess(response.status)) throw { code: 'upload_failed', status: response.status } satisfies TransferError;
+  if (!isSuccess(response.status)) throw new TransferFailure({ code: 'upload_failed', status: response.status });
   meter.update(body.size);
   return stripQuotes(response.header('ETag'));
 }

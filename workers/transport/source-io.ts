@@ -1,4 +1,4 @@
-import type { TransferError } from '../../contract/transfer';
+import { TransferFailure } from '../engine/failure';
 
 /** What a read asks for: a signed download URL, a byte range of it (`[from, to)`), and the size its answer must have. */
 export interface SourceRead {
@@ -12,22 +12,22 @@ export interface SourceRead {
  * A source's bytes from a signed download URL (one file's, a range of it, or a read group's) as a blob: in the
  * browser's blob storage, not a heap, and no byte passes through a script. Past the HTTP cache: the bytes are read
  * once, and Chromium would otherwise write every one of them into its cache too (file answers may be stored, to be
- * revalidated). Rejects with a TransferError.
+ * revalidated). Rejects with a TransferFailure.
  */
 export async function readSource({ url, range, size }: SourceRead, signal: AbortSignal): Promise<Blob> {
   let response: Response;
   try {
     response = await fetch(url, { signal, cache: 'no-store', ...(range && { headers: { Range: `bytes=${range[0]}-${range[1] - 1}` } }) });
   } catch {
-    throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
+    throw new TransferFailure({ code: signal.aborted ? 'cancelled' : 'network' });
   }
-  if (!response.ok || !response.body) throw { code: 'upload_failed', status: response.status, serverMessage: 'download' } satisfies TransferError;
+  if (!response.ok || !response.body) throw new TransferFailure({ code: 'upload_failed', status: response.status, serverMessage: 'download' });
   let bytes: Blob;
   try {
     bytes = await response.blob();
   } catch {
-    throw { code: signal.aborted ? 'cancelled' : 'network' } satisfies TransferError;
+    throw new TransferFailure({ code: signal.aborted ? 'cancelled' : 'network' });
   }
-  if (size !== undefined && bytes.size !== size) throw { code: 'upload_failed', serverMessage: 'download size' } satisfies TransferError;
+  if (size !== undefined && bytes.size !== size) throw new TransferFailure({ code: 'upload_failed', serverMessage: 'download size' });
   return bytes;
 }
