@@ -73,6 +73,7 @@ describe('createApiKeyRequestSchema', () => {
       text_permission: false,
       file_permission: false,
       mount_permission: false,
+      expense_permission: false,
       basic_path: '/',
     });
   });

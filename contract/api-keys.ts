@@ -45,6 +45,7 @@ export const createApiKeyRequestSchema = v.object({
   text_permission: v.optional(v.boolean(), false),
   file_permission: v.optional(v.boolean(), false),
   mount_permission: v.optional(v.boolean(), false),
+  expense_permission: v.optional(v.boolean(), false),
   custom_key: v.optional(customKeySchema),
   basic_path: v.optional(basicPathSchema, '/'),
 });
@@ -57,6 +58,7 @@ export const updateApiKeyRequestSchema = v.partial(
     text_permission: v.boolean(),
     file_permission: v.boolean(),
     mount_permission: v.boolean(),
+    expense_permission: v.boolean(),
     basic_path: basicPathSchema,
   }),
 );
@@ -73,6 +75,7 @@ export const apiKeySchema = v.object({
   text_permission: v.boolean(),
   file_permission: v.boolean(),
   mount_permission: v.boolean(),
+  expense_permission: v.boolean(),
   basic_path: v.string(),
   expires_at: v.nullable(v.string()),
   last_used: v.nullable(v.string()),

@@ -36,13 +36,14 @@ export const changePasswordRequestSchema = v.pipe(
 );
 export type ChangePasswordRequest = v.InferOutput<typeof changePasswordRequestSchema>;
 
-export const PERMISSIONS = ['text', 'file', 'mount'] as const;
+export const PERMISSIONS = ['text', 'file', 'mount', 'expense'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const permissionsSchema = v.object({
   text: v.boolean(),
   file: v.boolean(),
   mount: v.boolean(),
+  expense: v.boolean(),
 });
 export type Permissions = v.InferOutput<typeof permissionsSchema>;
 

@@ -188,5 +188,7 @@ export const dashboardStatsSchema = v.object({
   /** Oldest day first; today last. */
   lastWeekPastes: v.pipe(v.array(v.number()), v.length(7)),
   lastWeekFiles: v.pipe(v.array(v.number()), v.length(7)),
+  /** Expense claims submitted or in processing. */
+  expensesAwaitingReview: v.number(),
 });
 export type DashboardStats = v.InferOutput<typeof dashboardStatsSchema>;

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { expenseCategoriesSettingSchema } from './expenses';
 
 export const WEBDAV_UPLOAD_MODES = ['auto', 'proxy', 'multipart', 'direct'] as const;
 export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
@@ -9,6 +10,7 @@ export const DEFAULT_MAX_UPLOAD_SIZE_MB = 100;
 export const systemSettingsSchema = v.object({
   max_upload_size: v.number(),
   webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES),
+  expense_categories: v.array(v.string()),
 });
 export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
 
@@ -21,6 +23,7 @@ export const updateSystemSettingsRequestSchema = v.partial(
       v.maxValue(1024 * 1024, 'too_large'),
     ),
     webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES, 'invalid_choice'),
+    expense_categories: expenseCategoriesSettingSchema,
   }),
 );
 export type UpdateSystemSettingsRequest = v.InferOutput<typeof updateSystemSettingsRequestSchema>;

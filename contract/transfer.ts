@@ -11,7 +11,7 @@ export type TaskType = (typeof TASK_TYPES)[number];
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-/** Stages of one file upload (frontend-spec §4), and ours: waiting for the browser to be online again. */
+/** Stages of one file upload, and ours: waiting for the browser to be online again. */
 export const UPLOAD_STAGES = ['starting', 'initializing', 'uploading', 'processing', 'completing', 'completed', 'waitingForNetwork'] as const;
 export type UploadStage = (typeof UPLOAD_STAGES)[number];
 
@@ -168,6 +168,14 @@ export interface ShareBatchResult extends FsItemsResult {
 
 export const isShareBatchResult = (value: unknown): value is ShareBatchResult =>
   typeof value === 'object' && value !== null && Array.isArray((value as { shares?: unknown }).shares) && Array.isArray((value as { failed?: unknown }).failed);
+
+/** A receipt (an image or a PDF) of an expense claim: one form POST to the claim's receipts; answers the stored receipt. */
+export interface ReceiptUpload {
+  taskId: string;
+  api: ApiAccess;
+  claimId: string;
+  file: File;
+}
 
 /** A folder the user picked (File System Access API) into a mount folder: the worker walks it, then uploads it as a batch. */
 export interface FsDirectoryUpload {

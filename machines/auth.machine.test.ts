@@ -13,7 +13,7 @@ const failure = (status: number, reason: RequestFailure['reason'], message = 'no
 const keyInfo: ApiKeyTestResponse = {
   name: 'ci',
   basic_path: '/docs',
-  permissions: { text: true, file: false, mount: false },
+  permissions: { text: true, file: false, mount: false, expense: false },
   key_info: { id: 'k1', name: 'ci', basic_path: '/docs', expires_at: null },
 };
 

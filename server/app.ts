@@ -18,6 +18,7 @@ import { apiKeyRoutes } from './routes/api-keys';
 import { authRoutes } from './routes/auth';
 import { fileShareRoutes } from './routes/file-shares';
 import { fileRoutes } from './routes/files';
+import { expenseRoutes } from './routes/expenses';
 import { cacheRoutes, fsRoutes } from './routes/fs';
 import { localStorageRoutes } from './routes/local-storage';
 import { adminMountRoutes, userMountRoutes } from './routes/mounts';
@@ -58,6 +59,7 @@ export function createApp(deps: AppDeps) {
   api.route('/admin/fs', fsRoutes(deps, 'admin'));
   api.route('/user/fs', fsRoutes(deps, 'user'));
   api.route('/admin/cache', cacheRoutes(deps, 'admin'));
+  api.route('/', expenseRoutes(deps));
   api.route('/user/cache', cacheRoutes(deps, 'user'));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);

@@ -9,6 +9,7 @@ import { sharedState } from './migrations/005-shared-state';
 import { webdav } from './migrations/006-webdav';
 import { apiKeyHashes } from './migrations/007-api-key-hashes';
 import { shareArea } from './migrations/008-share-area';
+import { expenses } from './migrations/009-expenses';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '006-webdav': webdav,
   '007-api-key-hashes': apiKeyHashes,
   '008-share-area': shareArea,
+  '009-expenses': expenses,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
 type Flag = number;
@@ -28,6 +29,8 @@ export interface ApiKeysTable {
   text_permission: Flag;
   file_permission: Flag;
   mount_permission: Flag;
+  /** Files and sees its own expense claims (009-expenses). */
+  expense_permission: Flag;
   basic_path: string;
   expires_at: string | null;
   last_used: string | null;
@@ -161,6 +164,52 @@ export interface DavLocksTable {
   created_by: string;
 }
 
+/** An expense claim; `status` is the fold of its events, written in the same transaction as each of them. */
+export interface ExpenseClaimsTable {
+  id: string;
+  title: string;
+  amount_minor: number;
+  /** ISO 4217. */
+  currency: string;
+  /** `YYYY-MM-DD`. */
+  spent_on: string;
+  category: string;
+  description: string;
+  status: ExpenseStatus;
+  /** `admin` or `apikey:<id>` (context.ts creatorOf). */
+  created_by: string;
+  /** The owner's name when the claim was filed: the key may be renamed or deleted since. */
+  owner_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One transition of a claim, in the order it happened (`seq` on PostgreSQL, rowid on SQLite, breaks ties). */
+export interface ExpenseEventsTable {
+  id: string;
+  claim_id: string;
+  event: ExpenseEvent;
+  from_status: ExpenseStatus;
+  to_status: ExpenseStatus;
+  actor: string;
+  actor_name: string;
+  note: string | null;
+  created_at: string;
+}
+
+/** A receipt's object lives at `storage_path` in the expense area of `storage_config_id` (storage/keys.ts). */
+export interface ExpenseReceiptsTable {
+  id: string;
+  claim_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  storage_config_id: string;
+  storage_path: string;
+  etag: string | null;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -174,4 +223,7 @@ export interface Database {
   leases: LeasesTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  expense_claims: ExpenseClaimsTable;
+  expense_events: ExpenseEventsTable;
+  expense_receipts: ExpenseReceiptsTable;
 }

@@ -3,7 +3,7 @@ import { ApiError, badInput } from '../errors';
 import { visibleMounts, type MountRow } from '../services/mounts';
 import { findStorageConfig } from '../services/storage-configs';
 import type { FolderListing, StorageDriver } from '../storage/driver';
-import { folderSegments, isShareAreaKey } from '../storage/keys';
+import { folderSegments, isReservedAreaKey } from '../storage/keys';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 import { isWithin, normalizePath, outsideBasePath, pathOfSegments, ROOT, type FsPath } from './paths';
 
@@ -75,11 +75,12 @@ const segmentsOf = (mountPath: string) => mountPath.split('/').filter(Boolean);
 
 /**
  * The target of another path in the same mount, by its segments below the mount point. Every mount target is made
- * here, so this is where the share area is refused (as LOCAL's `.staging` is): file shares' objects are no mount's.
+ * here, so this is where the reserved areas are refused (as LOCAL's `.staging` is): file shares' objects and expense
+ * receipts are no mount's.
  */
 export function withInner(target: Omit<MountTarget, 'kind' | 'path' | 'inner' | 'key'>, inner: string[]): MountTarget {
   const key = [...target.rootSegments, ...inner].join('/');
-  if (isShareAreaKey(key)) throw badInput('path', 'invalid_path');
+  if (isReservedAreaKey(key)) throw badInput('path', 'invalid_path');
   return {
     kind: 'mount',
     mount: target.mount,
@@ -92,12 +93,12 @@ export function withInner(target: Omit<MountTarget, 'kind' | 'path' | 'inner' | 
   };
 }
 
-/** A folder's entries, or with `recursive` its whole tree, as the mount sees them: without the share area. */
+/** A folder's entries, or with `recursive` its whole tree, as the mount sees them: without the reserved areas. */
 export async function listMount(target: MountTarget, recursive = false): Promise<FolderListing> {
   const listing = await (recursive ? target.driver.listTree(target.key) : target.driver.list(target.key));
   return {
-    folders: listing.folders.filter((key) => !isShareAreaKey(key)),
-    objects: listing.objects.filter((object) => !isShareAreaKey(object.key)),
+    folders: listing.folders.filter((key) => !isReservedAreaKey(key)),
+    objects: listing.objects.filter((object) => !isReservedAreaKey(object.key)),
   };
 }
 

@@ -248,6 +248,36 @@ export const messages = {
   fs_key_mismatch: { en: 'The upload key does not belong to {path}', zh: '上传标识与 {path} 不匹配' },
   fs_storage_unavailable: { en: 'The storage of this mount cannot be reached: {reason}', zh: '无法访问此挂载点的存储：{reason}' },
   cache_cleared: { en: '{cleared} cached folders cleared', zh: '已清除 {cleared} 个缓存的文件夹' },
+  expense_created: { en: 'Expense claim created', zh: '报销单已创建' },
+  expense_updated: { en: 'Expense claim updated', zh: '报销单已更新' },
+  expense_deleted: { en: 'Expense claim deleted', zh: '报销单已删除' },
+  expense_submitted: { en: 'Expense claim submitted', zh: '报销单已提交' },
+  expense_processing: { en: 'Expense claim taken into processing', zh: '报销单已进入处理' },
+  expense_approved: { en: 'Expense claim approved', zh: '报销单已批准' },
+  expense_rejected: { en: 'Expense claim rejected', zh: '报销单已驳回' },
+  expense_not_found: { en: 'Expense claim not found', zh: '报销单不存在' },
+  expense_owner_only: { en: 'Only the claim\'s owner can do this', zh: '只有报销单的提交人可以执行此操作' },
+  expense_status_conflict: {
+    en: 'Not possible while the claim is {status}',
+    zh: '报销单处于 {status} 状态，无法执行此操作',
+  },
+  expense_future_date: { en: 'The date spent cannot be in the future', zh: '消费日期不能晚于今天' },
+  expense_unknown_category: {
+    en: 'Unknown category "{category}": choose one of the listed categories',
+    zh: '未知类别“{category}”：请从列出的类别中选择',
+  },
+  expense_receipts_full: { en: 'A claim holds at most {max} receipts', zh: '每张报销单最多 {max} 张收据' },
+  receipt_uploaded: { en: 'Receipt uploaded', zh: '收据已上传' },
+  receipt_deleted: { en: 'Receipt deleted', zh: '收据已删除' },
+  receipt_not_found: { en: 'Receipt not found', zh: '收据不存在' },
+  receipt_type_refused: {
+    en: 'A receipt must be a PNG, JPEG, GIF, WebP image or a PDF',
+    zh: '收据必须是 PNG、JPEG、GIF、WebP 图片或 PDF 文件',
+  },
+  receipt_signature_mismatch: {
+    en: 'The file\'s content does not match its type: a receipt must really be the image or PDF its name says',
+    zh: '文件内容与其类型不符：收据必须确实是其文件名所示的图片或 PDF',
+  },
   internal: { en: 'Internal server error', zh: '服务器内部错误' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 

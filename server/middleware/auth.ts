@@ -42,6 +42,7 @@ export const apiKeyPrincipal = (key: Selectable<ApiKeysTable>): Principal => ({
     text: key.text_permission === 1,
     file: key.file_permission === 1,
     mount: key.mount_permission === 1,
+    expense: key.expense_permission === 1,
   },
 });
 

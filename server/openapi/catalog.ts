@@ -1,4 +1,5 @@
 import { authDocs } from './catalog/auth';
+import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
 import { fsDocs } from './catalog/fs';
 import { mountDocs, storageDocs } from './catalog/mounts';
@@ -19,6 +20,7 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   mountDocs,
   storageDocs,
   authDocs,
+  expenseDocs,
   systemDocs,
 ]);
 

@@ -42,6 +42,7 @@ describe('/api/admin/api-keys', () => {
         text_permission: false,
         file_permission: false,
         mount_permission: false,
+        expense_permission: false,
         basic_path: '/',
         expires_at: null,
         last_used: null,
@@ -62,6 +63,7 @@ describe('/api/admin/api-keys', () => {
         text_permission: true,
         file_permission: false,
         mount_permission: true,
+        expense_permission: true,
         basic_path: '/local/team',
         expires_at: expires,
       });
@@ -69,6 +71,7 @@ describe('/api/admin/api-keys', () => {
         text_permission: true,
         file_permission: false,
         mount_permission: true,
+        expense_permission: true,
         basic_path: '/local/team',
         expires_at: expires,
       });
@@ -228,6 +231,7 @@ describe('/api/admin/api-keys', () => {
         text_permission: true,
         file_permission: true,
         mount_permission: true,
+        expense_permission: true,
         basic_path: '/local/x',
         expires_at: expires,
       });
@@ -240,6 +244,7 @@ describe('/api/admin/api-keys', () => {
         text_permission: true,
         file_permission: true,
         mount_permission: true,
+        expense_permission: true,
         basic_path: '/local/x',
         expires_at: expires,
       });
@@ -294,7 +299,7 @@ describe('/api/admin/api-keys', () => {
     it('takes effect on the key’s next request', async () => {
       await expectOk(await put(key.id, { text_permission: true, basic_path: '/local' }), apiKeySchema);
       const me = await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
-      expect(me.permissions).toEqual({ text: true, file: false, mount: false });
+      expect(me.permissions).toEqual({ text: true, file: false, mount: false, expense: false });
       expect(me.basic_path).toBe('/local');
     });
   });
@@ -373,7 +378,7 @@ describe('API key authentication', () => {
     expect(me).toEqual({
       name: 'tester',
       basic_path: '/local/tester',
-      permissions: { text: true, file: false, mount: true },
+      permissions: { text: true, file: false, mount: true, expense: false },
       key_info: { id: key.id, name: 'tester', basic_path: '/local/tester', expires_at: expires },
     });
   });

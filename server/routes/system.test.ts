@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_EXPENSE_CATEGORIES } from '../../contract/expenses';
 import {
   DEFAULT_MAX_UPLOAD_SIZE_MB,
   healthSchema,
@@ -50,18 +51,19 @@ describe('/api/admin/system-settings', () => {
 
   const get = () => t.request('/api/admin/system-settings', { token });
   const put = (json: unknown) => t.request('/api/admin/system-settings', { method: 'PUT', token, json });
+  const categories = [...DEFAULT_EXPENSE_CATEGORIES];
   const publicSize = async () =>
     (await expectOk(await t.request('/api/system/max-upload-size'), maxUploadSizeSchema)).max_upload_size;
 
   it('answers the defaults', async () => {
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto' });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories });
   });
 
   it('saves a fractional size, and the public route follows', async () => {
     const res = await put({ max_upload_size: 0.5 });
     const saved = await expectOk(res.clone(), systemSettingsSchema);
     expect(((await res.json()) as { message: string }).message).toBe('Settings saved');
-    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto' });
+    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories });
     expect(await expectOk(await get(), systemSettingsSchema)).toEqual(saved);
     expect(await publicSize()).toBe(0.5);
   });
@@ -69,8 +71,13 @@ describe('/api/admin/system-settings', () => {
   it('changes only the settings given', async () => {
     await expectOk(await put({ max_upload_size: 250 }), systemSettingsSchema);
     const saved = await expectOk(await put({ webdav_upload_mode: 'multipart' }), systemSettingsSchema);
-    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart' });
+    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories });
     expect(await expectOk(await put({}), systemSettingsSchema)).toEqual(saved);
+  });
+
+  it('saves the expense categories the admin edits', async () => {
+    const saved = await expectOk(await put({ expense_categories: [' fuel ', 'training'] }), systemSettingsSchema);
+    expect(saved.expense_categories).toEqual(['fuel', 'training']);
   });
 
   it.each(['auto', 'proxy', 'multipart', 'direct'] as const)('accepts webdav_upload_mode %s', async (mode) => {
@@ -93,6 +100,9 @@ describe('/api/admin/system-settings', () => {
     ['a size of null', { max_upload_size: null }, 'max_upload_size', undefined],
     ['an absurd size', { max_upload_size: 1e12 }, 'max_upload_size', 'too_large'],
     ['an unknown upload mode', { webdav_upload_mode: 'ftp' }, 'webdav_upload_mode', 'invalid_choice'],
+    ['no expense category', { expense_categories: [] }, 'expense_categories', 'required'],
+    ['a blank expense category', { expense_categories: ['travel', ' '] }, 'expense_categories.1', 'required'],
+    ['a repeated expense category', { expense_categories: ['travel', 'travel'] }, 'expense_categories', 'duplicate'],
   ])('answers 400 for %s and changes nothing', async (_name, json, field, issue) => {
     const body = await expectError(await put(json), 400);
     expect(body.data).toMatchObject({ error: 'validation', field });
@@ -103,7 +113,7 @@ describe('/api/admin/system-settings', () => {
 
   it('saves nothing when one of two values is bad', async () => {
     await expectError(await put({ max_upload_size: 5, webdav_upload_mode: 'bad' }), 400);
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto' });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories });
   });
 
   it('needs an admin: 401 anonymous, 403 for an API key', async () => {

@@ -21,6 +21,7 @@ function present(row: ApiKeysTable): ApiKey {
     text_permission: row.text_permission === 1,
     file_permission: row.file_permission === 1,
     mount_permission: row.mount_permission === 1,
+    expense_permission: row.expense_permission === 1,
     basic_path: row.basic_path,
     expires_at: row.expires_at,
     last_used: row.last_used,
@@ -66,6 +67,7 @@ export async function createApiKey(
     text_permission: Number(input.text_permission),
     file_permission: Number(input.file_permission),
     mount_permission: Number(input.mount_permission),
+    expense_permission: Number(input.expense_permission),
     basic_path: input.basic_path,
     expires_at: input.expires_at ?? null,
     last_used: null,
@@ -88,6 +90,7 @@ export async function updateApiKey(deps: AppDeps, id: string, input: UpdateApiKe
   if (input.text_permission !== undefined) changes.text_permission = Number(input.text_permission);
   if (input.file_permission !== undefined) changes.file_permission = Number(input.file_permission);
   if (input.mount_permission !== undefined) changes.mount_permission = Number(input.mount_permission);
+  if (input.expense_permission !== undefined) changes.expense_permission = Number(input.expense_permission);
   await deps.db.updateTable('api_keys').set(changes).where('id', '=', id).execute();
   return present({ ...existing, ...changes });
 }

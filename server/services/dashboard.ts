@@ -1,6 +1,7 @@
 import type { DashboardStats } from '../../contract/files';
 import type { AppDeps } from '../context';
 import type { DB } from '../db/database';
+import { countAwaitingReview } from './expenses';
 import { committedUsage } from './storage-configs';
 import { viewCountsOf } from './view-counts';
 
@@ -34,7 +35,7 @@ async function count(db: DB, table: 'pastes' | 'api_keys' | 'storage_configs'): 
 export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
   await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const days = lastDays(deps.now());
-  const [totalPastes, totalApiKeys, totalS3Configs, usage, configs, lastWeekPastes, lastWeekFiles] = await Promise.all([
+  const [totalPastes, totalApiKeys, totalS3Configs, usage, configs, lastWeekPastes, lastWeekFiles, expensesAwaitingReview] = await Promise.all([
     count(deps.db, 'pastes'),
     count(deps.db, 'api_keys'),
     count(deps.db, 'storage_configs'),
@@ -42,6 +43,7 @@ export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
     deps.db.selectFrom('storage_configs').selectAll().orderBy('is_default', 'desc').orderBy('created_at').orderBy('id').execute(),
     perDay(deps.db, 'pastes', days),
     perDay(deps.db, 'files', days),
+    countAwaitingReview(deps.db),
   ]);
   const s3Buckets = configs.map((config) => {
     const used = usage.get(config.id) ?? { bytes: 0, files: 0 };
@@ -66,5 +68,6 @@ export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
     s3Buckets,
     lastWeekPastes,
     lastWeekFiles,
+    expensesAwaitingReview,
   };
 }

@@ -1,7 +1,12 @@
+import { DEFAULT_EXPENSE_CATEGORIES } from '../../contract/expenses';
 import { DEFAULT_MAX_UPLOAD_SIZE_MB, type SystemSettings, type UpdateSystemSettingsRequest } from '../../contract/system';
 import type { DB } from '../db/database';
 
-const DEFAULTS: SystemSettings = { max_upload_size: DEFAULT_MAX_UPLOAD_SIZE_MB, webdav_upload_mode: 'auto' };
+const DEFAULTS: SystemSettings = {
+  max_upload_size: DEFAULT_MAX_UPLOAD_SIZE_MB,
+  webdav_upload_mode: 'auto',
+  expense_categories: [...DEFAULT_EXPENSE_CATEGORIES],
+};
 
 /** Settings are rows of key → JSON value; absent keys take their defaults. */
 export async function readSettings(db: DB): Promise<SystemSettings> {

@@ -282,7 +282,13 @@ export async function deleteStorageConfig(deps: AppDeps, id: string): Promise<vo
       .select((eb) => eb.fn.countAll<number>().as('count'))
       .where('storage_config_id', '=', id)
       .executeTakeFirstOrThrow();
-    if (Number(files.count) > 0) throw new ApiError(409, 'storage_config_in_use', { count: Number(files.count) }, { count: Number(files.count) });
+    const receipts = await trx
+      .selectFrom('expense_receipts')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('storage_config_id', '=', id)
+      .executeTakeFirstOrThrow();
+    const held = Number(files.count) + Number(receipts.count);
+    if (held > 0) throw new ApiError(409, 'storage_config_in_use', { count: held }, { count: held });
     const mounts = await trx.selectFrom('mounts').select('mount_path').where('storage_config_id', '=', id).orderBy('mount_path').execute();
     if (mounts.length > 0) {
       const paths = mounts.map((mount) => mount.mount_path);

@@ -44,7 +44,7 @@ export const routes: readonly RouteEntry[] = [
   route({ path: '/paste/:slug', title: msg`View share`, shareView: true }, () => import('../pages/paste-view/PasteViewPage')),
   route({ path: '/file/:slug', title: msg`File preview`, shareView: true }, () => import('../pages/file-view/FileViewPage')),
   route({ path: '/mount-explorer/*?', title: msg`Mount explorer` }, () => import('../pages/mount-explorer/MountExplorerPage')),
-  route({ path: '/expense', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
+  route({ path: '/expense/*?', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
 ];
 
 /** A route's first path segment, without parameters: `/paste/:slug` → `paste`, `/` → ``. */

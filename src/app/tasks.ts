@@ -8,6 +8,7 @@ import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '..
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
 import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
+import { isReceiptPayload } from './receipt-tasks';
 import { isShareBatchPayload, type ShareBatchPayload } from './share-tasks';
 
 /** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
@@ -42,6 +43,10 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     let run: Promise<unknown>;
     if (isShareBatchPayload(input.payload)) {
       run = runShareBatch(input.id, input.label, input.payload, api, relay);
+    } else if (isReceiptPayload(input.payload)) {
+      // Checked before the explorer's: any payload with a `kind` looks like one of theirs.
+      const { claimId, file } = input.payload;
+      run = file ? transferEngine.uploadReceipt({ taskId: input.id, api, claimId, file }, relay) : Promise.reject({ code: 'unknown' } satisfies TransferError);
     } else if (isExplorerPayload(input.payload)) {
       run = runExplorerTask(input.id, input.label, input.payload, input.previous as FsItemsResult | undefined, api, relay);
     } else if (input.type === 'upload' && payload.url) {

@@ -1,11 +1,12 @@
 import { shallowEqual, useSelector } from '@xstate/react';
 import { useAppActors } from './actors';
+import { roleOf } from './permissions';
 
 /** Who is signed in, derived from the auth machine's state and tags. */
 export function useAuth() {
   const { auth } = useAppActors();
   return useSelector(auth, (snapshot) => ({
-    role: snapshot.matches('admin') ? ('admin' as const) : snapshot.matches('apiKey') ? ('apiKey' as const) : null,
+    role: roleOf(snapshot),
     busy: snapshot.hasTag('busy'),
     username: snapshot.context.username,
     keyName: snapshot.context.keyName,

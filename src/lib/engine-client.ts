@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { FileShare } from '../../contract/files';
+import type { ExpenseReceipt } from '../../contract/expenses';
 import type { FsUploadResult } from '../../contract/fs';
 import {
   concurrencyFor,
@@ -20,9 +21,11 @@ import {
   type JournalTask,
   type ShareBatchResult,
   type ShareBatchUpload,
+  type ReceiptUpload,
   type UrlShareUpload,
 } from '../../contract/transfer';
 import type { TransferEngine } from '../../workers/engine/engine';
+import { authorizationOf, type Credentials } from './api/client';
 import { backendBaseUrl } from './backend-url';
 import { localStore, STORAGE_KEYS } from './storage';
 
@@ -51,12 +54,8 @@ export function setPartsPerUpload(value: number) {
   if (engine) void engine.configure(concurrencyFor(value));
 }
 
-export function apiAccess(credentials: { adminToken?: string; apiKey?: string }, language: string): ApiAccess {
-  const authorization = credentials.adminToken
-    ? `Bearer ${credentials.adminToken}`
-    : credentials.apiKey
-      ? `ApiKey ${credentials.apiKey}`
-      : undefined;
+export function apiAccess(credentials: Credentials, language: string): ApiAccess {
+  const authorization = authorizationOf(credentials);
   return { baseUrl: backendBaseUrl(), language, ...(authorization && { authorization }) };
 }
 
@@ -84,6 +83,8 @@ export const transferEngine = {
     remote().uploadFile(command, Comlink.proxy(onEvent)),
   resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult> =>
     remote().resumeFile(taskId, file, api, Comlink.proxy(onEvent)),
+  uploadReceipt: (command: ReceiptUpload, onEvent: (event: EngineEvent) => void): Promise<ExpenseReceipt> =>
+    remote().uploadReceipt(command, Comlink.proxy(onEvent)),
   uploadUrl: (command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadUrl(command, Comlink.proxy(onEvent)),
   resumeUrl: (taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>

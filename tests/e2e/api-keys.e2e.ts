@@ -59,7 +59,12 @@ describe('API keys', () => {
       text: true,
       file: false,
       mount: false,
+      expense: false,
     });
+    // Without the expense permission the main menu offers no expense claims.
+    const holderMain = holder.page.getByRole('navigation', { name: 'Main' });
+    await holderMain.getByRole('link', { name: 'Mount explorer' }).waitFor();
+    expect(await holderMain.getByRole('link', { name: 'Expense claims' }).count()).toBe(0);
 
     // The admin deletes the key, confirming first.
     await row.getByRole('button', { name: 'Delete key writer' }).click();
@@ -106,6 +111,62 @@ describe('API keys', () => {
     expect(text).toContain('Files');
     expect(text).toContain('Never');
     await context.close();
+  });
+
+  it('creates a key with the expense permission: stored, listed, and its holder is offered expense claims', async () => {
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
+    // The admin reviews claims: the main menu offers them.
+    const adminMain = admin.page.getByRole('navigation', { name: 'Main' });
+    await expect(adminMain.getByRole('link', { name: 'Expense claims' }).getAttribute('href')).resolves.toBe('/expense');
+
+    await admin.page.goto(`${suite.server.url}/admin/key-management`);
+    await admin.page.getByRole('button', { name: 'Create key' }).first().click();
+    const form = admin.page.getByRole('dialog', { name: 'Create API key' });
+    const expense = form.getByLabel('Expense claims: file and track own claims');
+    await expect(expense.isChecked()).resolves.toBe(false);
+    await form.getByLabel('Name').fill('claimant');
+    await form.getByLabel('Text: create and manage pastes').uncheck();
+    await expense.check();
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const created = admin.page.getByRole('dialog', { name: 'API key created' });
+    const key = (await created.getByTestId('created-key').textContent())?.trim() ?? '';
+    await created.getByRole('button', { name: 'Done' }).click();
+    const row = admin.page.locator('tr[data-key-name="claimant"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Expenses');
+    expect(await row.textContent()).not.toContain('Text');
+
+    // The server stored the permission as chosen, and the edit form shows it.
+    const authorization = `Bearer ${await admin.page.evaluate(() => localStorage.getItem('admin_token'))}`;
+    const listed = await admin.page.request.get(`${suite.server.url}/api/admin/api-keys`, { headers: { Authorization: authorization } });
+    const stored = ((await listed.json()) as { data: { name: string }[] }).data.find((item) => item.name === 'claimant');
+    expect(stored).toMatchObject({ text_permission: false, file_permission: false, mount_permission: false, expense_permission: true });
+    await row.getByRole('button', { name: 'Edit key claimant' }).click();
+    const edit = admin.page.getByRole('dialog', { name: 'Edit API key' });
+    await expect(edit.getByLabel('Expense claims: file and track own claims').isChecked()).resolves.toBe(true);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+
+    // Its holder: the key's permissions as the browser keeps them, and the menu entry.
+    const holder = await newPerson(suite.browser);
+    await holder.page.goto(`${suite.server.url}/admin`);
+    await holder.page.getByRole('tab', { name: 'API key' }).click();
+    await holder.page.getByRole('textbox', { name: 'API key' }).fill(key);
+    await holder.page.getByRole('button', { name: 'Log in' }).click();
+    await holder.page.getByRole('heading', { name: 'User panel' }).waitFor();
+    expect(await holder.page.evaluate(() => JSON.parse(localStorage.getItem('api_key_permissions') ?? 'null'))).toEqual({
+      text: false,
+      file: false,
+      mount: false,
+      expense: true,
+    });
+    const holderMain = holder.page.getByRole('navigation', { name: 'Main' });
+    await holderMain.getByRole('link', { name: 'Expense claims' }).click();
+    await holder.page.waitForURL(`${suite.server.url}/expense`);
+    await expect(holderMain.getByRole('link', { name: 'Expense claims' }).getAttribute('aria-current')).resolves.toBe('page');
+    expect(holder.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await Promise.all([admin.context.close(), holder.context.close()]);
   });
 
   // sharex.test.ts posts what shareXUploaders describes to a real server; here the page hands out exactly that, at

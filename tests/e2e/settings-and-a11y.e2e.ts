@@ -31,6 +31,73 @@ describe('system settings', () => {
     await context.close();
   });
 
+  it("edits the expense categories: the server's defaults, rename, add, remove, at least one; saved with the rest", async () => {
+    const { page, context, errors } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/admin/settings`);
+    const editor = page.getByRole('group', { name: 'Expense categories' });
+    const names = () => editor.getByRole('textbox').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    await editor.getByRole('textbox', { name: 'Category 1' }).waitFor();
+    await expect(names()).resolves.toEqual(['travel', 'meals', 'lodging', 'supplies', 'other']);
+
+    // Rename, remove, add (the new row takes the focus); an empty row and a repeat are refused on save.
+    await editor.getByRole('textbox', { name: 'Category 1' }).fill('Travel');
+    await editor.getByRole('button', { name: 'Remove category 4' }).click();
+    await editor.getByRole('button', { name: 'Add category' }).click();
+    await expect(page.evaluate(() => (document.activeElement as HTMLInputElement).getAttribute('aria-label'))).resolves.toBe('Category 5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await editor.getByText('Enter a name or remove this category').waitFor();
+    await editor.getByRole('textbox', { name: 'Category 5' }).fill(' meals ');
+    await editor.getByText('This category is already in the list').waitFor();
+    await expect(editor.getByRole('textbox', { name: 'Category 5' }).getAttribute('aria-invalid')).resolves.toBe('true');
+    await editor.getByRole('textbox', { name: 'Category 5' }).fill(' Taxi ');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').first().waitFor();
+
+    const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('admin_token'))}`;
+    const answer = await page.request.get(`${suite.server.url}/api/expenses/categories`, { headers: { Authorization: authorization } });
+    expect(((await answer.json()) as { data: { categories: string[] } }).data.categories).toEqual(['Travel', 'meals', 'lodging', 'other', 'Taxi']);
+    await page.reload();
+    await editor.getByRole('textbox', { name: 'Category 1' }).waitFor();
+    await expect(names()).resolves.toEqual(['Travel', 'meals', 'lodging', 'other', 'Taxi']);
+
+    // One category always stays: the last one cannot be removed.
+    for (let left = 5; left > 1; left--) await editor.getByRole('button', { name: `Remove category ${left}` }).click();
+    await expect(names()).resolves.toEqual(['Travel']);
+    await expect(editor.getByRole('button', { name: 'Remove category 1' }).isDisabled()).resolves.toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the dashboard counts the claims awaiting review (submitted and processing) and links to them', async () => {
+    const { page, context, errors } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    const authorization = `Bearer ${await page.evaluate(() => localStorage.getItem('admin_token'))}`;
+    const categories = await page.request.get(`${suite.server.url}/api/expenses/categories`, { headers: { Authorization: authorization } });
+    const [category] = ((await categories.json()) as { data: { categories: string[] } }).data.categories;
+    const file = async (title: string, ...steps: string[]) => {
+      const claim = { title, amount_minor: 1250, currency: 'EUR', spent_on: '2026-01-15', category };
+      const made = await page.request.post(`${suite.server.url}/api/expenses`, { data: claim, headers: { Authorization: authorization } });
+      expect(made.status()).toBe(201);
+      const { id } = ((await made.json()) as { data: { id: string } }).data;
+      for (const step of steps) {
+        const done = await page.request.post(`${suite.server.url}/api${step.replace('{id}', id)}`, { data: {}, headers: { Authorization: authorization } });
+        expect(done.ok()).toBe(true);
+      }
+    };
+    await file('a draft');
+    await file('submitted', '/expenses/{id}/submit');
+    await file('in processing', '/expenses/{id}/submit', '/admin/expenses/{id}/process');
+
+    await page.goto(`${suite.server.url}/admin/dashboard`);
+    const card = page.getByRole('link', { name: /Claims awaiting review/ });
+    await expect(card.textContent()).resolves.toBe('2Claims awaiting review');
+    await card.click();
+    await page.waitForURL(`${suite.server.url}/expense`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('changes the admin password with the spec rules, then asks to log in again', async () => {
     const { page, context } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);

@@ -1,5 +1,6 @@
 import type { FileShare } from '../../contract/files';
 import { MULTIPART_THRESHOLD } from '../../contract/parts';
+import type { ExpenseReceipt } from '../../contract/expenses';
 import type { FsUploadResult } from '../../contract/fs';
 import {
   NO_SHARE_OPTIONS,
@@ -19,6 +20,7 @@ import {
   type ShareBatchResult,
   type ShareBatchUpload,
   type JournalTaskSpec,
+  type ReceiptUpload,
   type TransferConcurrency,
   type UrlShareUpload,
 } from '../../contract/transfer';
@@ -31,6 +33,7 @@ import { fsDescription, fsUpload } from '../pipelines/fs-upload';
 import { fsProtocol, shareMultipartJob } from '../pipelines/multipart-protocol';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
+import { receiptUpload } from '../pipelines/receipt-upload';
 import { shareBatchUpload } from '../pipelines/share-batch-upload';
 import { urlUpload } from '../pipelines/url-upload';
 import { callApi } from '../transport/api';
@@ -225,6 +228,10 @@ export class TransferEngine {
     return this.run(command.taskId, (signal) => this.records.items(command.taskId, record, signal, () => fsDownloadZip(command, this.context(signal, onEvent))));
   }
 
+  /** A receipt of an expense claim (see receiptUpload): one request, so a retry sends it whole again. */
+  async uploadReceipt(command: ReceiptUpload, onEvent: (event: EngineEvent) => void): Promise<ExpenseReceipt> {
+    return this.run(command.taskId, (signal) => receiptUpload(command, this.context(signal, onEvent)));
+  }
 
   /** A file from a web address as a file share. */
   async uploadUrl(command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiKeyListSchema } from '../../../contract/api-keys';
 import { apiKeyTestResponseSchema, loginResponseSchema } from '../../../contract/auth';
@@ -18,8 +18,11 @@ import type { ApiKeysTable } from '../schema';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** An api_keys row as releases before 007 wrote it: the key's hash, and the key sealed with the install's secret box. */
-type OldApiKeysTable = ApiKeysTable & { key_encrypted: string };
+/**
+ * An api_keys row as releases before 007 wrote it: the key's hash, and the key sealed with the install's secret box
+ * (and none of the columns later migrations added).
+ */
+type OldApiKeysTable = Omit<ApiKeysTable, 'expense_permission'> & { key_encrypted: string };
 
 /**
  * A database as the release before 007 left it (migrated up to 006-webdav), on this run's dialect, with the
@@ -32,7 +35,7 @@ async function databaseBefore007() {
   /** A connection that migrates nothing, typed with the old release's api_keys. */
   const connect = () => {
     const db = schema ? connectPostgres(schema.url) : connectSqlite(sqlitePath(dataDir));
-    return { db, old: db.withTables<{ api_keys: OldApiKeysTable }>() };
+    return { db, old: db as unknown as Kysely<{ api_keys: OldApiKeysTable }> };
   };
   const { db, old } = connect();
   const { error } = await (await migratorOf(db)).migrateTo('006-webdav');

@@ -15,11 +15,12 @@ export const TAGS = [
   { name: 'Mounts', description: 'Mount points: a storage configuration shown as a folder of the mount file system.' },
   { name: 'Storage', description: 'Storage configurations (S3-compatible or local folders).' },
   { name: 'Auth and keys', description: 'Admin login and session, API keys, and the credential checks.' },
+  { name: 'Expenses', description: 'Expense claims with receipts: filing, the review lifecycle, and the CSV export.' },
   { name: 'System', description: 'Health, version, limits, settings, the dashboard, and this API description.' },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 /** `METHOD /api/...` exactly as Hono lists the route (`:param`, trailing `*`). */
 export type RouteKey = `${Method} /api/${string}`;
 

@@ -1,10 +1,13 @@
 import { useLingui } from '@lingui/react/macro';
-import { ClipboardList, FolderTree, Home, Menu, Shield, Upload, X } from 'lucide-react';
+import { ClipboardList, FolderTree, Home, Menu, Receipt, Shield, Upload, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '../../components/Button';
 import { GithubMark } from '../../components/GithubMark';
+import { useLoadedActors, useSnapshotValue } from '../actors';
+import { mayUse, principalOf, storedPrincipal } from '../permissions';
 import { PRODUCT_NAME } from '../routes';
+import { readStoredCredentials } from '../stored-state';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import styles from './Shell.module.css';
 import { ThemeToggle } from './ThemeToggle';
@@ -18,6 +21,10 @@ export function Header() {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
   useEffect(() => setMenuOpen(false), [location]);
+  // Before the auth machine has loaded (a share's page), what the browser stored.
+  const mayClaimExpenses = useSnapshotValue(useLoadedActors()?.auth, (snapshot) =>
+    mayUse(snapshot ? principalOf(snapshot) : storedPrincipal(readStoredCredentials()), 'expense'),
+  );
 
   // The open mobile menu covers the top of the page: Escape or a tap anywhere else closes it.
   useEffect(() => {
@@ -45,6 +52,9 @@ export function Header() {
     { href: '/', label: t`Home`, icon: Home, active: location === '/' },
     { href: '/upload', label: t`Upload`, icon: Upload, active: location.startsWith('/upload') },
     { href: '/mount-explorer', label: t`Mount explorer`, icon: FolderTree, active: location.startsWith('/mount-explorer') },
+    ...(mayClaimExpenses
+      ? [{ href: '/expense', label: t`Expense claims`, icon: Receipt, active: location.startsWith('/expense') }]
+      : []),
     { href: '/admin', label: t`Admin`, icon: Shield, active: location.startsWith('/admin') },
   ];
 

@@ -21,6 +21,12 @@ export interface Credentials {
   apiKey?: string;
 }
 
+/** The `Authorization` header of these credentials: the admin's bearer token first, else the API key. */
+export function authorizationOf({ adminToken, apiKey }: Credentials): string | undefined {
+  if (adminToken) return `Bearer ${adminToken}`;
+  return apiKey ? `ApiKey ${apiKey}` : undefined;
+}
+
 interface ClientHooks {
   credentials: () => Credentials;
   language: () => string;
@@ -46,7 +52,7 @@ export function currentScope(): 'admin' | 'user' {
 }
 
 export interface RequestOptions<S extends v.GenericSchema> {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** The shape of `data`; the answer is checked against it. */
   schema: S;
@@ -83,8 +89,8 @@ export async function apiRequest<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>> {
   const { adminToken, apiKey } = options.credentials ?? hooks.credentials();
   const headers: Record<string, string> = { 'Accept-Language': hooks.language() };
-  if (adminToken) headers.Authorization = `Bearer ${adminToken}`;
-  else if (apiKey) headers.Authorization = `ApiKey ${apiKey}`;
+  const authorization = authorizationOf({ adminToken, apiKey });
+  if (authorization) headers.Authorization = authorization;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   // Offline API layer (src/lib/offline-cache.ts): business GETs are kept per credential.

@@ -1,6 +1,7 @@
 import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { FileText, FolderOpen, HardDrive, KeyRound } from 'lucide-react';
+import { FileText, FolderOpen, HardDrive, KeyRound, Receipt, type LucideIcon } from 'lucide-react';
+import { Link } from 'wouter';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { ProgressBar } from '../../../components/ProgressBar';
@@ -17,23 +18,38 @@ export default function Dashboard({ title }: { title: string }) {
   const stats = useResource(getDashboardStats);
   if (!stats.data) return <ResourceStatus resource={stats} errorTitle={t`The figures could not be loaded`} />;
   const data = stats.data;
-  const cards = [
+  const cards: { label: string; value: number; icon: LucideIcon; href?: string }[] = [
     { label: t`Text shares`, value: data.totalPastes, icon: FileText },
     { label: t`File uploads`, value: data.totalFiles, icon: FolderOpen },
     { label: t`API keys`, value: data.totalApiKeys, icon: KeyRound },
     { label: t`Storage configs`, value: data.totalS3Configs, icon: HardDrive },
+    // The expense page is the admin's review queue: the count is work waiting there.
+    { label: t`Claims awaiting review`, value: data.expensesAwaitingReview, icon: Receipt, href: '/expense' },
   ];
   return (
     <section>
       <ModuleHeader title={title} description={t`${formatBytes(data.totalStorageUsed)} stored in all.`} />
       <ul className={styles.cards}>
-        {cards.map(({ label, value, icon: Icon }) => (
-          <li key={label} className={styles.card}>
-            <Icon size={22} aria-hidden className={styles.cardIcon} />
-            <span className={styles.cardValue}>{value}</span>
-            <span className={styles.cardLabel}>{label}</span>
-          </li>
-        ))}
+        {cards.map(({ label, value, icon: Icon, href }) => {
+          const body = (
+            <>
+              <Icon size={22} aria-hidden className={styles.cardIcon} />
+              <span className={styles.cardValue}>{value}</span>
+              <span className={styles.cardLabel}>{label}</span>
+            </>
+          );
+          return (
+            <li key={label}>
+              {href ? (
+                <Link href={href} className={`${styles.card} ${styles.cardLink}`}>
+                  {body}
+                </Link>
+              ) : (
+                <div className={styles.card}>{body}</div>
+              )}
+            </li>
+          );
+        })}
       </ul>
       <div className={styles.panels}>
         <section className={styles.panel} aria-labelledby="usage-title">

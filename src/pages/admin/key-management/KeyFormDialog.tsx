@@ -1,12 +1,22 @@
 import { useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import type { ApiKey, CreatedApiKey } from '../../../../contract/api-keys';
+import { PERMISSIONS, type Permission } from '../../../../contract/auth';
 import { Button } from '../../../components/Button';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { Field, fieldStyles } from '../../../components/Field';
 import { createApiKey, updateApiKey } from '../../../lib/api/api-keys';
 import { asRequestFailure } from '../../../../contract/envelope';
-import { expiresAtFor, validateKeyForm, type EditExpiryChoice, type KeyFormErrors, type KeyFormValues } from './key-form';
+import {
+  expiresAtFor,
+  keyFormValuesOf,
+  NEW_KEY_FORM,
+  permissionFields,
+  validateKeyForm,
+  type EditExpiryChoice,
+  type KeyFormErrors,
+  type KeyFormValues,
+} from './key-form';
 
 interface KeyFormDialogProps {
   /** The key being edited; absent when creating. */
@@ -17,38 +27,16 @@ interface KeyFormDialogProps {
   onUpdated: (key: ApiKey) => void;
 }
 
-const emptyValues: KeyFormValues = {
-  name: '',
-  expiry: '30d',
-  customDays: '',
-  useCustomKey: false,
-  customKey: '',
-  text: true,
-  file: false,
-  mount: false,
-  basicPath: '/',
-};
-
-function valuesOf(key: ApiKey): KeyFormValues {
-  return {
-    ...emptyValues,
-    name: key.name,
-    expiry: 'keep',
-    text: key.text_permission,
-    file: key.file_permission,
-    mount: key.mount_permission,
-    basicPath: key.basic_path,
-  };
-}
-
 export function KeyFormDialog({ editing, onClose, onCreated, onUpdated }: KeyFormDialogProps) {
   const { t } = useLingui();
-  const [values, setValues] = useState<KeyFormValues>(editing ? valuesOf(editing) : emptyValues);
+  const [values, setValues] = useState<KeyFormValues>(editing ? keyFormValuesOf(editing) : NEW_KEY_FORM);
   const [errors, setErrors] = useState<KeyFormErrors>({});
   const [serverError, setServerError] = useState<string>();
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof KeyFormValues>(field: K, value: KeyFormValues[K]) =>
     setValues((previous) => ({ ...previous, [field]: value }));
+  const setPermission = (permission: Permission, granted: boolean) =>
+    setValues((previous) => ({ ...previous, permissions: { ...previous.permissions, [permission]: granted } }));
 
   const errorText: Record<keyof KeyFormErrors, Partial<Record<NonNullable<KeyFormErrors[keyof KeyFormErrors]>, string>>> = {
     name: { required: t`Please enter a key name` },
@@ -77,9 +65,7 @@ export function KeyFormDialog({ editing, onClose, onCreated, onUpdated }: KeyFor
     setServerError(undefined);
     const common = {
       name: values.name.trim(),
-      text_permission: values.text,
-      file_permission: values.file,
-      mount_permission: values.mount,
+      ...permissionFields(values.permissions),
       basic_path: values.basicPath.trim() || '/',
     };
     const expiresAt = expiresAtFor(values, new Date());
@@ -100,6 +86,13 @@ export function KeyFormDialog({ editing, onClose, onCreated, onUpdated }: KeyFor
     } finally {
       setSaving(false);
     }
+  };
+
+  const permissionLabels: Record<Permission, string> = {
+    text: t`Text: create and manage pastes`,
+    file: t`Files: upload and manage file shares`,
+    mount: t`Mounts: browse and change mounted storage`,
+    expense: t`Expense claims: file and track own claims`,
   };
 
   const expiryOptions: { value: EditExpiryChoice; label: string }[] = [
@@ -171,18 +164,17 @@ export function KeyFormDialog({ editing, onClose, onCreated, onUpdated }: KeyFor
         )}
         <fieldset className={fieldStyles.field}>
           <legend className={fieldStyles.label}>{t`Permissions`}</legend>
-          <label className={fieldStyles.checkbox}>
-            <input type="checkbox" name="text" checked={values.text} onChange={(e) => set('text', e.target.checked)} />
-            {t`Text: create and manage pastes`}
-          </label>
-          <label className={fieldStyles.checkbox}>
-            <input type="checkbox" name="file" checked={values.file} onChange={(e) => set('file', e.target.checked)} />
-            {t`Files: upload and manage file shares`}
-          </label>
-          <label className={fieldStyles.checkbox}>
-            <input type="checkbox" name="mount" checked={values.mount} onChange={(e) => set('mount', e.target.checked)} />
-            {t`Mounts: browse and change mounted storage`}
-          </label>
+          {PERMISSIONS.map((permission) => (
+            <label key={permission} className={fieldStyles.checkbox}>
+              <input
+                type="checkbox"
+                name={permission}
+                checked={values.permissions[permission]}
+                onChange={(e) => setPermission(permission, e.target.checked)}
+              />
+              {permissionLabels[permission]}
+            </label>
+          ))}
         </fieldset>
         <Field label={t`Base path`} hint={t`The key reaches only this folder and below.`} error={messageFor('basicPath')}>
           <input

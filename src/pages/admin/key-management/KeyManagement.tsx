@@ -44,7 +44,8 @@ export default function KeyManagement({ title }: { title: string }) {
           {key.text_permission && <span className={tableStyles.badge}>{t`Text`}</span>}
           {key.file_permission && <span className={tableStyles.badge}>{t`Files`}</span>}
           {key.mount_permission && <span className={tableStyles.badge}>{t`Mounts`}</span>}
-          {!key.text_permission && !key.file_permission && !key.mount_permission && (
+          {key.expense_permission && <span className={tableStyles.badge}>{t`Expenses`}</span>}
+          {!key.text_permission && !key.file_permission && !key.mount_permission && !key.expense_permission && (
             <span className={tableStyles.muted}>{t`None`}</span>
           )}
         </>

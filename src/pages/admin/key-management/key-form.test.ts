@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expiresAtFor, validateKeyForm, type KeyFormValues } from './key-form';
+import type { ApiKey } from '../../../../contract/api-keys';
+import { expiresAtFor, keyFormValuesOf, NEW_KEY_FORM, permissionFields, validateKeyForm, type KeyFormValues } from './key-form';
 
-const base: KeyFormValues = {
-  name: 'ci',
-  expiry: '7d',
-  customDays: '',
-  useCustomKey: false,
-  customKey: '',
-  text: true,
-  file: false,
-  mount: false,
-  basicPath: '/',
-};
+const base: KeyFormValues = { ...NEW_KEY_FORM, name: 'ci', expiry: '7d' };
 
 describe('validateKeyForm', () => {
   it('accepts a complete form', () => {
@@ -53,5 +44,43 @@ describe('expiresAtFor', () => {
     expect(expiresAtFor({ expiry: 'custom', customDays: '10' }, now)).toBe('2026-01-11T00:00:00.000Z');
     expect(expiresAtFor({ expiry: 'never', customDays: '' }, now)).toBeNull();
     expect(expiresAtFor({ expiry: 'keep', customDays: '' }, now)).toBeUndefined();
+  });
+});
+
+describe('permissions', () => {
+  const key: ApiKey = {
+    id: 'k1',
+    name: 'claims',
+    key_masked: 'abcdef…',
+    text_permission: false,
+    file_permission: true,
+    mount_permission: false,
+    expense_permission: true,
+    basic_path: '/team',
+    expires_at: null,
+    last_used: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+  };
+
+  it('gives a new key the text permission only: expense claims are off until chosen', () => {
+    expect(NEW_KEY_FORM.permissions).toEqual({ text: true, file: false, mount: false, expense: false });
+    expect(permissionFields(NEW_KEY_FORM.permissions)).toEqual({
+      text_permission: true,
+      file_permission: false,
+      mount_permission: false,
+      expense_permission: false,
+    });
+  });
+
+  it("fills an edited key's form with its four permissions and sends them back unchanged", () => {
+    const values = keyFormValuesOf(key);
+    expect(values).toMatchObject({ name: 'claims', expiry: 'keep', basicPath: '/team' });
+    expect(values.permissions).toEqual({ text: false, file: true, mount: false, expense: true });
+    expect(permissionFields(values.permissions)).toEqual({
+      text_permission: false,
+      file_permission: true,
+      mount_permission: false,
+      expense_permission: true,
+    });
   });
 });

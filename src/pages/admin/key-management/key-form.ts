@@ -1,4 +1,12 @@
-import { CUSTOM_KEY_MAX, CUSTOM_KEY_MIN, CUSTOM_KEY_PATTERN, isCleanAbsolutePath, normalizeBasicPath } from '../../../../contract/api-keys';
+import {
+  CUSTOM_KEY_MAX,
+  CUSTOM_KEY_MIN,
+  CUSTOM_KEY_PATTERN,
+  isCleanAbsolutePath,
+  normalizeBasicPath,
+  type ApiKey,
+} from '../../../../contract/api-keys';
+import type { Permission, Permissions } from '../../../../contract/auth';
 
 export const EXPIRY_CHOICES = ['1d', '7d', '30d', 'never', 'custom'] as const;
 export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number];
@@ -15,10 +23,43 @@ export interface KeyFormValues {
   customDays: string;
   useCustomKey: boolean;
   customKey: string;
-  text: boolean;
-  file: boolean;
-  mount: boolean;
+  permissions: Permissions;
   basicPath: string;
+}
+
+/** A new key's form: the text permission only; any other, expense claims included, is the admin's choice. */
+export const NEW_KEY_FORM: KeyFormValues = {
+  name: '',
+  expiry: '30d',
+  customDays: '',
+  useCustomKey: false,
+  customKey: '',
+  permissions: { text: true, file: false, mount: false, expense: false },
+  basicPath: '/',
+};
+
+/** A permission's field in the API's key requests and answers. */
+type PermissionFields = Pick<ApiKey, `${Permission}_permission`>;
+
+/** The form of an existing key: its expiry is kept unless changed. */
+export function keyFormValuesOf(key: ApiKey): KeyFormValues {
+  const permissions: Permissions = {
+    text: key.text_permission,
+    file: key.file_permission,
+    mount: key.mount_permission,
+    expense: key.expense_permission,
+  };
+  return { ...NEW_KEY_FORM, name: key.name, expiry: 'keep', permissions, basicPath: key.basic_path };
+}
+
+/** The permissions as the create and update requests take them. */
+export function permissionFields(permissions: Permissions): PermissionFields {
+  return {
+    text_permission: permissions.text,
+    file_permission: permissions.file,
+    mount_permission: permissions.mount,
+    expense_permission: permissions.expense,
+  };
 }
 
 export type KeyFormErrors = Partial<

@@ -15,7 +15,7 @@ export default function SettingsModule({ title }: { title: string }) {
       <ModuleHeader title={title} />
       <div className={styles.grid}>
         <div className={styles.card}>
-          <h3>{t`Uploads`}</h3>
+          <h3>{t`Uploads and expense claims`}</h3>
           <ResourceStatus resource={settings} errorTitle={t`Settings could not be loaded`} lines={3} />
           {settings.data && <SystemSettingsForm initial={settings.data} />}
         </div>

@@ -6,6 +6,8 @@ import { Button } from '../../../components/Button';
 import { Field } from '../../../components/Field';
 import { updateSystemSettings } from '../../../lib/api/system';
 import { toasts } from '../../../lib/toast';
+import { ExpenseCategoriesEditor } from './ExpenseCategoriesEditor';
+import { categoriesToSave, categoryErrors } from './expense-categories';
 import styles from './Settings.module.css';
 import { fromMegabytes, SIZE_UNITS, toMegabytes, type SizeUnit } from './upload-size';
 
@@ -15,6 +17,10 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
   const [amount, setAmount] = useState(String(start.amount));
   const [unit, setUnit] = useState<SizeUnit>(start.unit);
   const [mode, setMode] = useState<WebdavUploadMode>(initial.webdav_upload_mode);
+  const [categories, setCategories] = useState<string[]>(initial.expense_categories);
+  // The categories are checked from the first save on, then as they change.
+  const [checkCategories, setCheckCategories] = useState(false);
+  const categoryProblems = checkCategories ? categoryErrors(categories) : [];
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
 
@@ -28,14 +34,18 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const value = Number(amount);
-    if (!amount.trim() || !Number.isFinite(value) || value <= 0) {
-      setError(t`Upload max size must be greater than 0`);
-      return;
-    }
-    setError(undefined);
+    const sizeValid = amount.trim() !== '' && Number.isFinite(value) && value > 0;
+    setError(sizeValid ? undefined : t`Upload max size must be greater than 0`);
+    setCheckCategories(true);
+    if (!sizeValid || categoryErrors(categories).some(Boolean)) return;
     setSaving(true);
     try {
-      await updateSystemSettings({ max_upload_size: toMegabytes(value, unit), webdav_upload_mode: mode });
+      const saved = await updateSystemSettings({
+        max_upload_size: toMegabytes(value, unit),
+        webdav_upload_mode: mode,
+        expense_categories: categoriesToSave(categories),
+      });
+      setCategories(saved.expense_categories);
       toasts.success(t`Settings saved`);
     } catch (failure) {
       toasts.error(asRequestFailure(failure).message);
@@ -76,6 +86,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
           ))}
         </select>
       </Field>
+      <ExpenseCategoriesEditor names={categories} errors={categoryProblems} onChange={setCategories} />
       <Button type="submit" variant="primary" disabled={saving}>
         {saving ? t`Saving…` : t`Save settings`}
       </Button>

@@ -1,0 +1,113 @@
+import type { ExpenseReceipt } from '../../contract/expenses';
+import { PART_TIMEOUT_MS, type ReceiptUpload, type TransferError, type UploadStage } from '../../contract/transfer';
+import { TransferFailure } from '../engine/failure';
+import { ProgressMeter } from '../engine/progress';
+import { classifyFailure, type AttemptOutcome } from '../engine/retry';
+import { apiFailure } from '../transport/api';
+import { isSuccess } from '../transport/http';
+import type { MultipartContext } from './multipart-upload';
+
+/** What a receipt's upload needs of the engine: its transport, the shared scheduler and the network's state. */
+export type ReceiptContext = Pick<MultipartContext, 'signal' | 'emit' | 'transport' | 'scheduler' | 'online' | 'untilOnline' | 'sleep'>;
+
+interface Envelope {
+  code?: number;
+  message?: string;
+  data?: unknown;
+}
+
+/**
+ * A receipt (an image or a PDF) of an expense claim: one form POST to the claim's receipts, under a slot of the
+ * shared scheduler, tried again as a part would be (after 429, 5xx and network errors with back-off; once the
+ * browser is back online when it went offline). Any other refusal fails the task with the server's own words.
+ * A retry after a lost answer may store the receipt twice; the claim shows both, and its owner can delete one.
+ */
+export async function receiptUpload(command: ReceiptUpload, context: ReceiptContext): Promise<ExpenseReceipt> {
+  const { taskId, api, claimId, file } = command;
+  const { signal } = context;
+  const stage = (value: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage: value });
+  const meter = new ProgressMeter(file.size, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
+  const url = `${api.baseUrl}/api/expenses/${encodeURIComponent(claimId)}/receipts`;
+  const headers = { 'Accept-Language': api.language, ...(api.authorization && { Authorization: api.authorization }) };
+  stage('starting');
+  meter.update(0);
+  let retries = 0;
+  try {
+    for (;;) {
+      const release = await context.scheduler.acquire(taskId, signal);
+      stage('uploading');
+      let outcome: AttemptOutcome;
+      let body: Envelope | undefined;
+      try {
+        const response = await context.transport.send({
+          method: 'POST',
+          url,
+          headers,
+          body: formOf(file),
+          timeoutMs: PART_TIMEOUT_MS,
+          signal,
+          onUploadProgress: (loaded, total) => meter.update(sentShare(file.size, loaded, total)),
+        });
+        body = parseEnvelope(response.text);
+        if (isSuccess(response.status) && body?.data) {
+          meter.update(file.size);
+          stage('completed');
+          return body.data as ExpenseReceipt;
+        }
+        outcome = { status: response.status, body: response.text };
+      } catch (error) {
+        outcome = { code: (error as TransferError).code };
+      } finally {
+        release();
+      }
+      const decision = classifyFailure(outcome, retries, context.online());
+      if (decision.action === 'pause') {
+        stage('waitingForNetwork');
+        meter.stall();
+        await context.untilOnline(signal);
+        continue;
+      }
+      if (decision.action === 'backoff') {
+        retries++;
+        meter.stall();
+        await context.sleep(decision.delayMs, signal);
+        continue;
+      }
+      if (outcome.code) throw new TransferFailure({ code: outcome.code });
+      throw new TransferFailure(receiptRefusal(outcome.status ?? 0, body));
+    }
+  } finally {
+    context.scheduler.finish(taskId);
+  }
+}
+
+/** The form the receipts route reads: the one file, under its own name. */
+function formOf(file: File): FormData {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return form;
+}
+
+/**
+ * The file's bytes sent so far, from the form's: never all of them, since only the server's answer says the
+ * receipt is stored (the form's boundaries and headers make its total a little over the file's size).
+ */
+export const sentShare = (size: number, loaded: number, total: number): number =>
+  total > 0 ? Math.max(0, Math.min(size - 1, Math.floor((loaded / total) * size))) : 0;
+
+/**
+ * What a refusal means for a receipt. A 403 or 409 is about a share's storage or link to the other uploads; here
+ * it says the claim is not the user's or no longer editable, which only the server's message tells apart.
+ */
+export function receiptRefusal(status: number, body: Envelope | undefined): TransferError {
+  const failure = apiFailure(status, body, 'unknown');
+  return failure.code === 'storage_forbidden' || failure.code === 'slug_taken' ? { ...failure, code: 'unknown' } : failure;
+}
+
+function parseEnvelope(text: string): Envelope | undefined {
+  try {
+    return JSON.parse(text) as Envelope;
+  } catch {
+    return undefined;
+  }
+}
