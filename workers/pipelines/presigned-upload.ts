@@ -13,7 +13,7 @@ export interface PipelineContext {
 
 /**
  * One file as a file share: ask for a presigned URL, PUT the bytes straight to storage with progress, then
- * commit. When the PUT fails or is cancelled, the half-created record is deleted (frontend-spec §4).
+ * commit. When the PUT fails or is cancelled, the half-created record is deleted.
  */
 export async function presignedUpload(command: FileShareUpload, context: PipelineContext): Promise<FileShare> {
   const { taskId, api, file, options } = command;
