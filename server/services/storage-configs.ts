@@ -17,6 +17,18 @@ import { ApiError } from '../errors';
 import type { StorageConfigRow } from '../storage/registry';
 import { localStorageAllowed } from './shared-storage';
 
+/** A LOCAL config's columns: the S3 connection fields are empty. */
+const LOCAL_COLUMNS = {
+  storage_type: 'LOCAL',
+  provider_type: LOCAL_PROVIDER,
+  endpoint_url: null,
+  region: null,
+  bucket_name: null,
+  access_key_id: null,
+  secret_access_key_encrypted: null,
+  path_style: 0,
+} as const;
+
 export type CreateStorageConfigInput = v.InferOutput<typeof createStorageConfigRequestSchema>;
 export type UpdateStorageConfigInput = v.InferOutput<typeof updateStorageConfigRequestSchema>;
 
@@ -47,14 +59,7 @@ export async function ensureDefaultStorage(db: DB, now: Date): Promise<StorageCo
       const row: Insertable<StorageConfigsTable> = {
         id: randomUUID(),
         name: BUILTIN_LOCAL_NAME,
-        storage_type: 'LOCAL',
-        provider_type: LOCAL_PROVIDER,
-        endpoint_url: null,
-        region: null,
-        bucket_name: null,
-        access_key_id: null,
-        secret_access_key_encrypted: null,
-        path_style: 0,
+        ...LOCAL_COLUMNS,
         default_folder: '',
         total_storage_bytes: null,
         is_public: 1,
@@ -201,14 +206,7 @@ export async function createStorageConfig(deps: AppDeps, principal: Principal, i
         }
       : {
           ...common,
-          storage_type: 'LOCAL',
-          provider_type: LOCAL_PROVIDER,
-          endpoint_url: null,
-          region: null,
-          bucket_name: null,
-          access_key_id: null,
-          secret_access_key_encrypted: null,
-          path_style: 0,
+          ...LOCAL_COLUMNS,
         };
   await deps.db.transaction().execute(async (trx) => {
     if (row.is_default) await clearDefault(trx);
