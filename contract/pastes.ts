@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { offsetPaginationSchema, offsetQuery, pagePaginationSchema, pageQuery } from './lists';
+import { encryptedContentCheck, pasteEncryptionSchema } from './paste-encryption';
 import { customSlugSchema } from './slugs';
 import { isoTimestampSchema } from './time';
 
@@ -24,26 +25,49 @@ const maxViewsSchema = v.pipe(v.number(), v.integer('must_be_integer'), v.minVal
 const remarkSchema = v.pipe(v.string(), v.trim(), v.maxLength(PASTE_REMARK_MAX, 'too_long'));
 const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(SHARE_PASSWORD_MAX, 'too_long'));
 
-/** `POST /api/paste`. maxViews 0 = unlimited; expiresAt absent or null = never. */
-export const createPasteRequestSchema = v.object({
+/**
+ * Plain text (absent or null) or an encrypted payload (contract/paste-encryption.ts). The server's answers always
+ * carry it (null for plain text); absent still parses, as plain text, for answers stored before it existed (the
+ * browser's offline cache).
+ */
+const encryptionSchema = v.optional(v.nullable(pasteEncryptionSchema));
+
+const createPasteFields = v.object({
   content: pasteContentSchema,
+  encryption: encryptionSchema,
   remark: v.optional(remarkSchema),
   slug: v.optional(customSlugSchema),
   password: v.optional(passwordSchema),
   expiresAt: v.optional(expiresAtSchema),
   maxViews: v.optional(maxViewsSchema, 0),
 });
+/**
+ * `POST /api/paste`. maxViews 0 = unlimited; expiresAt absent or null = never. With `encryption`, `content` is the
+ * payload, and the size limit counts the payload.
+ */
+export const createPasteRequestSchema = v.pipe(
+  createPasteFields,
+  encryptedContentCheck<v.InferOutput<typeof createPasteFields>>(),
+);
 export type CreatePasteRequest = v.InferInput<typeof createPasteRequestSchema>;
 
-/** `PUT /api/admin/pastes/{id}` and the user twin: each field optional; password null clears it. */
-export const updatePasteRequestSchema = v.object({
+const updatePasteFields = v.object({
   content: v.optional(pasteContentSchema),
+  encryption: encryptionSchema,
   remark: v.optional(remarkSchema),
   slug: v.optional(customSlugSchema),
   password: v.optional(v.nullable(passwordSchema)),
   expiresAt: v.optional(expiresAtSchema),
   maxViews: v.optional(maxViewsSchema),
 });
+/**
+ * `PUT /api/admin/pastes/{id}` and the user twin: each field optional; password null clears it. `encryption` comes
+ * with the `content` it describes (null: plain text); `content` alone keeps the paste's encryption.
+ */
+export const updatePasteRequestSchema = v.pipe(
+  updatePasteFields,
+  encryptedContentCheck<v.InferOutput<typeof updatePasteFields>>(),
+);
 export type UpdatePasteRequest = v.InferInput<typeof updatePasteRequestSchema>;
 
 export const unlockPasteRequestSchema = v.object({ password: v.string() });
@@ -59,6 +83,7 @@ export const createdPasteSchema = v.object({
   expiresAt: v.nullable(v.string()),
   maxViews: v.number(),
   hasPassword: v.boolean(),
+  encryption: encryptionSchema,
   createdAt: v.string(),
 });
 export type CreatedPaste = v.InferOutput<typeof createdPasteSchema>;
@@ -72,12 +97,14 @@ export const publicPasteSchema = v.object({
   views: v.number(),
   hasPassword: v.boolean(),
   requiresPassword: v.boolean(),
+  encryption: encryptionSchema,
   createdAt: v.string(),
+  /** The text, or the encrypted payload as stored when `encryption` is set. */
   content: v.optional(v.string()),
   /**
-   * The content as HTML (contract/markdown.ts), with the content, unless the text is long (over 64 KiB): a client
-   * renders those itself. Not sanitised: it holds whatever HTML the text did, and a client must sanitise it before
-   * it shows it.
+   * The content as HTML (contract/markdown.ts), with the content, unless the text is long (over 64 KiB) or
+   * encrypted: a client renders those itself. Not sanitised: it holds whatever HTML the text did, and a client must
+   * sanitise it before it shows it.
    */
   contentHtml: v.optional(v.string()),
   /** The viewer created it (admin, or the same API key): the page offers editing, no view was counted. */
@@ -91,10 +118,13 @@ export const pasteSummarySchema = v.object({
   id: v.string(),
   slug: v.string(),
   remark: v.nullable(v.string()),
-  /** The first 200 characters of the content. */
+  /** The first 200 characters of the content; empty for an encrypted paste, which the server cannot read. */
   preview: v.string(),
+  /** Bytes of the content (of the payload, when encrypted). */
   size: v.number(),
   hasPassword: v.boolean(),
+  /** Set: the list shows "End-to-end encrypted" instead of a preview. */
+  encryption: encryptionSchema,
   expiresAt: v.nullable(v.string()),
   maxViews: v.number(),
   views: v.number(),

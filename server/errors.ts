@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorReason } from '../contract/envelope';
+import { ENCRYPTED_PAYLOAD_MIN_BYTES } from '../contract/paste-encryption';
 import type { MessageKey, MessageParams } from './i18n/messages';
 
 const REASON_BY_STATUS: Record<number, ErrorReason> = {
@@ -28,8 +29,16 @@ export class ApiError extends Error {
   }
 }
 
-export const badInput = (field: string, issue: string) =>
-  new ApiError(400, 'invalid_input', { field, issue }, { field, issue });
+/** Issues that deserve more than the generic "invalid value" message, as they say what the value must be. */
+const ISSUE_MESSAGES: Partial<Record<string, { key: MessageKey; params?: MessageParams }>> = {
+  not_base64url: { key: 'encrypted_payload_not_base64url' },
+  payload_too_short: { key: 'encrypted_payload_too_short', params: { min: ENCRYPTED_PAYLOAD_MIN_BYTES } },
+};
+
+export const badInput = (field: string, issue: string) => {
+  const specific = ISSUE_MESSAGES[issue];
+  return new ApiError(400, specific?.key ?? 'invalid_input', { field, issue, ...specific?.params }, { field, issue });
+};
 export const notFound = (key: MessageKey = 'not_found') => new ApiError(404, key);
 export const conflict = (key: MessageKey, field?: string) =>
   new ApiError(409, key, {}, field ? { field } : {});

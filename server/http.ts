@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
 import type { Envelope } from '../contract/envelope';
+import { SHARE_PEEK_EXPOSED, sharePeekHeaders, type SharePeek } from '../contract/share-peek';
 import type { AppDeps, AppEnv } from './context';
 import { badInput } from './errors';
 import { translate, type MessageKey, type MessageParams } from './i18n/messages';
@@ -24,6 +25,17 @@ export function ok<T>(
     success: true,
   };
   return c.json(body, status);
+}
+
+/**
+ * Adds a share's peek headers (contract/share-peek.ts) to its answer; where the answer lets other origins read it,
+ * they may read these too.
+ */
+export function withPeek(response: Response, peek: SharePeek): Response {
+  for (const [name, value] of Object.entries(sharePeekHeaders(peek))) response.headers.set(name, value);
+  const exposed = response.headers.get('Access-Control-Expose-Headers');
+  if (exposed) response.headers.set('Access-Control-Expose-Headers', `${exposed}, ${SHARE_PEEK_EXPOSED}`);
+  return response;
 }
 
 function firstIssue(issues: readonly v.BaseIssue<unknown>[]) {

@@ -10,6 +10,7 @@ import { webdav } from './migrations/006-webdav';
 import { apiKeyHashes } from './migrations/007-api-key-hashes';
 import { shareArea } from './migrations/008-share-area';
 import { expenses } from './migrations/009-expenses';
+import { pasteEncryption } from './migrations/010-paste-encryption';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '007-api-key-hashes': apiKeyHashes,
   '008-share-area': shareArea,
   '009-expenses': expenses,
+  '010-paste-encryption': pasteEncryption,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

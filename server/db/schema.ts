@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
+import type { PasteEncryption } from '../../contract/paste-encryption';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
 type Flag = number;
@@ -42,6 +43,8 @@ export interface PastesTable {
   id: string;
   slug: string;
   content: string;
+  /** The content's encryption (010-paste-encryption); null: plain text. */
+  encryption: PasteEncryption | null;
   remark: string | null;
   password_hash: string | null;
   expires_at: string | null;

@@ -53,6 +53,14 @@ export const messages = {
   paste_not_found: { en: 'Paste not found', zh: '文本分享不存在' },
   paste_expired: { en: 'This paste has expired', zh: '此文本分享已过期' },
   paste_used_up: { en: 'This paste has reached its view limit', zh: '此文本分享已达到最大查看次数' },
+  encrypted_payload_not_base64url: {
+    en: 'An encrypted paste\'s {field} must be base64url without padding (A–Z, a–z, 0–9, - and _) of IV ‖ ciphertext ‖ tag',
+    zh: '加密文本分享的 {field} 必须是 IV ‖ 密文 ‖ 认证标签 的 base64url 编码（不带填充，仅 A–Z、a–z、0–9、- 和 _）',
+  },
+  encrypted_payload_too_short: {
+    en: 'An encrypted paste\'s {field} is too short: IV and tag alone take {min} bytes',
+    zh: '加密文本分享的 {field} 过短：仅 IV 和认证标签就占 {min} 字节',
+  },
   storage_config_created: { en: 'Storage configuration created', zh: '存储配置已创建' },
   storage_config_updated: { en: 'Storage configuration updated', zh: '存储配置已更新' },
   storage_config_deleted: { en: 'Storage configuration deleted', zh: '存储配置已删除' },

@@ -2,7 +2,7 @@ import { APP_VERSION } from '../version';
 import { ROUTE_DOCS } from './catalog';
 import { TAGS, type RouteKey } from './catalog/types';
 import { namedSchemas, refTo } from './json-schema';
-import { buildOperation, ERROR_RESPONSES } from './operation';
+import { buildHeadOperation, buildOperation, ERROR_RESPONSES } from './operation';
 import { apiEndpoints, openApiPath, type HonoRoute } from './routes';
 
 const INTRO = `Every JSON answer is one envelope \`{ code, message, data, success }\`; \`code\` equals the HTTP status
@@ -34,7 +34,11 @@ export function buildOpenApi(routes: readonly HonoRoute[]): OpenApiBuild {
       continue;
     }
     const path = openApiPath(endpoint.path);
-    paths[path] = { ...paths[path], [endpoint.method.toLowerCase()]: buildOperation(endpoint, path, doc) };
+    paths[path] = {
+      ...paths[path],
+      [endpoint.method.toLowerCase()]: buildOperation(endpoint, path, doc),
+      ...(doc.head && { head: buildHeadOperation(endpoint, path, doc, doc.head) }),
+    };
   }
   const served = new Set(endpoints.map((endpoint) => endpoint.key));
   const unknown = [...ROUTE_DOCS.keys()].filter((key) => !served.has(key));

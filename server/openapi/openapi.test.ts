@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHARE_PEEK_HEADERS } from '../../contract/share-peek';
 import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
 import { buildOpenApi } from './document';
 import { apiEndpoints, openApiPath } from './routes';
@@ -45,7 +46,10 @@ describe('GET /api/openapi.json', () => {
 
     const served = apiEndpoints(t.app.routes).map((e) => `${e.method.toLowerCase()} ${openApiPath(e.path)}`);
     const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method} ${path}`));
-    expect(documented.sort()).toEqual(served.sort());
+    // Hono answers a HEAD with the GET handler, so a documented HEAD is served wherever its GET is.
+    const heads = documented.filter((operation) => operation.startsWith('head '));
+    expect(heads.map((head) => head.replace(/^head /, 'get ')).filter((get) => !served.includes(get))).toEqual([]);
+    expect(documented.filter((operation) => !heads.includes(operation)).sort()).toEqual(served.sort());
     // Sanity: the app really is this big, so an empty `app.routes` cannot pass the comparison above.
     expect(served.length).toBeGreaterThan(120);
   });
@@ -86,6 +90,21 @@ describe('GET /api/openapi.json', () => {
     const upload = op('post', '/api/upload').requestBody?.content['multipart/form-data']?.schema;
     expect(upload?.required).toContain('file');
     expect(Object.keys(upload?.properties ?? {})).toEqual(expect.arrayContaining(['file', 'slug', 'expires_in']));
+  });
+
+  it('documents the peek (HEAD) of shares with its headers, and the encrypted payload\'s format', () => {
+    type Head = { responses: Record<string, { headers?: Record<string, { description: string }> }> };
+    const headOf = (path: string) => (doc.paths[path] as unknown as Record<string, Head>).head;
+    for (const path of ['/api/paste/{slug}', '/api/raw/{slug}', '/api/public/files/{slug}', '/api/file-view/{slug}', '/api/file-download/{slug}']) {
+      const headers = headOf(path)?.responses['200']?.headers ?? {};
+      expect(Object.keys(headers), path).toEqual(expect.arrayContaining(Object.values(SHARE_PEEK_HEADERS)));
+      expect(op('get', path).operationId).not.toBe('');
+    }
+    expect(Object.keys(op('get', '/api/paste/{slug}').responses['200'] as object)).toContain('headers');
+    const publicPaste = JSON.stringify(doc.components.schemas.PublicPaste);
+    expect(publicPaste).toContain('aes-256-gcm');
+    expect(publicPaste).toMatch(/base64url without padding/);
+    expect(JSON.stringify(op('post', '/api/paste').requestBody)).toContain('aes-256-gcm');
   });
 
   /** The documented answers are the real ones: a few live calls, checked against the document's own schemas. */

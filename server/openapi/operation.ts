@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { envelopeSchema } from '../../contract/envelope';
 import { accessOf, inputOf, type Access, type InputSchema } from './annotations';
-import type { ErrorStatus, RouteDoc } from './catalog/types';
+import type { ErrorStatus, HeadDoc, HeaderDocs, RouteDoc } from './catalog/types';
 import { requestSchema, responseSchema, type JsonSchema } from './json-schema';
 import { WILDCARD, type ApiEndpoint } from './routes';
 
@@ -80,14 +80,23 @@ function requestBody(json: InputSchema | undefined, doc: RouteDoc): Json | undef
   return undefined;
 }
 
+const headerObjects = (headers: HeaderDocs): Json =>
+  Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+
 function successResponses(doc: RouteDoc, where: string): Json {
+  const described = doc.headers && headerObjects(doc.headers);
   if (doc.raw) {
     return Object.fromEntries(
       doc.raw.map((answer) => [
         String(answer.status),
         {
           description: answer.description,
-          ...(answer.headers && { headers: Object.fromEntries(answer.headers.map((name) => [name, { schema: { type: 'string' } }])) }),
+          ...((answer.headers || described) && {
+            headers: {
+              ...Object.fromEntries((answer.headers ?? []).map((name) => [name, { schema: { type: 'string' } }])),
+              ...described,
+            },
+          }),
           ...(answer.contentType && {
             content: {
               [answer.contentType]: {
@@ -104,7 +113,11 @@ function successResponses(doc: RouteDoc, where: string): Json {
   return Object.fromEntries(
     (doc.ok ?? [200]).map((status) => [
       String(status),
-      { description: SUCCESS_TEXT[status] ?? 'OK', content: { 'application/json': { schema } } },
+      {
+        description: SUCCESS_TEXT[status] ?? 'OK',
+        ...(described && { headers: described }),
+        content: { 'application/json': { schema } },
+      },
     ]),
   );
 }
@@ -136,8 +149,8 @@ function operationId(method: string, path: string): string {
   return `${method.toLowerCase()}${words.join('')}`;
 }
 
-/** One OpenAPI operation: the catalog's words, the middlewares' input schemas and access rule. */
-export function buildOperation(endpoint: ApiEndpoint, path: string, doc: RouteDoc): Json {
+/** What one route's middlewares and catalog entry say about its access, input and failures. */
+function routeFacts(endpoint: ApiEndpoint, doc: RouteDoc) {
   const access = endpoint.handlers.map(accessOf).find((found) => found !== undefined);
   const inputs = endpoint.handlers.map(inputOf).filter((found) => found !== undefined);
   const json = inputs.find((input) => input.target === 'json');
@@ -151,6 +164,12 @@ export function buildOperation(endpoint: ApiEndpoint, path: string, doc: RouteDo
   const queryParameters = [query?.schema, doc.query]
     .filter((schema): schema is v.GenericSchema => schema !== undefined)
     .flatMap((schema) => parameters(requestSchema(schema), 'query'));
+  return { access, json, errors, queryParameters };
+}
+
+/** One OpenAPI operation: the catalog's words, the middlewares' input schemas and access rule. */
+export function buildOperation(endpoint: ApiEndpoint, path: string, doc: RouteDoc): Json {
+  const { access, json, errors, queryParameters } = routeFacts(endpoint, doc);
   const body = requestBody(json, doc);
   const auth = security(access);
   return {
@@ -161,6 +180,24 @@ export function buildOperation(endpoint: ApiEndpoint, path: string, doc: RouteDo
     parameters: [...pathParameters(path), ...queryParameters],
     ...(body && { requestBody: body }),
     responses: { ...successResponses(doc, endpoint.key), ...errorResponses(errors, doc.plainErrors === true) },
+    ...(auth && { security: auth }),
+  };
+}
+
+/** The HEAD operation of a GET route that documents one: the GET's parameters and failures, no bodies. */
+export function buildHeadOperation(endpoint: ApiEndpoint, path: string, doc: RouteDoc, head: HeadDoc): Json {
+  const { access, errors, queryParameters } = routeFacts(endpoint, doc);
+  const auth = security(access);
+  return {
+    operationId: operationId('HEAD', path),
+    tags: [doc.tag],
+    summary: head.summary,
+    description: [head.description, accessText(access)].filter(Boolean).join('\n\n'),
+    parameters: [...pathParameters(path), ...queryParameters],
+    responses: {
+      200: { description: 'OK, without a body.', headers: headerObjects(head.headers) },
+      ...Object.fromEntries([...errors].sort((a, b) => a - b).map((status) => [String(status), { description: ERROR_RESPONSES[status].description }])),
+    },
     ...(auth && { security: auth }),
   };
 }

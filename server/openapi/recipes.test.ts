@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -106,4 +106,23 @@ describe('the README\'s recipes for scripts', () => {
     expect((await fetch(`${origin}/api/public/files/${fromUrl}`)).status).toBe(200);
     // About 1.5 s alone; each recipe starts bash, curl and jq many times, slow on a busy machine.
   }, 60_000);
+
+  it('posts an encrypted paste whose link\'s key decrypts what the server stored', async () => {
+    const link = await runRecipe('Encrypted paste: standard input in, link with its key out', work, setup());
+    const [, slug = '', key = ''] = new RegExp(`^${origin}/paste/([\\w-]+)#key=([\\w-]+)$`).exec(link) ?? [];
+    expect(slug, link).not.toBe('');
+    expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+
+    const answer = (await (await fetch(`${origin}/api/paste/${slug}`)).json()) as {
+      data: { content: string; encryption: string | null; contentHtml?: string };
+    };
+    expect(answer.data.encryption).toBe('aes-256-gcm');
+    expect(answer.data.contentHtml).toBeUndefined();
+    const payload = Buffer.from(answer.data.content, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(key, 'base64url'), payload.subarray(0, 12));
+    decipher.setAuthTag(payload.subarray(-16));
+    const text = Buffer.concat([decipher.update(payload.subarray(12, -16)), decipher.final()]).toString('utf8');
+    expect(text).toBe('A secret from a script\n');
+    expect(answer.data.content).not.toContain('secret');
+  }, 30_000);
 });

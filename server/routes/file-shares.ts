@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { verifyFileRequestSchema } from '../../contract/files';
 import type { AppDeps, AppEnv } from '../context';
-import { jsonBody, ok, publicBaseUrl } from '../http';
+import { jsonBody, ok, publicBaseUrl, withPeek } from '../http';
 import { keepUncompressed } from '../middleware/compression';
-import { authorizeFileStream, openFileInfo, storageOf } from '../services/file-access';
+import { authorizeFileStream, filePeekOf, openFileInfo, storageOf } from '../services/file-access';
 import { driverFor } from '../storage/registry';
 import { serveObject } from '../storage/serve-object';
 
@@ -18,23 +18,23 @@ export function fileShareRoutes(deps: AppDeps) {
   // Share answers hand out view/download links with tokens: never compressed.
   app.use('/public/files/*', keepUncompressed);
 
-  // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view.
-  app.get('/public/files/:slug', async (c) =>
-    ok(c, await openFileInfo(deps, c.get('principal'), c.req.param('slug'), { via: 'info', peek: isHead(c) }, publicBaseUrl(c, deps))),
-  );
+  // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view. Its headers tell what the
+  // share page shows before the visitor opens the file.
+  app.get('/public/files/:slug', async (c) => {
+    const file = await openFileInfo(deps, c.get('principal'), c.req.param('slug'), { via: 'info', peek: isHead(c) }, publicBaseUrl(c, deps));
+    return withPeek(ok(c, file), filePeekOf(file));
+  });
 
-  app.post('/public/files/:slug/verify', jsonBody(verifyFileRequestSchema), async (c) =>
-    ok(
-      c,
-      await openFileInfo(
-        deps,
-        c.get('principal'),
-        c.req.param('slug'),
-        { via: 'verify', password: c.req.valid('json').password },
-        publicBaseUrl(c, deps),
-      ),
-    ),
-  );
+  app.post('/public/files/:slug/verify', jsonBody(verifyFileRequestSchema), async (c) => {
+    const file = await openFileInfo(
+      deps,
+      c.get('principal'),
+      c.req.param('slug'),
+      { via: 'verify', password: c.req.valid('json').password },
+      publicBaseUrl(c, deps),
+    );
+    return withPeek(ok(c, file), filePeekOf(file));
+  });
 
   for (const [path, disposition] of [
     ['/file-view/:slug', 'inline'],
@@ -46,7 +46,7 @@ export function fileShareRoutes(deps: AppDeps) {
         password: c.req.query('password'),
         peek: isHead(c),
       });
-      return serveObject(c.req.raw, {
+      const response = await serveObject(c.req.raw, {
         driver: driverFor(deps, await storageOf(deps, row)),
         key: row.storage_path,
         size: row.size,
@@ -55,6 +55,18 @@ export function fileShareRoutes(deps: AppDeps) {
         disposition,
         filename: row.filename,
       });
+      // Whoever gets here may read the bytes: no password is left to give.
+      return withPeek(
+        response,
+        filePeekOf({
+          maxViews: row.max_views,
+          views: row.views,
+          size: row.size,
+          mimetype: row.mimetype,
+          expiresAt: row.expires_at,
+          requires_password: false,
+        }),
+      );
     });
   }
 

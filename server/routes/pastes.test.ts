@@ -79,6 +79,7 @@ describe('POST /api/paste', () => {
       expiresAt: null,
       maxViews: 0,
       hasPassword: false,
+      encryption: null,
       createdAt: t.clock.now().toISOString(),
     });
     const row = await p.row(created.slug);
@@ -250,6 +251,7 @@ describe('GET and POST /api/paste/:slug', () => {
       views: 1,
       hasPassword: false,
       requiresPassword: false,
+      encryption: null,
       createdAt: created.createdAt,
       content: 'open *text*',
       contentHtml: '<p>open <em>text</em></p>\n',
@@ -643,6 +645,7 @@ describe('/api/admin/pastes', () => {
       preview: content.slice(0, 200),
       size: 150 * 2 + 100,
       hasPassword: true,
+      encryption: null,
       expiresAt: null,
       maxViews: 4,
       views: 0,

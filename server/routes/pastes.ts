@@ -7,9 +7,10 @@ import {
   updatePasteRequestSchema,
 } from '../../contract/pastes';
 import { batchDeleteRequestSchema } from '../../contract/lists';
+import { ENCRYPTED_PASTE_TYPE, sharePeekHeaders } from '../../contract/share-peek';
 import { creatorOf, type AppDeps, type AppEnv } from '../context';
 import { ApiError } from '../errors';
-import { jsonBody, ok, queryParams } from '../http';
+import { jsonBody, ok, queryParams, withPeek } from '../http';
 import { translate } from '../i18n/messages';
 import { requireAdmin, requirePermission } from '../middleware/auth';
 import {
@@ -38,29 +39,34 @@ export function pasteRoutes(deps: AppDeps) {
     ok(c, await createPaste(deps, c.get('principal'), c.req.valid('json')), 'paste_created', 201),
   );
 
-  // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view.
-  app.get('/paste/:slug', async (c) =>
-    ok(c, await openPaste(deps, c.get('principal'), c.req.param('slug'), { via: 'page', peek: isHead(c) })),
-  );
+  // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view. Its headers tell what the
+  // share page shows before the visitor asks for the content (contract/share-peek.ts).
+  app.get('/paste/:slug', async (c) => {
+    const opened = await openPaste(deps, c.get('principal'), c.req.param('slug'), { via: 'page', peek: isHead(c) });
+    return withPeek(ok(c, opened.paste), opened.peek);
+  });
 
-  app.post('/paste/:slug', jsonBody(unlockPasteRequestSchema), async (c) =>
-    ok(
-      c,
-      await openPaste(deps, c.get('principal'), c.req.param('slug'), {
-        via: 'unlock',
-        password: c.req.valid('json').password,
-      }),
-    ),
-  );
+  app.post('/paste/:slug', jsonBody(unlockPasteRequestSchema), async (c) => {
+    const opened = await openPaste(deps, c.get('principal'), c.req.param('slug'), {
+      via: 'unlock',
+      password: c.req.valid('json').password,
+    });
+    return withPeek(ok(c, opened.paste), opened.peek);
+  });
 
   app.get('/raw/:slug', async (c) => {
     try {
-      const paste = await openPaste(deps, c.get('principal'), c.req.param('slug'), {
+      const { paste, peek } = await openPaste(deps, c.get('principal'), c.req.param('slug'), {
         via: 'raw',
         password: c.req.query('password'),
         peek: isHead(c),
       });
-      return c.body(paste.content ?? '', 200, { ...PLAIN_TEXT, 'Content-Disposition': 'inline' });
+      // An encrypted paste's payload is answered as stored, typed so that no browser shows it as text.
+      const type = paste.encryption ? { 'Content-Type': ENCRYPTED_PASTE_TYPE } : {};
+      // A HEAD's body is dropped; the size it would have is the content's own.
+      const headers = { ...PLAIN_TEXT, ...type, 'Content-Disposition': 'inline', ...sharePeekHeaders(peek) };
+      if (isHead(c)) return c.body(null, 200, { ...headers, 'Content-Length': String(peek.size) });
+      return c.body(paste.content ?? '', 200, headers);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return c.body(translate(error.messageKey, c.get('lang'), error.params), error.status, PLAIN_TEXT);

@@ -1,4 +1,5 @@
 import { FILE_LINK_TTL_SECONDS, type FileState, type PublicFile } from '../../contract/files';
+import type { SharePeek } from '../../contract/share-peek';
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';
 import type { DB } from '../db/database';
@@ -6,7 +7,7 @@ import { ApiError } from '../errors';
 import { verifyPassword } from '../security/passwords';
 import type { StorageConfigRow } from '../storage/registry';
 import { fileNotFound, type FileRow } from './files';
-import { shareStateOf } from './share-state';
+import { shareStateOf, viewsLeftOf } from './share-state';
 import { findStorageConfig } from './storage-configs';
 import { viewCountsOf } from './view-counts';
 
@@ -62,6 +63,23 @@ function publicFileOf(row: FileRow, options: { links?: { previewUrl: string; dow
     ...(options.links ?? {}),
     canEdit: options.owner,
     ...(options.owner ? { id: row.id } : {}),
+  };
+}
+
+/**
+ * What a file's page may show before the visitor opens it (the peek headers). `requiresPassword`: this caller
+ * must still give the password, as `requires_password` of the info says.
+ */
+export function filePeekOf(
+  file: Pick<PublicFile, 'maxViews' | 'views' | 'size' | 'mimetype' | 'expiresAt' | 'requires_password'>,
+): SharePeek {
+  return {
+    requiresPassword: file.requires_password,
+    viewsLeft: viewsLeftOf({ max_views: file.maxViews, views: file.views }),
+    size: file.size,
+    contentType: file.mimetype,
+    encryption: null,
+    expiresAt: file.expiresAt,
   };
 }
 

@@ -10,14 +10,16 @@ import type {
   PublicPaste,
   updatePasteRequestSchema,
 } from '../../contract/pastes';
+import { encryptedPayloadIssue, type PasteEncryption } from '../../contract/paste-encryption';
+import { ENCRYPTED_PASTE_TYPE, PASTE_TEXT_TYPE, type SharePeek } from '../../contract/share-peek';
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';
 import type { DB } from '../db/database';
 import { insertionOrder } from '../db/dialect';
 import type { PastesTable } from '../db/schema';
-import { ApiError, notFound } from '../errors';
+import { ApiError, badInput, notFound } from '../errors';
 import { markdownHtml } from './markdown';
-import { shareStateOf } from './share-state';
+import { shareStateOf, viewsLeftOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
 import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
 import { viewCountsOf } from './view-counts';
@@ -47,6 +49,12 @@ function assertFuture(expiresAt: string | null | undefined, now: Date) {
 
 const emptyToNull = (text: string | undefined) => (text ? text : null);
 
+/** An edit that sends only `content` keeps the paste's encryption: the content must then be a payload too. */
+function assertPayload(content: string, encryption: PasteEncryption | null | undefined) {
+  const issue = encryption ? encryptedPayloadIssue(content) : undefined;
+  if (issue) throw badInput('content', issue);
+}
+
 // ---------------------------------------------------------------------------------------------- create
 
 export async function createPaste(
@@ -63,6 +71,7 @@ export async function createPaste(
       id: randomUUID(),
       slug,
       content: input.content,
+      encryption: input.encryption ?? null,
       remark: emptyToNull(input.remark),
       password_hash: passwordHash,
       expires_at: input.expiresAt ?? null,
@@ -81,6 +90,7 @@ export async function createPaste(
     expiresAt: row.expires_at,
     maxViews: row.max_views,
     hasPassword: row.password_hash !== null,
+    encryption: row.encryption,
     createdAt: row.created_at,
   };
 }
@@ -106,15 +116,26 @@ export function isOwner(principal: Principal, row: Pick<PasteRow, 'created_by'>)
   return principal.kind === 'apiKey' && principal.permissions.text && row.created_by === creatorOf(principal);
 }
 
-/** The paste's HTML for its page, where the server renders it (see markdownHtml). */
+/**
+ * The paste's HTML for its page, where the server renders it (see markdownHtml). Never for an encrypted paste: its
+ * content is a payload only the reader's key turns back into text.
+ */
 function htmlOf(row: PasteRow): { contentHtml?: string } {
+  if (row.encryption !== null) return {};
   const contentHtml = markdownHtml(row.content, row.id);
   return contentHtml === undefined ? {} : { contentHtml };
 }
 
-function publicView(row: PasteRow, options: { content: boolean; owner: boolean }): PublicPaste {
-  const locked = row.password_hash !== null && !options.content;
-  return {
+/** A paste as a visitor opened it, and what its page may show before the content (the peek headers). */
+export interface OpenedPaste {
+  paste: PublicPaste;
+  peek: SharePeek;
+}
+
+/** `unlocked`: the caller gave the password, though a peek answers no content. */
+function publicView(row: PasteRow, options: { content: boolean; owner: boolean; unlocked?: boolean }): OpenedPaste {
+  const locked = row.password_hash !== null && !options.content && !options.owner && !options.unlocked;
+  const paste: PublicPaste = {
     slug: row.slug,
     remark: row.remark,
     expiresAt: row.expires_at,
@@ -122,11 +143,21 @@ function publicView(row: PasteRow, options: { content: boolean; owner: boolean }
     views: row.views,
     hasPassword: row.password_hash !== null,
     requiresPassword: locked,
+    encryption: row.encryption,
     createdAt: row.created_at,
     ...(options.content ? { content: row.content, ...htmlOf(row) } : {}),
     canEdit: options.owner,
     ...(options.owner ? { id: row.id } : {}),
   };
+  const peek: SharePeek = {
+    requiresPassword: locked,
+    viewsLeft: viewsLeftOf(row),
+    size: Buffer.byteLength(row.content),
+    contentType: row.encryption === null ? PASTE_TEXT_TYPE : ENCRYPTED_PASTE_TYPE,
+    encryption: row.encryption,
+    expiresAt: row.expires_at,
+  };
+  return { paste, peek };
 }
 
 /**
@@ -150,7 +181,7 @@ export async function openPaste(
   principal: Principal,
   slug: string,
   access: PasteAccess,
-): Promise<PublicPaste> {
+): Promise<OpenedPaste> {
   const row = await deps.db.selectFrom('pastes').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (!row) throw pasteNotFound();
   const state = shareStateOf(row, deps.now());
@@ -166,7 +197,7 @@ export async function openPaste(
       throw new ApiError(401, 'wrong_password', {}, { field: 'password', issue: 'wrong' });
     }
   }
-  if (access.peek) return publicView(row, { content: false, owner });
+  if (access.peek) return publicView(row, { content: false, owner, unlocked: true });
 
   if (row.max_views === 0) {
     // No limit to keep: the view is counted in memory and written within a second (see ViewCounts).
@@ -199,7 +230,9 @@ function summaries(db: DB, scope: PasteScope) {
       'created_by',
       'created_at',
       'updated_at',
-      sql<string>`substr(content, 1, ${PREVIEW_CHARS})`.as('preview'),
+      'encryption',
+      // An encrypted paste's payload is no text to preview.
+      sql<string>`case when encryption is null then substr(content, 1, ${PREVIEW_CHARS}) else '' end`.as('preview'),
       sql<number>`octet_length(content)`.as('size'),
     ]);
   if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
@@ -216,6 +249,7 @@ function summaryOf(row: SummaryRow, now: Date): PasteSummary {
     preview: row.preview,
     size: row.size,
     hasPassword: row.password_hash !== null,
+    encryption: row.encryption,
     expiresAt: row.expires_at,
     maxViews: row.max_views,
     views: row.views,
@@ -272,13 +306,17 @@ export async function updatePaste(
   input: UpdatePasteInput,
 ): Promise<PasteDetail> {
   await viewCountsOf(deps).flush(); // A new view limit starts from every view counted so far.
-  await getPaste(deps, scope, id);
+  const current = await getPaste(deps, scope, id);
   const now = deps.now();
   assertFuture(input.expiresAt, now);
   if (input.slug !== undefined) await assertSlugFree(deps.db, 'pastes', input.slug, id);
 
   const changes: Updateable<PastesTable> = { updated_at: now.toISOString() };
-  if (input.content !== undefined) changes.content = input.content;
+  if (input.content !== undefined) {
+    changes.content = input.content;
+    changes.encryption = (input.encryption === undefined ? current.encryption : input.encryption) ?? null;
+    assertPayload(input.content, changes.encryption);
+  }
   if (input.remark !== undefined) changes.remark = emptyToNull(input.remark);
   if (input.slug !== undefined) changes.slug = input.slug;
   if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;

@@ -14,3 +14,8 @@ export function shareStateOf(row: ShareLimits, now: Date): 'active' | 'expired' 
   if (row.max_views > 0 && row.views >= row.max_views) return 'used_up';
   return 'active';
 }
+
+/** Views left before the view limit; null when there is none. */
+export function viewsLeftOf(row: Pick<ShareLimits, 'max_views' | 'views'>): number | null {
+  return row.max_views > 0 ? Math.max(0, row.max_views - row.views) : null;
+}

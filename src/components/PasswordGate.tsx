@@ -1,13 +1,20 @@
 import { useLingui } from '@lingui/react/macro';
 import Lock from 'lucide-react/icons/lock';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { asRequestFailure } from '../../contract/envelope';
 import { Button } from './Button';
 import { Field } from './Field';
 import styles from './PasswordGate.module.css';
 
+interface PasswordGateProps {
+  title: string;
+  onPassword: (password: string) => Promise<void>;
+  /** What the share is, shown above the form (a share with a view limit says what opening it spends). */
+  children?: ReactNode;
+}
+
 /** Asks for a share's password; shows the server's answer (e.g. "wrong password") when it is refused. */
-export function PasswordGate({ title, onPassword }: { title: string; onPassword: (password: string) => Promise<void> }) {
+export function PasswordGate({ title, onPassword, children }: PasswordGateProps) {
   const { t } = useLingui();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string>();
@@ -32,6 +39,7 @@ export function PasswordGate({ title, onPassword }: { title: string; onPassword:
       <Lock size={28} aria-hidden className={styles.icon} />
       <h1>{title}</h1>
       <p className={styles.text}>{t`Enter the password you were given to open it.`}</p>
+      {children}
       <form onSubmit={submit} noValidate>
         {error && (
           <p className="form-error" role="alert">

@@ -13,6 +13,8 @@ export const STORAGE_KEYS = {
   partsPerUpload: 'parts_per_upload',
   /** Not in the spec: the mount explorer's list or grid view. */
   explorerView: 'mount_explorer_view',
+  /** Not in the spec: whether the editor encrypts new pastes in this browser. */
+  encryptPastes: 'encrypt_pastes',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminToken, loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -68,17 +68,6 @@ async function loginWithKey(page: Page, baseUrl: string, key: string) {
   await page.getByRole('textbox', { name: 'API key' }).fill(key);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForFunction(() => localStorage.getItem('api_key') !== null);
-}
-
-/** axe in the light and the dark theme, at the page's width. */
-async function a11yInBothThemes(page: Page, where: string): Promise<string[]> {
-  const report: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, colorScheme);
-    report.push(...(await seriousA11yViolations(page)).map((violation) => `${where} (${colorScheme}) ${violation}`));
-  }
-  return report;
 }
 
 const statusOf = (page: Page) => page.locator('article header [data-status]').getAttribute('data-status');

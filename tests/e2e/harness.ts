@@ -179,3 +179,14 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
+
+/** axe in the light and the dark theme; each violation says where (`label`) and in which theme. */
+export async function a11yInBothThemes(page: Page, label = ''): Promise<string[]> {
+  const report: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, colorScheme);
+    report.push(...(await seriousA11yViolations(page)).map((violation) => `${label} (${colorScheme}) ${violation}`.trim()));
+  }
+  return report;
+}

@@ -268,7 +268,8 @@ describe('safety of rendered shares', () => {
     const pasteReads: string[] = [];
     const purifyLoads: string[] = [];
     visitor.page.on('request', (request) => {
-      if (request.url().includes('/api/paste/')) pasteReads.push(request.url());
+      // The page's peek (HEAD) spends no view: only the reads that may.
+      if (request.url().includes('/api/paste/') && request.method() !== 'HEAD') pasteReads.push(request.url());
       if (/\/assets\/purify[.-]/.test(request.url())) purifyLoads.push(request.url());
     });
     await visitor.page.goto(`${suite.server.url}/paste/${slug}`);

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { fileListSchema, fileShareSchema, presignResponseSchema, publicFileSchema, uploadFormSchema } from '../../../contract/files';
 import { batchDeleteResultSchema } from '../../../contract/lists';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
+import { PEEK_HEADERS, peekDoc } from './peek';
 import { objectStream } from './streams';
 import { docsOf, type RouteDocs, type Tag } from './types';
 
@@ -72,8 +73,10 @@ export const fileDocs: RouteDocs = {
     summary: 'Open a file share',
     description:
       'An open share counts one view and includes `previewUrl` and `downloadUrl` (signed for an hour). A protected one ' +
-      'answers without URLs, with `requires_password: true`: use `verify`.',
+      'answers without URLs, with `requires_password: true`: use `verify`. `HEAD` peeks without spending a view.',
     data: publicFileSchema,
+    headers: PEEK_HEADERS,
+    head: peekDoc('a file share'),
     errors: [404, 410],
   },
   'POST /api/public/files/:slug/verify': {
@@ -81,6 +84,7 @@ export const fileDocs: RouteDocs = {
     summary: 'Unlock a password-protected file share',
     description: 'Counts one view; answers the info with its URLs.',
     data: publicFileSchema,
+    headers: PEEK_HEADERS,
     errors: [401, 404, 410],
   },
   'GET /api/file-view/:slug': {
@@ -89,6 +93,8 @@ export const fileDocs: RouteDocs = {
     description: 'HTML and SVG are sandboxed by a CSP. HEAD peeks without counting a view.',
     query: streamQuerySchema,
     raw: objectStream,
+    headers: PEEK_HEADERS,
+    head: peekDoc('the file'),
     errors: [401, 403, 404, 410, 416],
   },
   'GET /api/file-download/:slug': {
@@ -97,6 +103,8 @@ export const fileDocs: RouteDocs = {
     description: '`Content-Disposition: attachment` with the file name. HEAD peeks without counting a view.',
     query: streamQuerySchema,
     raw: objectStream,
+    headers: PEEK_HEADERS,
+    head: peekDoc('the download'),
     errors: [401, 403, 404, 410, 416],
   },
 };

@@ -37,6 +37,19 @@ export interface RawAnswer {
   headers?: readonly string[];
 }
 
+/** Response headers by name → what they tell (Markdown). */
+export type HeaderDocs = Readonly<Record<string, string>>;
+
+/**
+ * The `HEAD` of a `GET` route, documented as an operation of its own: Hono answers a HEAD with the GET handler, and
+ * where the handler makes it a peek (no view spent) its headers are the point.
+ */
+export interface HeadDoc {
+  summary: string;
+  description: string;
+  headers: HeaderDocs;
+}
+
 export interface RouteDoc {
   summary: string;
   tag: Tag;
@@ -48,6 +61,10 @@ export interface RouteDoc {
   ok?: readonly SuccessStatus[];
   /** Answers that replace the envelope. */
   raw?: readonly RawAnswer[];
+  /** Headers every success answer carries, besides those `raw` names. */
+  headers?: HeaderDocs;
+  /** A GET's HEAD, when it answers something worth its own operation. */
+  head?: HeadDoc;
   errors?: readonly ErrorStatus[];
   /** Failures are `text/plain`, not the envelope (the raw link). */
   plainErrors?: boolean;

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { Copy, Download, Eye, EyeOff, FileCode, QrCode as QrIcon } from 'lucide-react';
+import { Copy, Download, Eye, EyeOff, FileCode, KeyRound, QrCode as QrIcon } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import type QRCodeStyling from 'qr-code-styling';
 import { copyText } from '../../lib/clipboard';
@@ -16,10 +16,12 @@ interface ShareLinkDisplayProps {
   rawUrl?: string;
   /** Used for the QR file name. */
   name: string;
+  /** Encrypted in the browser: the links carry the key in their fragment, and the panel says what that means. */
+  encrypted?: boolean;
 }
 
 /** The link of a new share: copy it, copy its raw link, show and download a QR code; it hides itself after a minute. */
-export function ShareLinkDisplay({ url, rawUrl, name }: ShareLinkDisplayProps) {
+export function ShareLinkDisplay({ url, rawUrl, name, encrypted = false }: ShareLinkDisplayProps) {
   const { t } = useLingui();
   const [secondsLeft, setSecondsLeft] = useState<number | null>(LINK_HIDE_SECONDS);
   const [hidden, setHidden] = useState(false);
@@ -68,6 +70,12 @@ export function ShareLinkDisplay({ url, rawUrl, name }: ShareLinkDisplayProps) {
           {t`Copy link`}
         </Button>
       </div>
+      {encrypted && (
+        <p className={styles.encrypted}>
+          <KeyRound size={16} aria-hidden />
+          {t`End-to-end encrypted: the key is the part of the link after #, which never reaches the server. Share the whole link; without it nobody can read the text, and a lost link cannot be recovered.`}
+        </p>
+      )}
       <div className={styles.actions}>
         {rawUrl && (
           <Button onClick={() => copy(rawUrl, t`Raw link copied`)}>

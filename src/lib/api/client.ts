@@ -82,15 +82,19 @@ const serverReason = (body: EnvelopeLike | undefined): RequestFailureReason | un
   return data?.error;
 };
 
+/** The headers of every call: the user's language, and the credentials' `Authorization`. */
+function baseHeaders(credentials: Credentials): Record<string, string> {
+  const authorization = authorizationOf(credentials);
+  return { 'Accept-Language': hooks.language(), ...(authorization && { Authorization: authorization }) };
+}
+
 /** One call to `/api{path}`, following the app's error rules (401 and 409 handling) exactly. */
 export async function apiRequest<S extends v.GenericSchema>(
   path: string,
   options: RequestOptions<S>,
 ): Promise<v.InferOutput<S>> {
   const { adminToken, apiKey } = options.credentials ?? hooks.credentials();
-  const headers: Record<string, string> = { 'Accept-Language': hooks.language() };
-  const authorization = authorizationOf({ adminToken, apiKey });
-  if (authorization) headers.Authorization = authorization;
+  const headers = baseHeaders({ adminToken, apiKey });
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   // Offline API layer (src/lib/offline-cache.ts): business GETs are kept per credential.
@@ -128,6 +132,23 @@ export async function apiRequest<S extends v.GenericSchema>(
   // A successful answer is kept for offline use (not awaited; skipped for uncacheable routes and non-JSON).
   if (cacheable && !fromOfflineCache) void offlineCache.store(path, owner, response.headers.get('content-type'), body);
   return parsed.output;
+}
+
+/**
+ * `HEAD /api{path}`, with the user's credentials and language: the answer's headers (a share's peek,
+ * contract/share-peek.ts). A HEAD answer has no body, so a refusal is told by its status alone (404, 410, …), with
+ * the generic message of that status.
+ */
+export async function apiHead(path: string): Promise<Headers> {
+  const credentials = hooks.credentials();
+  let response: Response;
+  try {
+    response = await fetch(`${backendBaseUrl()}/api${path}`, { method: 'HEAD', headers: baseHeaders(credentials) });
+  } catch {
+    throw new ApiRequestError('network', 0, t`Network error, please check your connection`);
+  }
+  if (!response.ok) throw failureFor(response, undefined, { schema: v.unknown() }, credentials);
+  return response.headers;
 }
 
 function failureFor(

@@ -11,9 +11,10 @@ import {
   type UpdatePasteRequest,
 } from '../../../contract/pastes';
 import { batchDeleteResultSchema } from '../../../contract/lists';
+import { readSharePeek } from '../../../contract/share-peek';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
 import { backendBaseUrl } from '../backend-url';
-import { apiRequest, currentScope } from './client';
+import { apiHead, ApiRequestError, apiRequest, currentScope } from './client';
 
 const enc = encodeURIComponent;
 
@@ -33,6 +34,13 @@ export function getPaste(slug: string) {
   const request = readPaste(slug).finally(() => pasteReads.delete(slug));
   pasteReads.set(slug, request);
   return request;
+}
+
+/** What a paste is (contract/share-peek.ts), without spending a view. */
+export async function peekPaste(slug: string) {
+  const peek = readSharePeek(await apiHead(`/paste/${enc(slug)}`));
+  if (!peek) throw new ApiRequestError('internal', 200, t`The server sent an unexpected answer`);
+  return peek;
 }
 
 export const unlockPaste = (slug: string, password: string) =>

@@ -2,13 +2,12 @@ import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import Clock from 'lucide-react/icons/clock';
 import Download from 'lucide-react/icons/download';
-import Eye from 'lucide-react/icons/eye';
 import FileX from 'lucide-react/icons/file-x';
 import Pencil from 'lucide-react/icons/pencil';
 import Trash2 from 'lucide-react/icons/trash-2';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
-import { asRequestFailure } from '../../../contract/envelope';
+import { asRequestFailure, type RequestFailure } from '../../../contract/envelope';
 import type { PublicFile } from '../../../contract/files';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
@@ -16,11 +15,15 @@ import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { PasswordGate } from '../../components/PasswordGate';
 import { absoluteApiUrl, deleteFile, getPublicFile, verifyFilePassword } from '../../lib/api/files';
-import { formatBytes, formatCount, formatDateTime } from '../../lib/format';
+import { downloadUrl } from '../../lib/download';
+import { formatCount } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
 import styles from './FileView.module.css';
 import { FilePreview } from '../../components/file-preview/FilePreview';
+import { FileFacts } from './FileFacts';
+import { landOn } from './landing';
+import { SpendNote, viewsLeftText, ViewGate, type Spend } from './ViewGate';
 
 /** Only owners edit and delete: visitors never load the dialogs' code. */
 const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
@@ -30,18 +33,37 @@ type OpenFile = PublicFile & { previewUrl: string; downloadUrl: string };
 const isOpen = (file: PublicFile): file is OpenFile => Boolean(file.previewUrl && file.downloadUrl);
 
 export default function FileViewPage() {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { slug = '' } = useParams<{ slug: string }>();
   const [, navigate] = useLocation();
-  const load = useCallback(() => getPublicFile(slug), [slug]);
+  const load = useCallback(() => landOn(slug), [slug]);
   const result = useResource(load);
-  const [unlocked, setUnlocked] = useState<PublicFile>();
+  /** The file once opened here: from the gate, the password form, or a refresh after the owner's edit. */
+  const [opened, setOpened] = useState<PublicFile>();
+  /** Opening failed: someone else spent the last view meanwhile, say. */
+  const [openFailure, setOpenFailure] = useState<RequestFailure>();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
+  /** Reads the share's info: it counts a view (none for its owner) and carries the signed links. */
+  const open = async (spend: Spend = 'show') => {
+    try {
+      const file = await getPublicFile(slug);
+      setOpened(file);
+      if (spend === 'download' && file.downloadUrl) downloadUrl(absoluteApiUrl(file.downloadUrl), file.filename);
+    } catch (error) {
+      setOpenFailure(asRequestFailure(error));
+    }
+  };
+  const retry = () => {
+    setOpenFailure(undefined);
+    result.reload();
+  };
+
   if (result.status === 'loading' && !result.data) return <PageSkeleton lines={8} />;
-  if (result.status === 'error') {
-    const { status, message } = result.error;
+  const failure = openFailure ?? (result.status === 'error' ? result.error : undefined);
+  if (failure) {
+    const { status, message } = failure;
     if (status === 404) {
       return (
         <Notice icon={<FileX size={32} />} title={t`File not found`} actions={<LinkButton href="/">{t`Back to home`}</LinkButton>}>
@@ -57,17 +79,27 @@ export default function FileViewPage() {
       );
     }
     return (
-      <Notice role="alert" title={t`The file could not be loaded`} actions={<Button onClick={result.reload}>{t`Retry`}</Button>}>
+      <Notice role="alert" title={t`The file could not be loaded`} actions={<Button onClick={retry}>{t`Retry`}</Button>}>
         {message}
       </Notice>
     );
   }
 
-  const file = unlocked ?? result.data;
+  const landing = result.data;
+  if (!opened && landing?.kind === 'gate') return <ViewGate peek={landing.peek} onOpen={open} />;
+  const file = opened ?? (landing?.kind === 'file' ? landing.file : undefined);
   if (!file) return null;
   if (!isOpen(file)) {
+    const viewsLeft = file.maxViews - file.views;
     return (
-      <PasswordGate title={t`This file is protected`} onPassword={async (password) => setUnlocked(await verifyFilePassword(slug, password))} />
+      <PasswordGate title={t`This file is protected`} onPassword={async (password) => setOpened(await verifyFilePassword(slug, password))}>
+        {file.maxViews > 0 && (
+          <div className={styles.lockedViews}>
+            <p>{viewsLeftText(viewsLeft)}</p>
+            <SpendNote viewsLeft={viewsLeft} />
+          </div>
+        )}
+      </PasswordGate>
     );
   }
 
@@ -79,6 +111,8 @@ export default function FileViewPage() {
     file.maxViews > 0
       ? t`${shown} of ${limit} views`
       : plural(count, { one: `${shown} view (unlimited)`, other: `${shown} views (unlimited)` });
+  // Owners spend no views: only a visitor's view can be the one that used the share up.
+  const usedUp = file.maxViews > 0 && file.views >= file.maxViews && !file.canEdit;
   const remove = async () => {
     if (!file.id) return;
     try {
@@ -96,32 +130,7 @@ export default function FileViewPage() {
         <div className={styles.titleBlock}>
           <h1 className={styles.title}>{file.filename}</h1>
           {file.remark && <p className={styles.remark}>{file.remark}</p>}
-          <dl className={styles.facts}>
-            <div>
-              <dt>{t`Size`}</dt>
-              <dd>{formatBytes(file.size)}</dd>
-            </div>
-            <div>
-              <dt>{t`Type`}</dt>
-              <dd className="mono">{file.mimetype}</dd>
-            </div>
-            <div>
-              <dt>{t`Uploaded`}</dt>
-              <dd>{formatDateTime(file.created_at, i18n.locale)}</dd>
-            </div>
-            <div>
-              <dt>
-                <Eye size={14} aria-hidden /> {t`Views`}
-              </dt>
-              <dd>{views}</dd>
-            </div>
-            <div>
-              <dt>
-                <Clock size={14} aria-hidden /> {t`Expires`}
-              </dt>
-              <dd>{file.expiresAt ? formatDateTime(file.expiresAt, i18n.locale) : t`Never`}</dd>
-            </div>
-          </dl>
+          <FileFacts size={file.size} mimetype={file.mimetype} uploadedAt={file.created_at} views={views} expiresAt={file.expiresAt} />
         </div>
         <div className={styles.actions}>
           <a className={styles.download} href={absoluteApiUrl(file.downloadUrl)} download={file.filename}>
@@ -142,6 +151,11 @@ export default function FileViewPage() {
           )}
         </div>
       </header>
+      {usedUp && (
+        <p className={styles.warning} role="status">
+          {t`That was the last view: this link will not open again. Download the file now if you want to keep it.`}
+        </p>
+      )}
       <section className={styles.preview} aria-label={t`Preview`}>
         <FilePreview file={file} />
       </section>
@@ -154,6 +168,8 @@ export default function FileViewPage() {
               setEditing(false);
               toasts.success(t`Share updated`);
               if (saved.slug !== slug) navigate(`/file/${encodeURIComponent(saved.slug)}`, { replace: true });
+              // Only owners edit, and an owner's read spends no view.
+              else if (opened) void open();
               else result.reload();
             }}
           />

@@ -4,7 +4,6 @@ import { History, LogIn } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { fromPromise } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
-import type { CreatedPaste } from '../../../contract/pastes';
 import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/use-auth';
 import { Button } from '../../components/Button';
@@ -12,6 +11,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';
 import { createPaste, pasteShareUrl, rawPasteUrl } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
+import { linkWithKey } from '../../lib/crypto/link-key';
 import { downloadBlob, safeFilename } from '../../lib/download';
 import { draftStore } from '../../lib/drafts';
 import { markdownToDocx } from '../../lib/export/docx';
@@ -25,6 +25,13 @@ import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
 const DRAFT_ID = 'home';
+
+/** The text encrypted under a new key, and the key as a link carries it; the cipher loads with the first use. */
+async function sealContent(text: string) {
+  const { encryptText, exportPasteKey, generatePasteKey } = await import('../../lib/crypto/paste-cipher');
+  const key = await generatePasteKey();
+  return { content: await encryptText(key, text), keyText: await exportPasteKey(key) };
+}
 
 // None is part of the page's first render: their code (Markdown rendering and sanitising, a dialog, the QR code)
 // loads when they are shown; the preview's with the first character typed.
@@ -46,7 +53,7 @@ export default function HomePage() {
   const [confirmClear, setConfirmClear] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [sharing, setSharing] = useState(false);
-  const [shared, setShared] = useState<{ paste: CreatedPaste; password: string }>();
+  const [shared, setShared] = useState<{ slug: string; url: string; rawUrl: string; encrypted: boolean }>();
 
   const [draft, sendDraft] = useMachine(
     draftMachine.provide({
@@ -101,15 +108,23 @@ export default function HomePage() {
   const share = async (values: ShareFormValues): Promise<boolean> => {
     setSharing(true);
     try {
+      const sealed = values.encrypt ? await sealContent(content) : undefined;
       const paste = await createPaste({
-        content,
+        ...(sealed ? { content: sealed.content, encryption: 'aes-256-gcm' as const } : { content }),
         ...(values.remark.trim() && { remark: values.remark.trim() }),
         ...(values.slug.trim() && { slug: values.slug.trim() }),
         ...(values.password && { password: values.password }),
         expiresAt: expiresAtFor(values.expiry, new Date()),
         maxViews: values.maxViews.trim() ? Number(values.maxViews) : 0,
       });
-      setShared({ paste, password: values.password });
+      // The key goes into every link shown, and nowhere else: it is gone once the panel is.
+      const withKey = (url: string) => (sealed ? linkWithKey(url, sealed.keyText) : url);
+      setShared({
+        slug: paste.slug,
+        url: withKey(pasteShareUrl(paste.slug)),
+        rawUrl: withKey(rawPasteUrl(paste.slug, values.password || undefined)),
+        encrypted: sealed !== undefined,
+      });
       sendDraft({ type: 'draft.clear' });
       toasts.success(t`Share created`);
       return true;
@@ -185,11 +200,7 @@ export default function HomePage() {
 
       {shared && (
         <Suspense fallback={null}>
-          <ShareLinkDisplay
-            url={pasteShareUrl(shared.paste.slug)}
-            rawUrl={rawPasteUrl(shared.paste.slug, shared.password || undefined)}
-            name={shared.paste.slug}
-          />
+          <ShareLinkDisplay url={shared.url} rawUrl={shared.rawUrl} name={shared.slug} encrypted={shared.encrypted} />
         </Suspense>
       )}
 

@@ -1,9 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
 import { Share2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { SlugProblem } from '../../../contract/slugs';
 import { Button } from '../../components/Button';
-import { Field } from '../../components/Field';
+import { Field, fieldStyles } from '../../components/Field';
+import { localStore, STORAGE_KEYS } from '../../lib/storage';
 import { PASTE_EXPIRY_CHOICES, validateShareForm, type PasteExpiryChoice, type ShareFormErrors, type ShareFormValues } from './share-options';
 import styles from './Home.module.css';
 import { useSlugAvailability } from './useSlugAvailability';
@@ -15,11 +16,15 @@ interface ShareFormProps {
   onShare: (values: ShareFormValues) => Promise<boolean>;
 }
 
-const initialValues: ShareFormValues = { slug: '', remark: '', password: '', expiry: 'never', maxViews: '' };
+const initialValues: Omit<ShareFormValues, 'encrypt'> = { slug: '', remark: '', password: '', expiry: 'never', maxViews: '' };
 
 export function ShareForm({ content, busy, onShare }: ShareFormProps) {
   const { t } = useLingui();
-  const [values, setValues] = useState(initialValues);
+  const [values, setValues] = useState<ShareFormValues>(() => ({
+    ...initialValues,
+    encrypt: localStore.get(STORAGE_KEYS.encryptPastes) === 'true',
+  }));
+  const encryptHintId = useId();
   const [errors, setErrors] = useState<ShareFormErrors>({});
   const availability = useSlugAvailability(values.slug, true);
   const set = <K extends keyof ShareFormValues>(field: K, value: ShareFormValues[K]) =>
@@ -56,7 +61,9 @@ export function ShareForm({ content, busy, onShare }: ShareFormProps) {
     setErrors(found);
     if (Object.keys(found).length > 0 || availability === 'taken') return;
     // Once shared, the one-off settings are cleared: the next share must not quietly get this password or link.
-    void onShare(values).then((created) => created && setValues((previous) => ({ ...initialValues, expiry: previous.expiry })));
+    void onShare(values).then(
+      (created) => created && setValues((previous) => ({ ...initialValues, expiry: previous.expiry, encrypt: previous.encrypt })),
+    );
   };
 
   return (
@@ -88,6 +95,25 @@ export function ShareForm({ content, busy, onShare }: ShareFormProps) {
         <Field label={t`Max views`} hint={t`0 or empty means unlimited`} error={errors.maxViews && t`Enter a whole number, 0 or more`}>
           <input name="maxViews" type="number" min={0} step={1} inputMode="numeric" value={values.maxViews} onChange={(e) => set('maxViews', e.target.value)} />
         </Field>
+      </div>
+      <div className={fieldStyles.field}>
+        <label className={fieldStyles.checkbox}>
+          <input
+            type="checkbox"
+            name="encrypt"
+            checked={values.encrypt}
+            aria-describedby={encryptHintId}
+            onChange={(e) => {
+              set('encrypt', e.target.checked);
+              // Remembered in this browser: who encrypts one paste tends to encrypt the next.
+              localStore.set(STORAGE_KEYS.encryptPastes, e.target.checked ? 'true' : undefined);
+            }}
+          />
+          {t`Encrypt in the browser`}
+        </label>
+        <span id={encryptHintId} className={fieldStyles.hint}>
+          {t`The key is only in the link: the server cannot read the text, and nobody can open it without the full link.`}
+        </span>
       </div>
       <Button type="submit" variant="primary" disabled={busy}>
         <Share2 size={17} aria-hidden />

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expiresAtFor, validateShareForm, type ShareFormValues } from './share-options';
 
-const values: ShareFormValues = { slug: '', remark: '', password: '', expiry: 'never', maxViews: '' };
+const values: ShareFormValues = { slug: '', remark: '', password: '', expiry: 'never', maxViews: '', encrypt: false };
 
 describe('share form', () => {
   it('needs content', () => {

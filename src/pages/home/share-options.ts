@@ -27,6 +27,8 @@ export interface ShareFormValues {
   password: string;
   expiry: PasteExpiryChoice;
   maxViews: string;
+  /** Encrypt in the browser: the key goes into the link only (src/lib/crypto/paste-cipher.ts). */
+  encrypt: boolean;
 }
 
 export type ShareFormErrors = Partial<{ slug: SlugProblem; maxViews: 'invalid'; content: 'required' }>;

@@ -5,9 +5,11 @@ import Copy from 'lucide-react/icons/copy';
 import Eye from 'lucide-react/icons/eye';
 import FileCode from 'lucide-react/icons/file-code';
 import FileX from 'lucide-react/icons/file-x';
+import KeyRound from 'lucide-react/icons/key-round';
 import Pencil from 'lucide-react/icons/pencil';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useParams } from 'wouter';
+import { asRequestFailure } from '../../../contract/envelope';
 import type { PublicPaste } from '../../../contract/pastes';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
@@ -15,30 +17,70 @@ import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { PasswordGate } from '../../components/PasswordGate';
-import { getPaste, pasteShareUrl, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
-import { renderMarkdown } from '../../lib/markdown/render';
+import { getPaste, pasteShareUrl, peekPaste, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
+import { linkWithKey } from '../../lib/crypto/link-key';
+import type { DecryptFailure } from '../../lib/crypto/paste-cipher';
+import { renderMarkdown } from '../../lib/markdown/render';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
+import { PasteGate } from './PasteGate';
 import styles from './PasteView.module.css';
+import { firstLook, type ShownPaste } from './paste-opening';
 
 /** Only owners edit: visitors never load the dialog's code. */
 const PasteEditDialog = lazy(() => import('../../components/paste-edit/PasteEditDialog').then((m) => ({ default: m.PasteEditDialog })));
 
-/** The paste once its content has been sanitised from the server's HTML: the page's render finds it done. */
-async function withMarkdownRendered(paste: PublicPaste): Promise<PublicPaste> {
-  if (paste.content !== undefined) await renderMarkdown(paste.content, paste.contentHtml);
-  return paste;
+/** The cipher: its code loads only for an encrypted paste. */
+const loadCipher = () => import('../../lib/crypto/paste-cipher');
+
+/**
+ * The paste ready to show: decrypted with the key of the link's fragment when it is encrypted, and its Markdown
+ * rendered and sanitised (from the server's HTML, where it sent one): the page's render finds it done.
+ */
+async function prepared(paste: PublicPaste, hash: string): Promise<ShownPaste> {
+  if (paste.content === undefined) return { paste };
+  if (!paste.encryption) {
+    await renderMarkdown(paste.content, paste.contentHtml);
+    return { paste, text: paste.content };
+  }
+  const { openWithLinkKey, PasteCipherError } = await loadCipher();
+  try {
+    const { text, keyText } = await openWithLinkKey(paste.content, hash);
+    await renderMarkdown(text);
+    return { paste, text, keyText };
+  } catch (error) {
+    if (error instanceof PasteCipherError) return { paste, failure: error.reason };
+    throw error;
+  }
 }
 
 export default function PasteViewPage() {
   const { t, i18n } = useLingui();
   const { slug = '' } = useParams<{ slug: string }>();
-  const load = useCallback(() => getPaste(slug).then(withMarkdownRendered), [slug]);
+  // The fragment the page was opened with, which holds an encrypted paste's key: a link inside the paste to one
+  // of its headings replaces the address's.
+  const [hash] = useState(() => window.location.hash);
+  const open = useCallback((at: string) => getPaste(at).then((paste) => prepared(paste, hash)), [hash]);
+  const load = useCallback(
+    () =>
+      firstLook({
+        peek: () => peekPaste(slug),
+        open: () => open(slug),
+        linkKeyProblem: () => loadCipher().then((cipher) => cipher.linkKeyProblem(hash)),
+      }),
+    [slug, hash, open],
+  );
   const result = useResource(load);
-  const [unlocked, setUnlocked] = useState<{ paste: PublicPaste; password: string }>();
+  /** The paste opened at the gate, unlocked with its password, or fetched again after an edit. */
+  const [opened, setOpened] = useState<ShownPaste>();
+  const [password, setPassword] = useState<string>();
   const [editing, setEditing] = useState(false);
+  const unlock = async (given: string) => {
+    setOpened(await unlockPaste(slug, given).then((paste) => prepared(paste, hash)));
+    setPassword(given);
+  };
 
   if (result.status === 'loading' && !result.data) return <PageSkeleton lines={8} />;
   if (result.status === 'error') {
@@ -64,19 +106,21 @@ export default function PasteViewPage() {
     );
   }
 
-  const paste = unlocked?.paste ?? result.data;
-  if (!paste) return null;
-  if (paste.content === undefined) {
-    return (
-      <PasswordGate
-        title={t`This share is protected`}
-        onPassword={async (password) => setUnlocked({ paste: await unlockPaste(slug, password).then(withMarkdownRendered), password })}
-      />
-    );
+  const look = result.data;
+  const current = opened ?? (look?.kind === 'paste' ? look.shown : undefined);
+  if (!current) {
+    if (look?.kind === 'link') return <KeyProblem problem={look.problem} />;
+    if (look?.kind === 'gate') return <PasteGate peek={look.peek} onShow={async () => setOpened(await open(slug))} onPassword={unlock} />;
+    return null;
   }
+  const { paste, text, keyText } = current;
+  if (current.failure) return <KeyProblem problem={current.failure} />;
+  if (text === undefined) return <PasswordGate title={t`This share is protected`} onPassword={unlock} />;
+  /** A link that opens this paste: with its key, when it is encrypted. */
+  const withKey = (url: string) => (keyText ? linkWithKey(url, keyText) : url);
 
-  const copy = async (text: string, done: string) => {
-    if (await copyText(text)) toasts.success(done);
+  const copy = async (value: string, done: string) => {
+    if (await copyText(value)) toasts.success(done);
     else toasts.error(t`Copy failed, please copy it by hand`);
   };
   const count = paste.views;
@@ -102,17 +146,22 @@ export default function PasteViewPage() {
               <Clock size={14} aria-hidden />{' '}
               {paste.expiresAt ? t`Expires ${formatDateTime(paste.expiresAt, i18n.locale)}` : t`Never expires`}
             </span>
+            {paste.encryption && (
+              <span className={styles.encrypted}>
+                <KeyRound size={14} aria-hidden /> {t`End-to-end encrypted`}
+              </span>
+            )}
           </p>
         </div>
         <div className={styles.actions}>
-          <Button size="small" onClick={() => copy(paste.content ?? '', t`Content copied`)}>
+          <Button size="small" onClick={() => copy(text, t`Content copied`)}>
             <Copy size={15} aria-hidden />
             {t`Copy content`}
           </Button>
-          <Button size="small" onClick={() => copy(pasteShareUrl(paste.slug), t`Link copied`)}>
+          <Button size="small" onClick={() => copy(withKey(pasteShareUrl(paste.slug)), t`Link copied`)}>
             {t`Copy link`}
           </Button>
-          <LinkButton size="small" external href={rawPasteUrl(paste.slug, unlocked?.password)}>
+          <LinkButton size="small" external href={withKey(rawPasteUrl(paste.slug, password))}>
             <FileCode size={15} aria-hidden />
             {t`Raw`}
           </LinkButton>
@@ -124,22 +173,47 @@ export default function PasteViewPage() {
           )}
         </div>
       </header>
-      <MarkdownView markdown={paste.content} unsafeHtml={paste.contentHtml} className={styles.body} label={t`Shared content`} />
+      {!paste.canEdit && paste.maxViews > 0 && paste.views >= paste.maxViews && (
+        <p className={styles.lastViewNote} role="status">
+          {t`That was the last view: this link will not open again. Copy the text now if you want to keep it.`}
+        </p>
+      )}
+      <MarkdownView markdown={text} unsafeHtml={paste.contentHtml} className={styles.body} label={t`Shared content`} />
       {editing && paste.id && (
         <Suspense fallback={null}>
           <PasteEditDialog
             id={paste.id}
+            keyText={keyText}
             onClose={() => setEditing(false)}
             onSaved={(saved) => {
               setEditing(false);
               toasts.success(t`Share updated`);
-              if (saved.slug !== slug) window.history.replaceState(null, '', `/paste/${encodeURIComponent(saved.slug)}`);
-              result.reload();
+              if (saved.slug !== slug) window.history.replaceState(null, '', withKey(`/paste/${encodeURIComponent(saved.slug)}`));
+              // The owner spends no view: the paste is fetched again at once, past any gate.
+              open(saved.slug).then(setOpened, (failure: unknown) => toasts.error(asRequestFailure(failure).message));
             }}
           />
         </Suspense>
       )}
     </article>
+  );
+}
+
+/** An encrypted paste that this link cannot open; nothing of the payload is shown. */
+function KeyProblem({ problem }: { problem: DecryptFailure }) {
+  const { t } = useLingui();
+  const wrong = problem === 'wrong_key';
+  return (
+    <Notice
+      role="alert"
+      icon={<KeyRound size={32} />}
+      title={wrong ? t`The key in this link is wrong` : t`This link is incomplete`}
+      actions={<HomeLink />}
+    >
+      {wrong
+        ? t`This text is end-to-end encrypted, and the key at the end of this link does not open it. Ask the sender for the whole link again.`
+        : t`This text is end-to-end encrypted, and its key, the end of the link after “#key=”, is missing or cut short. Ask the sender for the whole link.`}
+    </Notice>
   );
 }
 

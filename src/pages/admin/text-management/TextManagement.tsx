@@ -65,7 +65,8 @@ export default function TextManagement({ title }: { title: string }) {
       cell: (paste) => (
         <>
           {paste.remark && <strong>{paste.remark}</strong>}
-          <span className={tableStyles.muted}>{paste.preview}</span>
+          {/* The server cannot read an encrypted paste: there is no preview to show. */}
+          <span className={tableStyles.muted}>{paste.encryption ? t`End-to-end encrypted` : paste.preview}</span>
         </>
       ),
     },
