@@ -14,6 +14,7 @@ const VISITOR_SOURCES = [
   '<rootDir>/src/components/PageSkeleton.tsx',
   '<rootDir>/src/components/PasswordGate.tsx',
   '<rootDir>/src/components/Toaster.tsx',
+  '<rootDir>/src/components/views-left.ts',
   '<rootDir>/src/components/file-preview/**',
   '<rootDir>/src/lib/api/client.ts',
   '<rootDir>/src/lib/api/files.ts',

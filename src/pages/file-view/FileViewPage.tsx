@@ -23,7 +23,8 @@ import styles from './FileView.module.css';
 import { FilePreview } from '../../components/file-preview/FilePreview';
 import { FileFacts } from './FileFacts';
 import { landOn } from './landing';
-import { SpendNote, viewsLeftText, ViewGate, type Spend } from './ViewGate';
+import { viewsLeftText } from '../../components/views-left';
+import { SpendNote, ViewGate, type Spend } from './ViewGate';
 
 /** Only owners edit and delete: visitors never load the dialogs' code. */
 const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));

@@ -1,22 +1,15 @@
-import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import Download from 'lucide-react/icons/download';
 import Eye from 'lucide-react/icons/eye';
 import { useState } from 'react';
 import { Button } from '../../components/Button';
-import { formatCount } from '../../lib/format';
+import { viewsLeftText } from '../../components/views-left';
 import { FileFacts } from './FileFacts';
 import styles from './FileView.module.css';
 import type { LimitedPeek } from './landing';
 
 /** What a press on the gate does once the view is spent. */
 export type Spend = 'show' | 'download';
-
-/** "3 views left", worded as on a paste's gate: the number written by formatCount, not Lingui's `#` (see there). */
-export function viewsLeftText(left: number): string {
-  const count = formatCount(left);
-  return plural(left, { one: `${count} view left`, other: `${count} views left` });
-}
 
 /** What opening the file spends: said before it is spent, and loudest when it is the last view. */
 export function SpendNote({ viewsLeft }: { viewsLeft: number }) {

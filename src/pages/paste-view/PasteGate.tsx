@@ -1,4 +1,3 @@
-import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import Clock from 'lucide-react/icons/clock';
 import Eye from 'lucide-react/icons/eye';
@@ -10,7 +9,8 @@ import { asRequestFailure } from '../../../contract/envelope';
 import type { SharePeek } from '../../../contract/share-peek';
 import { Button } from '../../components/Button';
 import { PasswordGate } from '../../components/PasswordGate';
-import { formatBytes, formatCount, formatDateTime } from '../../lib/format';
+import { viewsLeftText } from '../../components/views-left';
+import { formatBytes, formatDateTime } from '../../lib/format';
 import styles from './PasteView.module.css';
 
 interface PasteGateProps {
@@ -73,14 +73,12 @@ function ShowGate({ peek, onShow }: { peek: SharePeek; onShow: () => Promise<voi
 function PeekFacts({ peek }: { peek: SharePeek }) {
   const { t, i18n } = useLingui();
   const left = peek.viewsLeft ?? 0;
-  // Written here, not by Lingui's `#`: see formatCount.
-  const count = formatCount(left);
   const size = formatBytes(peek.size);
   return (
     <>
       <ul className={styles.facts} aria-label={t`About this share`}>
         <li>
-          <Eye size={15} aria-hidden /> {plural(left, { one: `${count} view left`, other: `${count} views left` })}
+          <Eye size={15} aria-hidden /> {viewsLeftText(left)}
         </li>
         <li>
           <FileText size={15} aria-hidden /> {t`Markdown text, ${size}`}
