@@ -108,7 +108,8 @@ describe('expense claims', () => {
     await owner.page.getByRole('button', { name: 'Save as draft' }).click();
 
     // The claim's page: the receipts upload as tasks, then show inline.
-    await owner.page.waitForURL(/\/expense\/[^/]+$/);
+    // The form's own address is /expense/new: wait for the claim's.
+    await owner.page.waitForURL(/\/expense\/(?!new$)[^/]+$/);
     const claimUrl = owner.page.url();
     await owner.page.getByRole('heading', { name: 'Taxi to the airport', level: 1 }).waitFor();
     const picture = owner.page.getByRole('img', { name: 'Receipt taxi.png' });
