@@ -7,6 +7,7 @@ import { Button } from '../../components/Button';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { loadReceipt } from '../../lib/api/expenses';
 import { formatBytes } from '../../lib/format';
+import tableStyles from '../../components/DataTable.module.css';
 import previewStyles from '../../components/file-preview/FilePreview.module.css';
 import styles from './Expense.module.css';
 
@@ -70,7 +71,7 @@ function ReceiptPreview({ claimId, receipt, onDelete, busy }: { claimId: string;
         <span className={styles.chosenName}>{name}</span>
         <span className={styles.muted}>{formatBytes(receipt.size)}</span>
         {loaded.status === 'ready' && (
-          <a className={styles.iconLink} href={loaded.url} download={name} aria-label={t`Download ${name}`} title={t`Download ${name}`}>
+          <a className={tableStyles.iconLink} href={loaded.url} download={name} aria-label={t`Download ${name}`} title={t`Download ${name}`}>
             <Download size={15} aria-hidden />
           </a>
         )}
