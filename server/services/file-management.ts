@@ -1,16 +1,14 @@
-import type { Updateable } from 'kysely';
 import type * as v from 'valibot';
 import type { FileShare, updateFileRequestSchema } from '../../contract/files';
 import type { AppDeps } from '../context';
 import type { DB } from '../db/database';
 import { insertionOrder } from '../db/dialect';
-import type { FilesTable } from '../db/schema';
 import { ApiError } from '../errors';
-import { hashPassword } from '../security/passwords';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
 import { fileNotFound, toFileShare, type FileRow } from './files';
-import { assertSlugFree, isSlugConflict, slugTaken } from './slugs';
+import { shareEditColumns } from './share-edits';
+import { slugConflictsAs409 } from './slugs';
 import { findStorageConfig } from './storage-configs';
 import { viewCountsOf } from './view-counts';
 
@@ -76,12 +74,6 @@ export async function deleteFiles(deps: AppDeps, scope: FileScope, ids: string[]
 
 // ---------------------------------------------------------------------------------------------- management
 
-function assertFuture(expiresAt: string | null | undefined, now: Date, field: string) {
-  if (expiresAt && expiresAt <= now.toISOString()) {
-    throw new ApiError(400, 'share_expiry_past', {}, { field, issue: 'in_past' });
-  }
-}
-
 async function countFiles(db: DB, scope: FileScope): Promise<number> {
   let query = db.selectFrom('files').select((eb) => eb.fn.countAll<number>().as('total')).where('status', '=', 'committed');
   if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
@@ -117,20 +109,7 @@ export async function getFile(deps: AppDeps, scope: FileScope, id: string): Prom
 export async function updateFile(deps: AppDeps, scope: FileScope, id: string, input: UpdateFileInput): Promise<FileShare> {
   await viewCountsOf(deps).flush(); // A new view limit starts from every view counted so far.
   await committedRow(deps, scope, id);
-  const now = deps.now();
-  assertFuture(input.expiresAt, now, 'expiresAt');
-  if (input.slug !== undefined) await assertSlugFree(deps.db, 'files', input.slug, id);
-  const changes: Updateable<FilesTable> = { updated_at: now.toISOString() };
-  if (input.remark !== undefined) changes.remark = input.remark ? input.remark : null;
-  if (input.slug !== undefined) changes.slug = input.slug;
-  if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
-  if (input.maxViews !== undefined) changes.max_views = input.maxViews;
-  if (input.password !== undefined) changes.password_hash = input.password === null ? null : await hashPassword(input.password);
-  try {
-    await deps.db.updateTable('files').set(changes).where('id', '=', id).execute();
-  } catch (error) {
-    if (isSlugConflict(error, 'files')) throw slugTaken();
-    throw error;
-  }
+  const changes = await shareEditColumns(deps.db, 'files', id, input, deps.now());
+  await slugConflictsAs409('files', () => deps.db.updateTable('files').set(changes).where('id', '=', id).execute());
   return getFile(deps, scope, id);
 }

@@ -21,7 +21,8 @@ import { ApiError, badInput, notFound } from '../errors';
 import { markdownHtml } from './markdown';
 import { shareStateOf, viewsLeftOf } from './share-state';
 import { hashPassword, verifyPassword } from '../security/passwords';
-import { assertSlugFree, isSlugConflict, slugTaken, writeWithSlug } from './slugs';
+import { assertFuture, shareEditColumns } from './share-edits';
+import { slugConflictsAs409, writeWithSlug } from './slugs';
 import { viewCountsOf } from './view-counts';
 
 type PasteRow = Selectable<PastesTable>;
@@ -39,13 +40,6 @@ const gone = (state: Exclude<PasteState, 'active'>) =>
   new ApiError(410, state === 'expired' ? 'paste_expired' : 'paste_used_up', {}, { state });
 
 const pasteNotFound = () => notFound('paste_not_found');
-
-/** Expiries are stored as canonical UTC ISO text (the contract normalises them), so text order is time order. */
-function assertFuture(expiresAt: string | null | undefined, now: Date) {
-  if (expiresAt && expiresAt <= now.toISOString()) {
-    throw new ApiError(400, 'share_expiry_past', {}, { field: 'expiresAt', issue: 'in_past' });
-  }
-}
 
 const emptyToNull = (text: string | undefined) => (text ? text : null);
 
@@ -307,29 +301,13 @@ export async function updatePaste(
 ): Promise<PasteDetail> {
   await viewCountsOf(deps).flush(); // A new view limit starts from every view counted so far.
   const current = await getPaste(deps, scope, id);
-  const now = deps.now();
-  assertFuture(input.expiresAt, now);
-  if (input.slug !== undefined) await assertSlugFree(deps.db, 'pastes', input.slug, id);
-
-  const changes: Updateable<PastesTable> = { updated_at: now.toISOString() };
+  const changes: Updateable<PastesTable> = await shareEditColumns(deps.db, 'pastes', id, input, deps.now());
   if (input.content !== undefined) {
     changes.content = input.content;
     changes.encryption = (input.encryption === undefined ? current.encryption : input.encryption) ?? null;
     assertPayload(input.content, changes.encryption);
   }
-  if (input.remark !== undefined) changes.remark = emptyToNull(input.remark);
-  if (input.slug !== undefined) changes.slug = input.slug;
-  if (input.expiresAt !== undefined) changes.expires_at = input.expiresAt;
-  if (input.maxViews !== undefined) changes.max_views = input.maxViews;
-  if (input.password !== undefined) {
-    changes.password_hash = input.password === null ? null : await hashPassword(input.password);
-  }
-  try {
-    await deps.db.updateTable('pastes').set(changes).where('id', '=', id).execute();
-  } catch (error) {
-    if (isSlugConflict(error, 'pastes')) throw slugTaken();
-    throw error;
-  }
+  await slugConflictsAs409('pastes', () => deps.db.updateTable('pastes').set(changes).where('id', '=', id).execute());
   return getPaste(deps, scope, id);
 }
 

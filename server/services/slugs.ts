@@ -52,6 +52,16 @@ export async function generateSlug(
 /** The UNIQUE violation the database raises when two writers race for one slug after both checked it free. */
 export const isSlugConflict = (error: unknown, table: SlugTable): boolean => isUniqueViolation(error, table, 'slug');
 
+/** Runs a write of a chosen slug: a writer that took the slug since it was checked free makes it the usual 409. */
+export async function slugConflictsAs409<T>(table: SlugTable, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isSlugConflict(error, table)) throw slugTaken();
+    throw error;
+  }
+}
+
 /**
  * Runs `write` (an insert) with the requested slug, or with a random one when none is requested.
  * A custom slug that is taken, even by a writer that won a race, is a 409; a random one that lost a race is
@@ -66,12 +76,7 @@ export async function writeWithSlug<T>(
 ): Promise<T> {
   if (requested !== undefined) {
     await assertSlugFree(db, table, requested);
-    try {
-      return await write(requested);
-    } catch (error) {
-      if (isSlugConflict(error, table)) throw slugTaken();
-      throw error;
-    }
+    return slugConflictsAs409(table, () => write(requested));
   }
   for (let attempt = 1; ; attempt++) {
     const slug = await generateSlug(db, table, random);
