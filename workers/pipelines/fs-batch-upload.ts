@@ -1,11 +1,10 @@
 import type { FsUploadBatchResult } from '../../contract/fs';
-import { PART_TIMEOUT_MS, type ApiAccess, type BatchFile, type FsItemsResult, type TransferError } from '../../contract/transfer';
-import { cancelled, TransferFailure } from '../engine/failure';
-import { classifyFailure, type AttemptOutcome } from '../engine/retry';
+import type { ApiAccess, BatchFile, FsItemsResult, TransferError } from '../../contract/transfer';
+import { cancelled } from '../engine/failure';
 import { planBatch, type BatchUnit } from '../planner/batch';
 import { apiFailure } from '../transport/api';
-import { isSuccess } from '../transport/http';
 import { BatchProgress } from './batch-progress';
+import { postFormWithRetries } from './form-post';
 import { allFailed, emptyItemsResult, inLanes, isCancelled, itemReporter } from './fs-items';
 import { fsUpload } from './fs-upload';
 import { fsBase } from './multipart-protocol';
@@ -59,7 +58,7 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
 
   const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>) => {
     const paths = unit.files.map((entry) => entry.relativePath);
-    const answer = await groupWithRetries(job, unit, context, waitForNetwork).catch((error: unknown) => {
+    const answer = await postGroup(job, unit, context, waitForNetwork).catch((error: unknown) => {
       if (isCancelled(error) || signal.aborted) throw cancelled();
       return { succeeded: [], failed: [], refused: error };
     });
@@ -120,54 +119,16 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
 
 const firstPath = (unit: BatchUnit) => (unit.kind === 'group' ? (unit.files[0]?.relativePath ?? '') : unit.file.relativePath);
 
-type GroupAnswer = FsUploadBatchResult;
-
-/**
- * One group's request under a scheduler slot, tried again as a part would be: after 429, 5xx and network errors
- * with back-off, after the network came back when offline. Any other refusal fails the group's files.
- */
-async function groupWithRetries(
-  job: BatchJob,
-  unit: Extract<BatchUnit, { kind: 'group' }>,
-  context: MultipartContext,
-  waitForNetwork: () => Promise<void>,
-): Promise<GroupAnswer> {
-  let retries = 0;
-  for (;;) {
-    const release = await context.scheduler.acquire(job.taskId, context.signal);
-    let outcome: AttemptOutcome;
-    let body: { data?: GroupAnswer; message?: string } | undefined;
-    try {
-      const response = await context.transport.send({
-        method: 'POST',
-        url: `${job.api.baseUrl}/api${fsBase(job.api)}/upload-batch`,
-        headers: { 'Accept-Language': job.api.language, ...(job.api.authorization && { Authorization: job.api.authorization }) },
-        body: groupForm(job.folder, unit),
-        timeoutMs: PART_TIMEOUT_MS,
-        signal: context.signal,
-      });
-      body = parseEnvelope(response.text);
-      if (isSuccess(response.status) && body?.data) return body.data;
-      outcome = { status: response.status, body: response.text };
-    } catch (error) {
-      outcome = { code: (error as TransferError).code };
-    } finally {
-      release();
-    }
-    const decision = classifyFailure(outcome, retries, context.online());
-    if (decision.action === 'pause') {
-      await waitForNetwork();
-      continue;
-    }
-    if (decision.action === 'backoff') {
-      retries++;
-      await context.sleep(decision.delayMs, context.signal);
-      continue;
-    }
-    if (outcome.code) throw new TransferFailure({ code: outcome.code });
-    throw new TransferFailure(apiFailure(outcome.status ?? 0, body, 'unknown'));
-  }
-}
+/** One group's request, tried again as a part would be; any other refusal fails the group's files. */
+const postGroup = (job: BatchJob, unit: Extract<BatchUnit, { kind: 'group' }>, context: MultipartContext, waitForNetwork: () => Promise<void>) =>
+  postFormWithRetries<FsUploadBatchResult>(context, {
+    taskId: job.taskId,
+    access: job.api,
+    path: `${fsBase(job.api)}/upload-batch`,
+    form: () => groupForm(job.folder, unit),
+    waitForNetwork,
+    refusal: (status, body) => apiFailure(status, body, 'unknown'),
+  });
 
 /** The form the server reads in order: the folder, then each file's relative path right before its bytes. */
 function groupForm(folder: string, unit: Extract<BatchUnit, { kind: 'group' }>): FormData {
@@ -178,12 +139,4 @@ function groupForm(folder: string, unit: Extract<BatchUnit, { kind: 'group' }>):
     form.append('file', file, file.name);
   }
   return form;
-}
-
-function parseEnvelope(text: string): { data?: GroupAnswer; message?: string } | undefined {
-  try {
-    return JSON.parse(text) as { data?: GroupAnswer; message?: string };
-  } catch {
-    return undefined;
-  }
 }

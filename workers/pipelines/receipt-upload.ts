@@ -1,20 +1,12 @@
 import type { ExpenseReceipt } from '../../contract/expenses';
-import { PART_TIMEOUT_MS, type ReceiptUpload, type TransferError, type UploadStage } from '../../contract/transfer';
-import { TransferFailure } from '../engine/failure';
+import type { ReceiptUpload, TransferError, UploadStage } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
-import { classifyFailure, type AttemptOutcome } from '../engine/retry';
-import { apiFailure } from '../transport/api';
-import { isSuccess } from '../transport/http';
+import { apiFailure, type Envelope } from '../transport/api';
+import { postFormWithRetries } from './form-post';
 import type { MultipartContext } from './multipart-upload';
 
 /** What a receipt's upload needs of the engine: its transport, the shared scheduler and the network's state. */
 export type ReceiptContext = Pick<MultipartContext, 'signal' | 'emit' | 'transport' | 'scheduler' | 'online' | 'untilOnline' | 'sleep'>;
-
-interface Envelope {
-  code?: number;
-  message?: string;
-  data?: unknown;
-}
 
 /**
  * A receipt (an image or a PDF) of an expense claim: one form POST to the claim's receipts, under a slot of the
@@ -27,55 +19,27 @@ export async function receiptUpload(command: ReceiptUpload, context: ReceiptCont
   const { signal } = context;
   const stage = (value: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage: value });
   const meter = new ProgressMeter(file.size, (progress) => context.emit({ type: 'engine.progress', taskId, progress }));
-  const url = `${api.baseUrl}/api/expenses/${encodeURIComponent(claimId)}/receipts`;
-  const headers = { 'Accept-Language': api.language, ...(api.authorization && { Authorization: api.authorization }) };
   stage('starting');
   meter.update(0);
-  let retries = 0;
   try {
-    for (;;) {
-      const release = await context.scheduler.acquire(taskId, signal);
-      stage('uploading');
-      let outcome: AttemptOutcome;
-      let body: Envelope | undefined;
-      try {
-        const response = await context.transport.send({
-          method: 'POST',
-          url,
-          headers,
-          body: formOf(file),
-          timeoutMs: PART_TIMEOUT_MS,
-          signal,
-          onUploadProgress: (loaded, total) => meter.update(sentShare(file.size, loaded, total)),
-        });
-        body = parseEnvelope(response.text);
-        if (isSuccess(response.status) && body?.data) {
-          meter.update(file.size);
-          stage('completed');
-          return body.data as ExpenseReceipt;
-        }
-        outcome = { status: response.status, body: response.text };
-      } catch (error) {
-        outcome = { code: (error as TransferError).code };
-      } finally {
-        release();
-      }
-      const decision = classifyFailure(outcome, retries, context.online());
-      if (decision.action === 'pause') {
+    const receipt = await postFormWithRetries<ExpenseReceipt>(context, {
+      taskId,
+      access: api,
+      path: `/expenses/${encodeURIComponent(claimId)}/receipts`,
+      form: () => formOf(file),
+      onAttempt: () => stage('uploading'),
+      onUploadProgress: (loaded, total) => meter.update(sentShare(file.size, loaded, total)),
+      waitForNetwork: async () => {
         stage('waitingForNetwork');
         meter.stall();
         await context.untilOnline(signal);
-        continue;
-      }
-      if (decision.action === 'backoff') {
-        retries++;
-        meter.stall();
-        await context.sleep(decision.delayMs, signal);
-        continue;
-      }
-      if (outcome.code) throw new TransferFailure({ code: outcome.code });
-      throw new TransferFailure(receiptRefusal(outcome.status ?? 0, body));
-    }
+      },
+      onBackoff: () => meter.stall(),
+      refusal: receiptRefusal,
+    });
+    meter.update(file.size);
+    stage('completed');
+    return receipt;
   } finally {
     context.scheduler.finish(taskId);
   }
@@ -102,12 +66,4 @@ export const sentShare = (size: number, loaded: number, total: number): number =
 export function receiptRefusal(status: number, body: Envelope | undefined): TransferError {
   const failure = apiFailure(status, body, 'unknown');
   return failure.code === 'storage_forbidden' || failure.code === 'slug_taken' ? { ...failure, code: 'unknown' } : failure;
-}
-
-function parseEnvelope(text: string): Envelope | undefined {
-  try {
-    return JSON.parse(text) as Envelope;
-  } catch {
-    return undefined;
-  }
 }

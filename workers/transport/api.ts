@@ -2,10 +2,25 @@ import type { ApiAccess, TransferError, TransferErrorCode } from '../../contract
 import { TransferFailure } from '../engine/failure';
 import { isSuccess, type Transport } from './http';
 
-interface Envelope {
+export interface Envelope {
   code?: number;
   message?: string;
   data?: unknown;
+}
+
+/** The headers of every call from the worker: the user's language and credentials. */
+export const apiHeaders = (access: ApiAccess): Record<string, string> => ({
+  'Accept-Language': access.language,
+  ...(access.authorization && { Authorization: access.authorization }),
+});
+
+/** An answer's envelope; undefined when the body is not JSON (a proxy's error page, say). */
+export function parseEnvelope(text: string): Envelope | undefined {
+  try {
+    return JSON.parse(text) as Envelope;
+  } catch {
+    return undefined;
+  }
 }
 
 /** What an API refusal means for a transfer; `fallback` names the step that failed. */
@@ -34,8 +49,7 @@ export async function callApi<T>(
   path: string,
   options: { method: 'GET' | 'POST' | 'DELETE'; body?: unknown; signal?: AbortSignal; failure: TransferErrorCode },
 ): Promise<T> {
-  const headers: Record<string, string> = { 'Accept-Language': access.language };
-  if (access.authorization) headers.Authorization = access.authorization;
+  const headers = apiHeaders(access);
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await transport.send({
     method: options.method,
@@ -45,12 +59,7 @@ export async function callApi<T>(
     signal: options.signal,
     timeoutMs: 60_000,
   });
-  let body: Envelope | undefined;
-  try {
-    body = JSON.parse(response.text) as Envelope;
-  } catch {
-    body = undefined;
-  }
+  const body = parseEnvelope(response.text);
   if (!isSuccess(response.status)) throw new TransferFailure(apiFailure(response.status, body, options.failure));
   return body?.data as T;
 }
