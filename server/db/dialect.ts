@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type RawBuilder } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from './schema';
 
 /**
@@ -100,6 +100,10 @@ export const INSERTION_ORDER_COLUMN = 'seq';
  */
 export const insertionOrder = (db: AnyDb): RawBuilder<unknown> =>
   dialectOf(db) === 'postgres' ? sql.ref(INSERTION_ORDER_COLUMN) : sql`rowid`;
+
+/** A page of a list, newest first (by `created_at`, then insertion order): the order of every management list. */
+export const newestPage = <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, db: AnyDb, limit: number, offset: number) =>
+  query.orderBy(sql.ref('created_at'), 'desc').orderBy(insertionOrder(db), 'desc').limit(limit).offset(offset);
 
 /** Migration step: gives a table the insertion-order column on PostgreSQL (see insertionOrder). */
 export async function addInsertionOrder(db: AnyDb, table: string): Promise<void> {

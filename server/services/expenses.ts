@@ -16,7 +16,7 @@ import {
 } from '../../contract/expenses';
 import { creatorOf, type AppDeps, type Principal } from '../context';
 import type { DB } from '../db/database';
-import { insertionOrder, lockTransaction } from '../db/dialect';
+import { insertionOrder, lockTransaction, newestPage } from '../db/dialect';
 import type { Database, ExpenseClaimsTable } from '../db/schema';
 import { ApiError } from '../errors';
 import { readSettings } from './settings';
@@ -124,16 +124,16 @@ export async function listExpenses(deps: AppDeps, principal: Principal, filter: 
   if (principal.kind !== 'admin') base = base.where('created_by', '=', creatorOf(principal));
   if (filter.status) base = base.where('status', '=', filter.status);
   const [rows, totals] = await Promise.all([
-    base
-      .selectAll()
-      .select(receiptCount)
-      // The admin's list is the review queue: claims awaiting review (submitted, processing) come first.
-      .$if(principal.kind === 'admin', (query) => query.orderBy(sql`case when status in ('submitted', 'processing') then 0 else 1 end`))
-      .orderBy('created_at', 'desc')
-      .orderBy(insertionOrder(db), 'desc')
-      .limit(filter.limit)
-      .offset(filter.offset)
-      .execute(),
+    newestPage(
+      base
+        .selectAll()
+        .select(receiptCount)
+        // The admin's list is the review queue: claims awaiting review (submitted, processing) come first.
+        .$if(principal.kind === 'admin', (query) => query.orderBy(sql`case when status in ('submitted', 'processing') then 0 else 1 end`)),
+      db,
+      filter.limit,
+      filter.offset,
+    ).execute(),
     base
       .select((eb) => ['currency', eb.fn.sum<number>('amount_minor').as('amount_minor'), eb.fn.countAll<number>().as('count')])
       .groupBy('currency')

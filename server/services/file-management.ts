@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { FileShare, updateFileRequestSchema } from '../../contract/files';
 import type { AppDeps } from '../context';
 import type { DB } from '../db/database';
-import { insertionOrder } from '../db/dialect';
+import { newestPage } from '../db/dialect';
 import { ApiError } from '../errors';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
@@ -84,13 +84,7 @@ async function countFiles(db: DB, scope: FileScope): Promise<number> {
 export async function listFiles(deps: AppDeps, scope: FileScope, limit: number, offset: number) {
   await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const total = await countFiles(deps.db, scope);
-  const rows = await scoped(deps.db, scope)
-    .where('status', '=', 'committed')
-    .orderBy('created_at', 'desc')
-    .orderBy(insertionOrder(deps.db), 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await newestPage(scoped(deps.db, scope).where('status', '=', 'committed'), deps.db, limit, offset).execute();
   const now = deps.now();
   return { items: rows.map((row) => toFileShare(row, now)), pagination: { total, limit, offset, hasMore: offset + rows.length < total } };
 }

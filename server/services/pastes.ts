@@ -15,7 +15,7 @@ import { ENCRYPTED_PASTE_TYPE, PASTE_TEXT_TYPE, type SharePeek } from '../../con
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';
 import type { DB } from '../db/database';
-import { insertionOrder } from '../db/dialect';
+import { newestPage } from '../db/dialect';
 import type { PastesTable } from '../db/schema';
 import { ApiError, badInput, notFound } from '../errors';
 import { markdownHtml } from './markdown';
@@ -262,12 +262,7 @@ async function countPastes(db: DB, scope: PasteScope): Promise<number> {
 
 /** Newest first; insertion order breaks ties between pastes created in the same millisecond. */
 async function listSlice(deps: AppDeps, scope: PasteScope, limit: number, offset: number) {
-  const rows = await summaries(deps.db, scope)
-    .orderBy('created_at', 'desc')
-    .orderBy(insertionOrder(deps.db), 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await newestPage(summaries(deps.db, scope), deps.db, limit, offset).execute();
   const now = deps.now();
   return rows.map((row) => summaryOf(row, now));
 }
