@@ -6,7 +6,8 @@ import { clientAddress, jsonBody, ok } from '../http';
 import { adminOf, apiKeyOf, requireAdmin, requireApiKey } from '../middleware/auth';
 import { keepUncompressed } from '../middleware/compression';
 import type { LoginRateLimiter } from '../middleware/login-rate-limit';
-import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from '../security/passwords';
+import { hashPassword, verifyPassword } from '../security/passwords';
+import { verifyAdminPassword } from '../services/admins';
 import { issueToken, revokeAllTokens, revokeToken } from '../services/sessions';
 
 /** `/api/admin/login|logout|check|change-password` and `/api/test/admin-token|api-key`. */
@@ -22,8 +23,7 @@ export function authRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
     if (minutes > 0) throw new ApiError(429, 'too_many_attempts', { minutes }, { retryAfterMinutes: minutes });
 
     const admin = await deps.db.selectFrom('admins').selectAll().where('username', '=', username).executeTakeFirst();
-    // Verify against a throwaway hash when the user is unknown, so timing does not reveal usernames.
-    const valid = await verifyPassword(password, admin?.password_hash ?? UNKNOWN_USER_HASH);
+    const valid = await verifyAdminPassword(deps.db, admin, password, deps.now());
     if (!admin || !valid) throw new ApiError(401, 'invalid_credentials');
     await limiter.succeed(limitKey);
     const { token, expiresAt } = await issueToken(deps.db, admin.id, deps.now(), deps.config.adminTokenTtlHours);

@@ -3,7 +3,8 @@ import { createTestDatabase, type TestDatabase } from '../../tests/fixtures/test
 import { readConfig } from '../config';
 import type { DB } from '../db/database';
 import { verifyPassword } from '../security/passwords';
-import { ensureAdmin } from './admins';
+import { sha256 } from '../security/tokens';
+import { CLOUDPASTE_HASH_PREFIX, ensureAdmin, verifyAdminPassword } from './admins';
 
 describe('ensureAdmin', () => {
   let database: TestDatabase;
@@ -39,5 +40,32 @@ describe('ensureAdmin', () => {
     expect(admin.username).toBe('admin');
     expect(await verifyPassword(generated ?? '', admin.password_hash)).toBe(true);
     expect(await ensureAdmin(db, config, at)).toBeUndefined();
+  });
+});
+
+describe('verifyAdminPassword', () => {
+  let database: TestDatabase;
+  const at = new Date('2030-01-01T00:00:00.000Z');
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+  afterEach(() => database.close());
+
+  it('accepts a CloudPaste SHA-256 once and replaces it by scrypt; a wrong password changes nothing', async () => {
+    const { db } = database;
+    const legacy = `${CLOUDPASTE_HASH_PREFIX}${sha256('admin123')}`;
+    await db.insertInto('admins').values({ id: 'a1', username: 'admin', password_hash: legacy, created_at: at.toISOString(), updated_at: at.toISOString() }).execute();
+    const row = () => db.selectFrom('admins').select(['id', 'password_hash']).executeTakeFirstOrThrow();
+
+    expect(await verifyAdminPassword(db, await row(), 'admin124', at)).toBe(false);
+    expect(await verifyAdminPassword(db, await row(), sha256('admin123'), at)).toBe(false);
+    expect((await row()).password_hash).toBe(legacy);
+
+    expect(await verifyAdminPassword(db, await row(), 'admin123', at)).toBe(true);
+    const rehashed = (await row()).password_hash;
+    expect(rehashed).toMatch(/^scrypt\$/);
+    expect(await verifyPassword('admin123', rehashed)).toBe(true);
+    expect(await verifyAdminPassword(db, await row(), 'admin123', at)).toBe(true);
+    expect(await verifyAdminPassword(db, undefined, 'admin123', at)).toBe(false);
   });
 });

@@ -9,6 +9,12 @@ import { constantTimeEqual, randomBase62, sha256 } from '../security/tokens';
 /** Characters of a key kept for display (`key_masked`): 6 of base62 leave 2^143 of a generated key unknown. */
 const MASK_PREFIX = 6;
 
+/** The columns that stand for a key: its SHA-256, by which a presented key is found, and the prefix lists show. */
+export const keyColumns = (key: string): Pick<ApiKeysTable, 'key_hash' | 'key_prefix'> => ({
+  key_hash: sha256(key),
+  key_prefix: key.slice(0, MASK_PREFIX),
+});
+
 /**
  * A key as every answer but the creation's shows it. The database holds only the key's SHA-256 and prefix
  * (007-api-key-hashes): the key itself is in the creation's answer and nowhere else.
@@ -55,15 +61,14 @@ export async function createApiKey(
   assertFuture(input.expires_at, now);
   await assertNameFree(deps, input.name);
   const key = input.custom_key ?? randomBase62(GENERATED_KEY_LENGTH);
-  const keyHash = sha256(key);
-  if (await deps.db.selectFrom('api_keys').select('id').where('key_hash', '=', keyHash).executeTakeFirst()) {
+  const columns = keyColumns(key);
+  if (await deps.db.selectFrom('api_keys').select('id').where('key_hash', '=', columns.key_hash).executeTakeFirst()) {
     throw conflict('api_key_taken', 'custom_key');
   }
   const row: ApiKeysTable = {
     id: randomUUID(),
     name: input.name,
-    key_hash: keyHash,
-    key_prefix: key.slice(0, MASK_PREFIX),
+    ...columns,
     text_permission: Number(input.text_permission),
     file_permission: Number(input.file_permission),
     mount_permission: Number(input.mount_permission),

@@ -1,0 +1,49 @@
+/** The kinds of records an import brings over, in the order it brings them. */
+export const KINDS = ['storage configs', 'mounts', 'admin', 'API keys', 'pastes', 'file shares', 'settings'] as const;
+export type Kind = (typeof KINDS)[number];
+
+export interface Skipped {
+  kind: Kind;
+  /** The row as a person finds it in CloudPaste: a slug, a name, a path. */
+  item: string;
+  reason: string;
+}
+
+/** What an import did (or, dry, would do): counts per kind and every row it left out, with why. */
+export class ImportReport {
+  readonly imported = new Map<Kind, number>(KINDS.map((kind) => [kind, 0]));
+  /** Rows a previous run brought over already (found by CloudPaste's id, which the import keeps). */
+  readonly already = new Map<Kind, number>(KINDS.map((kind) => [kind, 0]));
+  readonly skipped: Skipped[] = [];
+  /** File shares whose object moved into the share area (or would, dry). */
+  sharesMoved = 0;
+  sharesNotMoved = 0;
+
+  add(kind: Kind): void {
+    this.imported.set(kind, (this.imported.get(kind) ?? 0) + 1);
+  }
+
+  alreadyThere(kind: Kind): void {
+    this.already.set(kind, (this.already.get(kind) ?? 0) + 1);
+  }
+
+  skip(kind: Kind, item: string, reason: string): void {
+    this.skipped.push({ kind, item, reason });
+  }
+
+  lines(dryRun: boolean): string[] {
+    const verb = dryRun ? 'would import' : 'imported';
+    const lines = KINDS.map((kind) => {
+      const already = this.already.get(kind) ?? 0;
+      const skipped = this.skipped.filter((row) => row.kind === kind).length;
+      return `  ${kind}: ${verb} ${this.imported.get(kind) ?? 0}` + (already ? `, ${already} imported before` : '') + (skipped ? `, ${skipped} skipped` : '');
+    });
+    const move = dryRun ? 'would move' : 'moved';
+    lines.push(`  share objects ${move} into the share area: ${this.sharesMoved}` + (this.sharesNotMoved ? `, ${this.sharesNotMoved} not moved yet (the server tries again)` : ''));
+    if (this.skipped.length > 0) {
+      lines.push('Skipped:');
+      for (const row of this.skipped) lines.push(`  ${row.kind} ${row.item}: ${row.reason}`);
+    }
+    return lines;
+  }
+}

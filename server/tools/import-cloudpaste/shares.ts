@@ -1,0 +1,97 @@
+import { slugProblem } from '../../../contract/slugs';
+import { hashPassword } from '../../security/passwords';
+import { isSlugTaken, type SlugTable } from '../../services/slugs';
+import { createdAt, exists, isoTime, ownerOf, type ImportContext } from './context';
+import type { Kind } from './report';
+import type { CpFile, CpPaste } from './source';
+
+type Share = CpPaste | CpFile;
+
+/**
+ * The columns a paste and a file share have alike, or why the share cannot come over: its slug must be one a link
+ * of ours can carry, free in the install, and a protected share needs the plain copy of its password CloudPaste
+ * keeps (rehashed with scrypt here; CloudPaste's own hash is of no use).
+ */
+async function shareColumns(ctx: ImportContext, table: SlugTable, kind: Kind, share: Share) {
+  const problem = slugProblem(share.slug);
+  if (problem) return ctx.report.skip(kind, share.slug, `the slug is not allowed here (${problem})`);
+  if (await isSlugTaken(ctx.deps.db, table, share.slug)) return ctx.report.skip(kind, share.slug, 'the install has a share with that slug');
+  if (share.password && share.plain_password === null) {
+    return ctx.report.skip(kind, share.slug, 'it has a password but CloudPaste kept no plain copy of it to rehash');
+  }
+  const at = createdAt(ctx, share.created_at);
+  return {
+    id: share.id,
+    slug: share.slug,
+    remark: share.remark || null,
+    password_hash: share.password && share.plain_password !== null ? await hashPassword(share.plain_password) : null,
+    expires_at: isoTime(share.expires_at),
+    max_views: share.max_views ?? 0,
+    views: share.views ?? 0,
+    created_by: ownerOf(share.created_by),
+    created_at: at,
+    updated_at: isoTime(share.updated_at) ?? at,
+  };
+}
+
+export async function importPastes(ctx: ImportContext): Promise<void> {
+  for (const paste of ctx.data.pastes) {
+    if (await exists(ctx, 'pastes', paste.id)) {
+      ctx.report.alreadyThere('pastes');
+      continue;
+    }
+    const columns = await shareColumns(ctx, 'pastes', 'pastes', paste);
+    if (!columns) continue;
+    await ctx.deps.db.insertInto('pastes').values({ ...columns, content: paste.content, encryption: null }).execute();
+    ctx.report.add('pastes');
+  }
+}
+
+/**
+ * CloudPaste records a file uploaded through its mount explorer as a share too, with the slug `M-` and the first
+ * five characters of its id. Such a file is the mount's: moving it into the share area would take it out of the
+ * mount, so it stays a file of the mount only.
+ */
+const isMountUpload = (file: CpFile): boolean => file.slug === `M-${file.id.slice(0, 5)}`;
+
+/**
+ * CloudPaste's file shares, committed, at their object's current key: the share-area move (run after the import,
+ * see runner.ts) then takes the objects out of the mounts' reach.
+ */
+export async function importFiles(ctx: ImportContext): Promise<void> {
+  for (const file of ctx.data.files) {
+    if (await exists(ctx, 'files', file.id)) {
+      ctx.report.alreadyThere('file shares');
+      continue;
+    }
+    if (isMountUpload(file)) {
+      ctx.report.skip('file shares', file.slug, `uploaded through a mount (${file.storage_path}): it stays a file of the mount, not a share`);
+      continue;
+    }
+    if (!(await exists(ctx, 'storage_configs', file.s3_config_id))) {
+      ctx.report.skip('file shares', file.slug, 'its storage config was not imported');
+      continue;
+    }
+    const columns = await shareColumns(ctx, 'files', 'file shares', file);
+    if (!columns) continue;
+    await ctx.deps.db
+      .insertInto('files')
+      .values({
+        ...columns,
+        filename: file.filename,
+        mimetype: file.mimetype || 'application/octet-stream',
+        size: file.size,
+        storage_config_id: file.s3_config_id,
+        storage_path: file.storage_path.replace(/^\/+/, ''),
+        // Written by the move into the share area, which knows the storage's URL of the new key.
+        s3_url: null,
+        etag: file.etag,
+        status: 'committed',
+        upload_id: null,
+        part_size: null,
+        source_url: null,
+      })
+      .execute();
+    ctx.report.add('file shares');
+  }
+}
