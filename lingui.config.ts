@@ -17,8 +17,8 @@ const VISITOR_SOURCES = [
   '<rootDir>/src/components/views-left.ts',
   '<rootDir>/src/components/file-preview/**',
   '<rootDir>/src/lib/api/client.ts',
-  '<rootDir>/src/lib/api/files.ts',
-  '<rootDir>/src/lib/api/pastes.ts',
+  '<rootDir>/src/lib/api/file-reads.ts',
+  '<rootDir>/src/lib/api/paste-reads.ts',
 ];
 
 export default defineConfig({

@@ -139,6 +139,9 @@ export default defineConfig({
   server: { proxy: { '/api': 'http://localhost:8787' } },
   build: {
     target: 'es2022',
+    // Browsers without modulepreload (Safari before 17) ignore the hints and load modules as they are imported:
+    // a polyfill in every visitor's entry would only make them earlier there.
+    modulePreload: { polyfill: false },
     sourcemap: true,
     rollupOptions: {
       output: {

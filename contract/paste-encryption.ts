@@ -20,50 +20,12 @@ export const PAYLOAD_FORMAT =
   'base64url without padding (RFC 4648 §5) of IV ‖ ciphertext ‖ tag: a 12-byte random IV, the AES-256-GCM ' +
   'ciphertext of the UTF-8 text, the 16-byte authentication tag (no additional data).';
 
-export const pasteEncryptionSchema = v.pipe(
-  v.picklist(PASTE_ENCRYPTIONS),
-  v.description(
-    `How \`content\` is encrypted; absent or null = plain text. \`aes-256-gcm\`: \`content\` is the ${PAYLOAD_FORMAT} ` +
-      'The 32-byte key is never sent: it travels in the link\'s fragment, `#key=<base64url of the key>`.',
-  ),
-);
-
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-
-/** Bytes that base64url text decodes to; undefined when it is not base64url without padding. */
-export function base64UrlByteLength(text: string): number | undefined {
-  // A length of 4n+1 characters leaves 6 bits over, which no byte sequence encodes to.
-  if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined;
-  return Math.floor((text.length * 3) / 4);
-}
-
-export type EncryptedPayloadIssue = 'not_base64url' | 'payload_too_short';
-
-/** Why `content` cannot be an `aes-256-gcm` payload, or undefined when it can. */
-export function encryptedPayloadIssue(content: string): EncryptedPayloadIssue | undefined {
-  const bytes = base64UrlByteLength(content);
-  if (bytes === undefined) return 'not_base64url';
-  return bytes < ENCRYPTED_PAYLOAD_MIN_BYTES ? 'payload_too_short' : undefined;
-}
+export const pasteEncryptionSchema = v.picklist(PASTE_ENCRYPTIONS);
 
 /**
- * The request-level check of a paste body (`T`: the body's fields), its issue reported at `content`: with
- * `encryption` set, `content` must be a payload; and `encryption` comes with the content it describes (an edit that
- * sends only `content` keeps the paste's encryption, which the server checks it against). Skipped while the fields
- * themselves are invalid, whose own issue comes first.
+ * A paste's `encryption` field: plain text (absent or null) or an encrypted payload. The server's answers always
+ * carry it (null for plain text); absent still parses, as plain text, for answers stored before it existed (the
+ * browser's offline cache). The API document describes the format (server/openapi/catalog/pastes.ts).
  */
-export const encryptedContentCheck = <T extends { content?: string; encryption?: PasteEncryption | null }>() =>
-  v.rawCheck<T>(({ dataset, addIssue }) => {
-    if (!dataset.typed) return;
-    const { content, encryption } = dataset.value;
-    const issue =
-      content === undefined
-        ? encryption !== undefined ? 'required' : undefined
-        : encryption ? encryptedPayloadIssue(content) : undefined;
-    if (issue) {
-      addIssue({
-        message: issue,
-        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'content', value: content }],
-      });
-    }
-  });
+export const pasteEncryptionFieldSchema = v.optional(v.nullable(pasteEncryptionSchema));
+

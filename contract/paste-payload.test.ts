@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { base64UrlByteLength, ENCRYPTED_PAYLOAD_MIN_BYTES, encryptedPayloadIssue } from './paste-encryption';
+import { ENCRYPTED_PAYLOAD_MIN_BYTES } from './paste-encryption';
+import { base64UrlByteLength, encryptedPayloadIssue } from './paste-payload';
 import { createPasteRequestSchema, updatePasteRequestSchema } from './pastes';
 
 const issueOf = (schema: v.GenericSchema, input: unknown) => {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { offsetPaginationSchema, offsetQuery, pagePaginationSchema, pageQuery } from './lists';
-import { encryptedContentCheck, pasteEncryptionSchema } from './paste-encryption';
+import { pasteEncryptionFieldSchema } from './paste-encryption';
+import { encryptedContentCheck } from './paste-payload';
 import { customSlugSchema } from './slugs';
 import { isoTimestampSchema } from './time';
 
@@ -25,16 +26,9 @@ const maxViewsSchema = v.pipe(v.number(), v.integer('must_be_integer'), v.minVal
 const remarkSchema = v.pipe(v.string(), v.trim(), v.maxLength(PASTE_REMARK_MAX, 'too_long'));
 const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(SHARE_PASSWORD_MAX, 'too_long'));
 
-/**
- * Plain text (absent or null) or an encrypted payload (contract/paste-encryption.ts). The server's answers always
- * carry it (null for plain text); absent still parses, as plain text, for answers stored before it existed (the
- * browser's offline cache).
- */
-const encryptionSchema = v.optional(v.nullable(pasteEncryptionSchema));
-
 const createPasteFields = v.object({
   content: pasteContentSchema,
-  encryption: encryptionSchema,
+  encryption: pasteEncryptionFieldSchema,
   remark: v.optional(remarkSchema),
   slug: v.optional(customSlugSchema),
   password: v.optional(passwordSchema),
@@ -53,7 +47,7 @@ export type CreatePasteRequest = v.InferInput<typeof createPasteRequestSchema>;
 
 const updatePasteFields = v.object({
   content: v.optional(pasteContentSchema),
-  encryption: encryptionSchema,
+  encryption: pasteEncryptionFieldSchema,
   remark: v.optional(remarkSchema),
   slug: v.optional(customSlugSchema),
   password: v.optional(v.nullable(passwordSchema)),
@@ -83,35 +77,10 @@ export const createdPasteSchema = v.object({
   expiresAt: v.nullable(v.string()),
   maxViews: v.number(),
   hasPassword: v.boolean(),
-  encryption: encryptionSchema,
+  encryption: pasteEncryptionFieldSchema,
   createdAt: v.string(),
 });
 export type CreatedPaste = v.InferOutput<typeof createdPasteSchema>;
-
-/** A paste as a visitor gets it: content only when unlocked (or open). */
-export const publicPasteSchema = v.object({
-  slug: v.string(),
-  remark: v.nullable(v.string()),
-  expiresAt: v.nullable(v.string()),
-  maxViews: v.number(),
-  views: v.number(),
-  hasPassword: v.boolean(),
-  requiresPassword: v.boolean(),
-  encryption: encryptionSchema,
-  createdAt: v.string(),
-  /** The text, or the encrypted payload as stored when `encryption` is set. */
-  content: v.optional(v.string()),
-  /**
-   * The content as HTML (contract/markdown.ts), with the content, unless the text is long (over 64 KiB) or
-   * encrypted: a client renders those itself. Not sanitised: it holds whatever HTML the text did, and a client must
-   * sanitise it before it shows it.
-   */
-  contentHtml: v.optional(v.string()),
-  /** The viewer created it (admin, or the same API key): the page offers editing, no view was counted. */
-  canEdit: v.boolean(),
-  id: v.optional(v.string()),
-});
-export type PublicPaste = v.InferOutput<typeof publicPasteSchema>;
 
 /** A paste in the admin and user lists. */
 export const pasteSummarySchema = v.object({
@@ -124,7 +93,7 @@ export const pasteSummarySchema = v.object({
   size: v.number(),
   hasPassword: v.boolean(),
   /** Set: the list shows "End-to-end encrypted" instead of a preview. */
-  encryption: encryptionSchema,
+  encryption: pasteEncryptionFieldSchema,
   expiresAt: v.nullable(v.string()),
   maxViews: v.number(),
   views: v.number(),

@@ -1,10 +1,23 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { PAYLOAD_FORMAT, pasteEncryptionSchema } from '../../contract/paste-encryption';
 import { NAMED_SCHEMAS } from './named-schemas';
 
 export type { JsonSchema };
 
 const COMPONENTS = '#/components/schemas/';
+
+/**
+ * Descriptions of contract schemas kept here rather than in the contract (`v.description`), because the contract's
+ * schemas are also the browser's code: a share's page would carry these texts for nothing.
+ */
+const DESCRIPTIONS = new Map<unknown, string>([
+  [
+    pasteEncryptionSchema,
+    `How \`content\` is encrypted; absent or null = plain text. \`aes-256-gcm\`: \`content\` is the ${PAYLOAD_FORMAT} ` +
+      'The 32-byte key is never sent: it travels in the link\'s fragment, `#key=<base64url of the key>`.',
+  ],
+]);
 
 /**
  * One conversion for the whole document: JSON Schema 2020-12 (the dialect of OpenAPI 3.1), named schemas as
@@ -18,6 +31,10 @@ const common = (typeMode: 'input' | 'output') =>
     typeMode,
     ignoreActions: ['check', 'raw_check', 'trim', 'transform', 'finite'],
     overrideRef: ({ referenceId }) => `${COMPONENTS}${referenceId}`,
+    overrideSchema: ({ valibotSchema, jsonSchema }) => {
+      const description = DESCRIPTIONS.get(valibotSchema);
+      return description ? { ...jsonSchema, description } : undefined;
+    },
   }) satisfies Omit<ConversionConfig, 'definitions'>;
 const config = (typeMode: 'input' | 'output'): ConversionConfig => ({ ...common(typeMode), definitions: NAMED_SCHEMAS });
 

@@ -1,10 +1,12 @@
 import { apiKeySchema, createdApiKeySchema } from '../../contract/api-keys';
 import { envelopeSchema, errorDataSchema } from '../../contract/envelope';
-import { fileShareSchema, publicFileSchema } from '../../contract/files';
+import { fileShareSchema } from '../../contract/files';
+import { publicFileSchema } from '../../contract/public-file';
 import { fsBatchResultSchema, fsClientCopySchema, fsEntrySchema, fsItemSchema, fsListingSchema, fsUploadResultSchema } from '../../contract/fs';
 import { offsetPaginationSchema, pagePaginationSchema } from '../../contract/lists';
 import { mountSchema } from '../../contract/mounts';
-import { pasteDetailSchema, pasteSummarySchema, publicPasteSchema } from '../../contract/pastes';
+import { pasteDetailSchema, pasteSummarySchema } from '../../contract/pastes';
+import { publicPasteSchema } from '../../contract/public-paste';
 import { storageConfigSchema } from '../../contract/storage';
 
 /**

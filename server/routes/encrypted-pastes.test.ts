@@ -6,14 +6,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CreatedApiKey } from '../../contract/api-keys';
-import {
-  adminPasteListSchema,
-  createdPasteSchema,
-  PASTE_CONTENT_MAX_BYTES,
-  pasteDetailSchema,
-  publicPasteSchema,
-  userPasteListSchema,
-} from '../../contract/pastes';
+import { adminPasteListSchema, createdPasteSchema, PASTE_CONTENT_MAX_BYTES, pasteDetailSchema, userPasteListSchema } from '../../contract/pastes';
+import { publicPasteSchema } from '../../contract/public-paste';
 import { sqlitePath } from '../db/database';
 import { usingPostgres } from '../../tests/fixtures/test-database';
 import { createTestApp, expectError, expectOk, type RequestOptions, type TestApp } from '../../tests/fixtures/test-app';

@@ -6,8 +6,9 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../contract/api-keys';
-import { publicFileSchema } from '../../contract/files';
-import { createdPasteSchema, publicPasteSchema } from '../../contract/pastes';
+import { publicFileSchema } from '../../contract/public-file';
+import { createdPasteSchema } from '../../contract/pastes';
+import { publicPasteSchema } from '../../contract/public-paste';
 import { readSharePeek, SHARE_PEEK_HEADERS, type SharePeek } from '../../contract/share-peek';
 import { fileClient, patternBytes } from '../../tests/fixtures/files';
 import { createTestApp, expectError, expectOk, HOUR, type RequestOptions, type TestApp } from '../../tests/fixtures/test-app';

@@ -1,17 +1,8 @@
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../contract/api-keys';
-import {
-  adminPasteListSchema,
-  clearExpiredResultSchema,
-  createdPasteSchema,
-  PASTE_CONTENT_MAX_BYTES,
-  pasteDetailSchema,
-  publicPasteSchema,
-  userPasteListSchema,
-  type CreatePasteRequest,
-  type PublicPaste,
-} from '../../contract/pastes';
+import { adminPasteListSchema, clearExpiredResultSchema, createdPasteSchema, PASTE_CONTENT_MAX_BYTES, pasteDetailSchema, userPasteListSchema, type CreatePasteRequest } from '../../contract/pastes';
+import { publicPasteSchema, type PublicPaste } from '../../contract/public-paste';
 import { batchDeleteResultSchema } from '../../contract/lists';
 import { slugAvailabilitySchema } from '../../contract/slugs';
 import {

@@ -1,4 +1,5 @@
-import { FILE_LINK_TTL_SECONDS, type FileState, type PublicFile } from '../../contract/files';
+import { FILE_LINK_TTL_SECONDS, type FileState } from '../../contract/files';
+import { type PublicFile } from '../../contract/public-file';
 import type { SharePeek } from '../../contract/share-peek';
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';

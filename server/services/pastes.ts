@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type * as v from 'valibot';
-import type {
-  CreatedPaste,
-  createPasteRequestSchema,
-  PasteDetail,
-  PasteState,
-  PasteSummary,
-  PublicPaste,
-  updatePasteRequestSchema,
-} from '../../contract/pastes';
-import { encryptedPayloadIssue, type PasteEncryption } from '../../contract/paste-encryption';
+import type { CreatedPaste, createPasteRequestSchema, PasteDetail, PasteState, PasteSummary, updatePasteRequestSchema } from '../../contract/pastes';
+import type { PublicPaste } from '../../contract/public-paste';
+import type { PasteEncryption } from '../../contract/paste-encryption';
+import { encryptedPayloadIssue } from '../../contract/paste-payload';
 import { ENCRYPTED_PASTE_TYPE, PASTE_TEXT_TYPE, type SharePeek } from '../../contract/share-peek';
 import type { AppDeps, Principal } from '../context';
 import { creatorOf } from '../context';

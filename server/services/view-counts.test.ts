@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectOk, type TestApp } from '../../tests/fixtures/test-app';
-import { adminPasteListSchema, createdPasteSchema, publicPasteSchema } from '../../contract/pastes';
+import { adminPasteListSchema, createdPasteSchema } from '../../contract/pastes';
+import { publicPasteSchema } from '../../contract/public-paste';
 import { ViewCounts, viewCountsOf } from './view-counts';
 
 let t: TestApp;

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileListSchema } from '../../contract/files';
-import { createdPasteSchema, publicPasteSchema } from '../../contract/pastes';
+import { createdPasteSchema } from '../../contract/pastes';
+import { publicPasteSchema } from '../../contract/public-paste';
 import { systemSettingsSchema } from '../../contract/system';
 import { CLOUDPASTE_DB, CLOUDPASTE_SECRET, cloudPasteObjects, cloudPasteS3rver } from '../../tests/fixtures/cloudpaste';
 import { bytesOf, fileClient } from '../../tests/fixtures/files';

@@ -4,7 +4,8 @@ import Dexie from 'dexie';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest, configureApiClient } from './api/client';
-import { OFFLINE_CACHE_MAX_AGE_MS, OFFLINE_DATABASE_VERSION, offlineCache, offlineSlot, ownerOf } from './offline-cache';
+import { offlineCache, ownerOf } from './offline-cache';
+import { OFFLINE_CACHE_MAX_AGE_MS, OFFLINE_DATABASE_VERSION, offlineSlot } from './offline-store';
 
 const envelope = (data: unknown) => ({ code: 200, message: 'OK', data, success: true });
 const json = (body: unknown, contentType = 'application/json; charset=UTF-8') =>

@@ -237,8 +237,10 @@ describe('a plain paste with a view limit', () => {
     const { page, context } = await newPerson(suite.browser);
     await page.goto(url);
     await page.getByText('1 view left').waitFor();
-    await page.getByText('Not encrypted').waitFor();
     await page.getByText('This is the last view: after this the paste is gone.').waitFor();
+    const facts = page.getByRole('list', { name: 'About this share' });
+    expect(await facts.textContent()).toContain('Markdown text');
+    expect(await facts.textContent()).not.toContain('encrypted');
     expect(await a11yInBothThemes(page)).toEqual([]);
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('region', { name: 'Shared content' }).getByRole('heading', { name: 'Read once' }).waitFor();

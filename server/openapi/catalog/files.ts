@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { fileListSchema, fileShareSchema, presignResponseSchema, publicFileSchema, uploadFormSchema } from '../../../contract/files';
+import { fileListSchema, fileShareSchema, presignResponseSchema, uploadFormSchema } from '../../../contract/files';
+import { publicFileSchema } from '../../../contract/public-file';
 import { batchDeleteResultSchema } from '../../../contract/lists';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
 import { PEEK_HEADERS, peekDoc } from './peek';

@@ -1,13 +1,7 @@
 import * as v from 'valibot';
 import { batchDeleteResultSchema } from '../../../contract/lists';
-import {
-  adminPasteListSchema,
-  clearExpiredResultSchema,
-  createdPasteSchema,
-  pasteDetailSchema,
-  publicPasteSchema,
-  userPasteListSchema,
-} from '../../../contract/pastes';
+import { adminPasteListSchema, clearExpiredResultSchema, createdPasteSchema, pasteDetailSchema, userPasteListSchema } from '../../../contract/pastes';
+import { publicPasteSchema } from '../../../contract/public-paste';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
 import { PAYLOAD_FORMAT } from '../../../contract/paste-encryption';
 import { PEEK_HEADERS, peekDoc } from './peek';

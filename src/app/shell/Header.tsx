@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { ClipboardList, FolderTree, Home, Menu, Receipt, Shield, Upload, X } from 'lucide-react';
+import { ClipboardList, FolderTree, Home, Menu, Shield, Upload, Wallet, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '../../components/Button';
@@ -53,7 +53,7 @@ export function Header() {
     { href: '/upload', label: t`Upload`, icon: Upload, active: location.startsWith('/upload') },
     { href: '/mount-explorer', label: t`Mount explorer`, icon: FolderTree, active: location.startsWith('/mount-explorer') },
     ...(mayClaimExpenses
-      ? [{ href: '/expense', label: t`Expense claims`, icon: Receipt, active: location.startsWith('/expense') }]
+      ? [{ href: '/expense', label: t`Expense claims`, icon: Wallet, active: location.startsWith('/expense') }]
       : []),
     { href: '/admin', label: t`Admin`, icon: Shield, active: location.startsWith('/admin') },
   ];

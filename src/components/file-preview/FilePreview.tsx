@@ -4,7 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { LinkButton } from '../LinkButton';
 import { Notice } from '../Notice';
 import { PageSkeleton } from '../PageSkeleton';
-import { absoluteApiUrl, loadTextPreview } from '../../lib/api/files';
+import { absoluteApiUrl, loadTextPreview } from '../../lib/api/file-reads';
 import { highlightCodeBlocks } from '../../lib/markdown/highlight';
 import { useResource } from '../../lib/use-resource';
 import styles from './FilePreview.module.css';

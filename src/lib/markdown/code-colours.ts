@@ -1,5 +1,5 @@
 import type { HLJSApi, LanguageFn } from 'highlight.js';
-import { nextTask, whenSettled } from '../idle';
+import { nextTask } from '../idle';
 
 type LanguageModule = Promise<{ default: LanguageFn }>;
 
@@ -56,16 +56,8 @@ async function highlighterFor(name: string): Promise<HLJSApi | undefined> {
   }
 }
 
-/**
- * Colours the fenced code blocks inside an element once the page has settled: text is shown first, colour follows.
- * On a first load the highlighter (its core, each language's grammar) loads and compiles after what the visitor
- * came for; later it starts in the next idle moment. One block per task, so a long page stays responsive.
- */
-export function highlightCodeBlocks(root: HTMLElement): void {
-  whenSettled(() => void colourBlocks(root));
-}
-
-async function colourBlocks(root: HTMLElement) {
+/** Colours the fenced code blocks inside an element, one block per task, so a long page stays responsive. */
+export async function colourBlocks(root: HTMLElement) {
   // Every language starts loading at once; the blocks are coloured in order.
   const blocks = [...root.querySelectorAll<HTMLElement>('pre code[class*="language-"]')].map((block) => {
     const language = /language-([\w-]+)/.exec(block.className)?.[1]?.toLowerCase() ?? '';

@@ -1,6 +1,6 @@
 import { asRequestFailure } from '../../../contract/envelope';
-import type { PublicFile } from '../../../contract/files';
-import { getPublicFile } from '../../lib/api/files';
+import type { PublicFile } from '../../../contract/public-file';
+import { getPublicFile } from '../../lib/api/file-reads';
 import { peekFile, type FilePeek } from './peek';
 
 /** A share with a view limit, as its peek tells it. */

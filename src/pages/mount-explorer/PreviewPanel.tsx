@@ -11,7 +11,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { MarkdownEditor } from '../../components/MarkdownEditor';
 import { MarkdownView } from '../../components/MarkdownView';
 import { PageSkeleton } from '../../components/PageSkeleton';
-import { loadTextPreview } from '../../lib/api/files';
+import { loadTextPreview } from '../../lib/api/file-reads';
 import { fileLink, saveTextFile } from '../../lib/api/fs';
 import { formatBytes } from '../../lib/format';
 import { toasts } from '../../lib/toast';

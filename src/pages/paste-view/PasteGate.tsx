@@ -1,15 +1,16 @@
 import { useLingui } from '@lingui/react/macro';
 import Clock from 'lucide-react/icons/clock';
 import Eye from 'lucide-react/icons/eye';
-import FileText from 'lucide-react/icons/file-text';
+import FileCode from 'lucide-react/icons/file-code';
 import KeyRound from 'lucide-react/icons/key-round';
-import LockOpen from 'lucide-react/icons/lock-open';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { SharePeek } from '../../../contract/share-peek';
 import { Button } from '../../components/Button';
+import { Notice } from '../../components/Notice';
 import { PasswordGate } from '../../components/PasswordGate';
 import { viewsLeftText } from '../../components/views-left';
+import type { DecryptFailure } from '../../lib/crypto/paste-cipher';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import styles from './PasteView.module.css';
 
@@ -35,6 +36,30 @@ export function PasteGate({ peek, onShow, onPassword }: PasteGateProps) {
     );
   }
   return <ShowGate peek={peek} onShow={onShow} />;
+}
+
+/** A protected paste without a view limit: the password opens it. */
+export function PastePasswordGate({ onPassword }: { onPassword: (password: string) => Promise<void> }) {
+  const { t } = useLingui();
+  return <PasswordGate title={t`This share is protected`} onPassword={onPassword} />;
+}
+
+/** An encrypted paste that this link cannot open; nothing of the payload is shown. */
+export function KeyProblem({ problem, actions }: { problem: DecryptFailure; actions: ReactNode }) {
+  const { t } = useLingui();
+  const wrong = problem === 'wrong_key';
+  return (
+    <Notice
+      role="alert"
+      icon={<KeyRound size={32} />}
+      title={wrong ? t`The key in this link is wrong` : t`This link is incomplete`}
+      actions={actions}
+    >
+      {wrong
+        ? t`This text is end-to-end encrypted, and the key at the end of this link does not open it. Ask the sender for the whole link again.`
+        : t`This text is end-to-end encrypted, and its key, the end of the link after “#key=”, is missing or cut short. Ask the sender for the whole link.`}
+    </Notice>
+  );
 }
 
 function ShowGate({ peek, onShow }: { peek: SharePeek; onShow: () => Promise<void> }) {
@@ -69,7 +94,7 @@ function ShowGate({ peek, onShow }: { peek: SharePeek; onShow: () => Promise<voi
   );
 }
 
-/** Views left, size, type, encryption and expiry, and what opening the paste spends. */
+/** Views left, size, type, end-to-end encryption and expiry, and what opening the paste spends. */
 function PeekFacts({ peek }: { peek: SharePeek }) {
   const { t, i18n } = useLingui();
   const left = peek.viewsLeft ?? 0;
@@ -81,19 +106,13 @@ function PeekFacts({ peek }: { peek: SharePeek }) {
           <Eye size={15} aria-hidden /> {viewsLeftText(left)}
         </li>
         <li>
-          <FileText size={15} aria-hidden /> {t`Markdown text, ${size}`}
+          <FileCode size={15} aria-hidden /> {t`Markdown text, ${size}`}
         </li>
-        <li>
-          {peek.encryption ? (
-            <>
-              <KeyRound size={15} aria-hidden /> {t`End-to-end encrypted`}
-            </>
-          ) : (
-            <>
-              <LockOpen size={15} aria-hidden /> {t`Not encrypted`}
-            </>
-          )}
-        </li>
+        {peek.encryption && (
+          <li>
+            <KeyRound size={15} aria-hidden /> {t`End-to-end encrypted`}
+          </li>
+        )}
         {peek.expiresAt && (
           <li>
             <Clock size={15} aria-hidden /> {t`Expires ${formatDateTime(peek.expiresAt, i18n.locale)}`}

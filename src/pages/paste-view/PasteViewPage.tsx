@@ -10,22 +10,20 @@ import Pencil from 'lucide-react/icons/pencil';
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useParams } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';
-import type { PublicPaste } from '../../../contract/pastes';
+import type { PublicPaste } from '../../../contract/public-paste';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
 import { MarkdownView } from '../../components/MarkdownView';
 import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
-import { PasswordGate } from '../../components/PasswordGate';
-import { getPaste, pasteShareUrl, peekPaste, rawPasteUrl, unlockPaste } from '../../lib/api/pastes';
+import { getPaste, pasteShareUrl, peekPaste, rawPasteUrl, unlockPaste } from '../../lib/api/paste-reads';
 import { copyText } from '../../lib/clipboard';
 import { linkWithKey } from '../../lib/crypto/link-key';
-import type { DecryptFailure } from '../../lib/crypto/paste-cipher';
 import { renderMarkdown } from '../../lib/markdown/render';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { useResource } from '../../lib/use-resource';
-import { PasteGate } from './PasteGate';
+import { KeyProblem, PasteGate, PastePasswordGate } from './PasteGate';
 import styles from './PasteView.module.css';
 import { firstLook, type ShownPaste } from './paste-opening';
 
@@ -109,13 +107,13 @@ export default function PasteViewPage() {
   const look = result.data;
   const current = opened ?? (look?.kind === 'paste' ? look.shown : undefined);
   if (!current) {
-    if (look?.kind === 'link') return <KeyProblem problem={look.problem} />;
+    if (look?.kind === 'link') return <KeyProblem problem={look.problem} actions={<HomeLink />} />;
     if (look?.kind === 'gate') return <PasteGate peek={look.peek} onShow={async () => setOpened(await open(slug))} onPassword={unlock} />;
     return null;
   }
   const { paste, text, keyText } = current;
-  if (current.failure) return <KeyProblem problem={current.failure} />;
-  if (text === undefined) return <PasswordGate title={t`This share is protected`} onPassword={unlock} />;
+  if (current.failure) return <KeyProblem problem={current.failure} actions={<HomeLink />} />;
+  if (text === undefined) return <PastePasswordGate onPassword={unlock} />;
   /** A link that opens this paste: with its key, when it is encrypted. */
   const withKey = (url: string) => (keyText ? linkWithKey(url, keyText) : url);
 
@@ -196,24 +194,6 @@ export default function PasteViewPage() {
         </Suspense>
       )}
     </article>
-  );
-}
-
-/** An encrypted paste that this link cannot open; nothing of the payload is shown. */
-function KeyProblem({ problem }: { problem: DecryptFailure }) {
-  const { t } = useLingui();
-  const wrong = problem === 'wrong_key';
-  return (
-    <Notice
-      role="alert"
-      icon={<KeyRound size={32} />}
-      title={wrong ? t`The key in this link is wrong` : t`This link is incomplete`}
-      actions={<HomeLink />}
-    >
-      {wrong
-        ? t`This text is end-to-end encrypted, and the key at the end of this link does not open it. Ask the sender for the whole link again.`
-        : t`This text is end-to-end encrypted, and its key, the end of the link after “#key=”, is missing or cut short. Ask the sender for the whole link.`}
-    </Notice>
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { PublicPaste } from '../../../contract/pastes';
+import type { PublicPaste } from '../../../contract/public-paste';
 import type { SharePeek } from '../../../contract/share-peek';
 import { firstLook, type FirstLookSteps } from './paste-opening';
 

@@ -1,5 +1,5 @@
 import { asRequestFailure } from '../../../contract/envelope';
-import type { PublicPaste } from '../../../contract/pastes';
+import type { PublicPaste } from '../../../contract/public-paste';
 import type { SharePeek } from '../../../contract/share-peek';
 import type { DecryptFailure } from '../../lib/crypto/paste-cipher';
 
