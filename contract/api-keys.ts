@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { booleanish } from './lenient';
 import { isoTimestampSchema } from './time';
 
 export const API_KEY_NAME_MAX = 50;
@@ -42,10 +43,10 @@ export const customKeySchema = v.pipe(
 export const createApiKeyRequestSchema = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(API_KEY_NAME_MAX)),
   expires_at: v.optional(v.nullable(isoTimestampSchema), null),
-  text_permission: v.optional(v.boolean(), false),
-  file_permission: v.optional(v.boolean(), false),
-  mount_permission: v.optional(v.boolean(), false),
-  expense_permission: v.optional(v.boolean(), false),
+  text_permission: v.optional(booleanish, false),
+  file_permission: v.optional(booleanish, false),
+  mount_permission: v.optional(booleanish, false),
+  expense_permission: v.optional(booleanish, false),
   custom_key: v.optional(customKeySchema),
   basic_path: v.optional(basicPathSchema, '/'),
 });
@@ -55,10 +56,10 @@ export const updateApiKeyRequestSchema = v.partial(
   v.object({
     name: createApiKeyRequestSchema.entries.name,
     expires_at: v.nullable(isoTimestampSchema),
-    text_permission: v.boolean(),
-    file_permission: v.boolean(),
-    mount_permission: v.boolean(),
-    expense_permission: v.boolean(),
+    text_permission: booleanish,
+    file_permission: booleanish,
+    mount_permission: booleanish,
+    expense_permission: booleanish,
     basic_path: basicPathSchema,
   }),
 );

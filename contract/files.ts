@@ -1,6 +1,6 @@
 import * as v from 'valibot';
+import { numberish, optionalSlug } from './lenient';
 import { offsetPaginationSchema, offsetQuery } from './lists';
-import { customSlugSchema } from './slugs';
 import { isoTimestampSchema } from './time';
 
 export const ADMIN_FILE_PAGE_SIZE = 50;
@@ -29,15 +29,15 @@ const filenameSchema = v.pipe(
   v.maxLength(FILENAME_MAX, 'too_long'),
   v.check((name) => !name.includes('/') && !name.includes('\\') && !name.includes(String.fromCharCode(0)), 'invalid_characters'),
 );
-const maxViewsSchema = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
+const maxViewsSchema = numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative')));
 /** Hours until the share expires; 0 = never. */
-const expiresInSchema = v.pipe(v.number(), v.minValue(0, 'must_not_be_negative'), v.maxValue(24 * 365 * 100, 'too_large'));
+const expiresInSchema = numberish(v.pipe(v.number(), v.minValue(0, 'must_not_be_negative'), v.maxValue(24 * 365 * 100, 'too_large')));
 const remarkSchema = v.pipe(v.string(), v.trim(), v.maxLength(FILE_REMARK_MAX, 'too_long'));
 const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(128, 'too_long'));
 
 /** Share options common to every way a file arrives (form upload, presign + commit, URL upload). */
 export const shareOptionsSchema = v.object({
-  slug: v.optional(customSlugSchema),
+  slug: optionalSlug,
   remark: v.optional(remarkSchema),
   password: v.optional(passwordSchema),
   expires_in: v.optional(expiresInSchema, 0),
@@ -62,8 +62,8 @@ export const presignRequestSchema = v.object({
   filename: filenameSchema,
   mimetype: v.optional(v.string(), 'application/octet-stream'),
   path: v.optional(v.string()),
-  slug: v.optional(customSlugSchema),
-  size: v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative')),
+  slug: optionalSlug,
+  size: numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'))),
 });
 export type PresignRequest = v.InferInput<typeof presignRequestSchema>;
 
@@ -88,7 +88,7 @@ export const commitRequestSchema = v.object({
   s3_url: v.optional(v.string()),
   filename: v.optional(filenameSchema),
   mimetype: v.optional(v.string()),
-  size: v.optional(v.number()),
+  size: v.optional(numberish(v.number())),
   etag: v.optional(v.string()),
   ...shareOptionsSchema.entries,
 });
@@ -127,7 +127,7 @@ export const fileListQuerySchema = offsetQuery(ADMIN_FILE_PAGE_SIZE, FILE_PAGE_S
 /** `PUT /api/admin/files/{id}` (and the user twin). password null clears it; expiresAt null = never. */
 export const updateFileRequestSchema = v.object({
   remark: v.optional(remarkSchema),
-  slug: v.optional(customSlugSchema),
+  slug: optionalSlug,
   expiresAt: v.optional(v.nullable(isoTimestampSchema)),
   maxViews: v.optional(maxViewsSchema),
   password: v.optional(v.nullable(passwordSchema)),

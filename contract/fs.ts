@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { FS_PATH_MAX_BYTES, fsPathSchema, toFsPath } from './fs-paths';
+import { booleanish, nullableContentType, numberish } from './lenient';
 import { MAX_PART_COUNT, partNumberSchema } from './parts';
 
 /** The mount file system (`/api/admin/fs/*`, `/api/user/fs/*`). Paths are absolute, `/`-separated. */
@@ -34,6 +35,11 @@ export type FsListing = v.InferOutput<typeof fsListingSchema>;
 
 export const fsEntrySchema = v.object({
   ...fsItemSchema.entries,
+  /**
+   * The same as `mimetype`, under the name CloudPaste's `get` answers it. The server always sends it; absent still
+   * parses, for answers stored before it existed (the browser's offline cache).
+   */
+  contentType: v.optional(v.nullable(v.string())),
   type: v.picklist(['file', 'directory']),
   mountId: v.nullable(v.string()),
 });
@@ -103,8 +109,8 @@ export const fsUploadBatchResultSchema = v.object({
 });
 export type FsUploadBatchResult = v.InferOutput<typeof fsUploadBatchResultSchema>;
 
-const sizeField = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
-const contentTypeField = v.optional(v.pipe(v.string(), v.maxLength(255, 'too_long')), '');
+const sizeField = numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative')));
+const contentTypeField = nullableContentType;
 
 /** `path` is the folder the file goes in; `filename` its name. */
 export const fsMultipartInitRequestSchema = v.object({
@@ -145,7 +151,7 @@ export const fsMultipartCompleteRequestSchema = v.object({
   uploadId: v.pipe(v.string(), v.minLength(1, 'required')),
   key: v.pipe(v.string(), v.minLength(1, 'required')),
   parts: v.pipe(
-    v.array(v.object({ partNumber: v.pipe(v.number(), v.integer()), etag: v.pipe(v.string(), v.minLength(1, 'required')) })),
+    v.array(v.object({ partNumber: numberish(v.pipe(v.number(), v.integer())), etag: v.pipe(v.string(), v.minLength(1, 'required')) })),
     v.minLength(1, 'required'),
   ),
   contentType: contentTypeField,
@@ -172,6 +178,16 @@ export const fsPresignSchema = v.object({
   key: v.string(),
   contentType: v.string(),
   expiresIn: v.number(),
+  /**
+   * CloudPaste's names, for its client, which PUTs to `presignedUrl` and sends the whole answer back to
+   * presign/commit. `presignedUrl` is `uploadUrl`. A mount upload has no record before its commit, so `fileId` is the
+   * upload's `key`; `s3Path` is the object's key in its storage (S3 bucket, or under the LOCAL storage's folder:
+   * the same `key`); `s3ConfigId` is the mount's storage config (LOCAL ones too: they are storage configs here).
+   */
+  presignedUrl: v.string(),
+  fileId: v.string(),
+  s3Path: v.string(),
+  s3ConfigId: v.string(),
 });
 export type FsPresign = v.InferOutput<typeof fsPresignSchema>;
 export const fsPresignCommitRequestSchema = v.object({
@@ -191,7 +207,7 @@ export const fsBatchCopyRequestSchema = v.object({
     v.minLength(1, 'required'),
     v.maxLength(1000, 'too_many'),
   ),
-  skipExisting: v.optional(v.boolean(), true),
+  skipExisting: v.optional(booleanish, true),
 });
 
 /** A file the client copies itself (between storages): GET `downloadUrl`, then PUT or multipart to the target. */

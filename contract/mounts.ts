@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { booleanish, numberish } from './lenient';
 import { STORAGE_TYPES } from './storage';
 
 export const MOUNT_NAME_MIN = 2;
@@ -31,7 +32,8 @@ const mountPathSchema = v.pipe(
     if (problem) addIssue({ message: problem });
   }),
 );
-const nonNegativeInteger = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
+const integerUpTo = (max: number) =>
+  numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'), v.maxValue(max, 'too_large')));
 const remarkSchema = v.nullable(v.pipe(v.string(), v.trim(), v.maxLength(500, 'too_long')));
 
 export const createMountRequestSchema = v.object({
@@ -40,9 +42,9 @@ export const createMountRequestSchema = v.object({
   storage_config_id: v.pipe(v.string(), v.minLength(1, 'required')),
   mount_path: mountPathSchema,
   remark: v.optional(remarkSchema, null),
-  is_active: v.optional(v.boolean(), true),
-  sort_order: v.optional(v.pipe(nonNegativeInteger, v.maxValue(1_000_000, 'too_large')), 0),
-  cache_ttl: v.optional(v.pipe(nonNegativeInteger, v.maxValue(86_400 * 30, 'too_large')), DEFAULT_CACHE_TTL),
+  is_active: v.optional(booleanish, true),
+  sort_order: v.optional(integerUpTo(1_000_000), 0),
+  cache_ttl: v.optional(integerUpTo(86_400 * 30), DEFAULT_CACHE_TTL),
 });
 export type CreateMountRequest = v.InferInput<typeof createMountRequestSchema>;
 

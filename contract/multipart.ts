@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { shareOptionsSchema } from './files';
-import { customSlugSchema } from './slugs';
+import { numberish, optionalSlug } from './lenient';
 import { MAX_PART_COUNT, MAX_PARTS_SIGNED_AT_ONCE, MIN_PART_BYTES, partNumberSchema } from './parts';
 import { sourceUrlSchema } from './url-upload';
 
@@ -12,9 +12,9 @@ export const multipartInitRequestSchema = v.object({
   s3_config_id: v.optional(v.string()),
   filename: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(255, 'too_long')),
   mimetype: v.optional(v.string(), 'application/octet-stream'),
-  size: v.pipe(v.number(), v.integer(), v.minValue(1, 'must_be_positive')),
-  part_size: v.pipe(v.number(), v.integer(), v.minValue(MIN_PART_BYTES, 'too_small')),
-  slug: v.optional(customSlugSchema),
+  size: numberish(v.pipe(v.number(), v.integer(), v.minValue(1, 'must_be_positive'))),
+  part_size: numberish(v.pipe(v.number(), v.integer(), v.minValue(MIN_PART_BYTES, 'too_small'))),
+  slug: optionalSlug,
   /** URL uploads: where the bytes come from (kept for the record): an http(s) URL of at most 4096 characters. */
   source_url: v.optional(sourceUrlSchema),
 });

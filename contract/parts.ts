@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { numberish } from './lenient';
 
 /**
  * The multipart rules, in one home for every side: the worker's planner, the share and mount routes, the storage
@@ -19,8 +20,8 @@ export const MULTIPART_THRESHOLD = MIN_PART_BYTES;
 /** Most part URLs signed in one call: the client signs a few at a time, just before sending. */
 export const MAX_PARTS_SIGNED_AT_ONCE = 20;
 
-/** A part number as JSON carries it: 1 to 10,000. */
-export const partNumberSchema = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PART_COUNT));
+/** A part number as JSON carries it (or as a numeric string): 1 to 10,000. */
+export const partNumberSchema = numberish(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PART_COUNT)));
 
 export interface UploadPlan {
   partSize: number;

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
+import { numberish, optionalSlug } from './lenient';
 import { offsetPaginationSchema, offsetQuery, pagePaginationSchema, pageQuery } from './lists';
 import { pasteEncryptionFieldSchema } from './paste-encryption';
 import { encryptedContentCheck } from './paste-payload';
-import { customSlugSchema } from './slugs';
 import { isoTimestampSchema } from './time';
 
 export const PASTE_CONTENT_MAX_BYTES = 10 * 1024 * 1024;
@@ -22,7 +22,7 @@ export const pasteContentSchema = v.pipe(
   v.check((text) => utf8Length(text) <= PASTE_CONTENT_MAX_BYTES, 'too_large'),
 );
 
-const maxViewsSchema = v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'));
+const maxViewsSchema = numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative')));
 const remarkSchema = v.pipe(v.string(), v.trim(), v.maxLength(PASTE_REMARK_MAX, 'too_long'));
 const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(SHARE_PASSWORD_MAX, 'too_long'));
 
@@ -30,7 +30,7 @@ const createPasteFields = v.object({
   content: pasteContentSchema,
   encryption: pasteEncryptionFieldSchema,
   remark: v.optional(remarkSchema),
-  slug: v.optional(customSlugSchema),
+  slug: optionalSlug,
   password: v.optional(passwordSchema),
   expiresAt: v.optional(expiresAtSchema),
   maxViews: v.optional(maxViewsSchema, 0),
@@ -49,7 +49,7 @@ const updatePasteFields = v.object({
   content: v.optional(pasteContentSchema),
   encryption: pasteEncryptionFieldSchema,
   remark: v.optional(remarkSchema),
-  slug: v.optional(customSlugSchema),
+  slug: optionalSlug,
   password: v.optional(v.nullable(passwordSchema)),
   expiresAt: v.optional(expiresAtSchema),
   maxViews: v.optional(maxViewsSchema),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { booleanish, numberish } from './lenient';
 
 export const STORAGE_TYPES = ['LOCAL', 'S3'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
@@ -21,7 +22,7 @@ const folderSchema = v.pipe(
   v.check((folder) => folder.split('/').every((part) => part !== '..' && part !== '.'), 'invalid_path'),
   v.maxLength(500, 'too_long'),
 );
-const quotaSchema = v.nullable(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(1, 'must_be_positive')));
+const quotaSchema = v.nullable(numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(1, 'must_be_positive'))));
 const urlSchema = v.pipe(v.string(), v.trim(), v.url('invalid_url'), v.regex(/^https?:\/\//, 'invalid_url'));
 
 const common = {
@@ -30,8 +31,8 @@ const common = {
   /** Bytes; null = no quota. */
   total_storage_bytes: v.optional(quotaSchema, null),
   /** API keys may use only public configs. */
-  is_public: v.optional(v.boolean(), false),
-  is_default: v.optional(v.boolean(), false),
+  is_public: v.optional(booleanish, false),
+  is_default: v.optional(booleanish, false),
 };
 
 export const createStorageConfigRequestSchema = v.variant('storage_type', [
@@ -45,7 +46,7 @@ export const createStorageConfigRequestSchema = v.variant('storage_type', [
     bucket_name: v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'invalid_bucket')),
     access_key_id: v.pipe(v.string(), v.trim(), v.minLength(1, 'required')),
     secret_access_key: v.pipe(v.string(), v.minLength(1, 'required')),
-    path_style: v.optional(v.boolean(), true),
+    path_style: v.optional(booleanish, true),
   }),
 ]);
 export type CreateStorageConfigRequest = v.InferInput<typeof createStorageConfigRequestSchema>;
@@ -56,15 +57,15 @@ export const updateStorageConfigRequestSchema = v.partial(
     name: nameSchema,
     default_folder: folderSchema,
     total_storage_bytes: quotaSchema,
-    is_public: v.boolean(),
-    is_default: v.boolean(),
+    is_public: booleanish,
+    is_default: booleanish,
     provider_type: v.picklist(S3_PROVIDERS, 'invalid_choice'),
     endpoint_url: urlSchema,
     region: v.pipe(v.string(), v.trim(), v.maxLength(64)),
     bucket_name: v.pipe(v.string(), v.trim(), v.regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'invalid_bucket')),
     access_key_id: v.pipe(v.string(), v.trim(), v.minLength(1, 'required')),
     secret_access_key: v.string(),
-    path_style: v.boolean(),
+    path_style: booleanish,
   }),
 );
 export type UpdateStorageConfigRequest = v.InferInput<typeof updateStorageConfigRequestSchema>;

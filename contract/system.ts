@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { expenseCategoriesSettingSchema } from './expenses';
+import { numberish } from './lenient';
 
 export const WEBDAV_UPLOAD_MODES = ['auto', 'proxy', 'multipart', 'direct'] as const;
 export type WebdavUploadMode = (typeof WEBDAV_UPLOAD_MODES)[number];
@@ -16,12 +17,7 @@ export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
 
 export const updateSystemSettingsRequestSchema = v.partial(
   v.object({
-    max_upload_size: v.pipe(
-      v.number(),
-      v.finite(),
-      v.gtValue(0, 'must_be_positive'),
-      v.maxValue(1024 * 1024, 'too_large'),
-    ),
+    max_upload_size: numberish(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must_be_positive'), v.maxValue(1024 * 1024, 'too_large'))),
     webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES, 'invalid_choice'),
     expense_categories: expenseCategoriesSettingSchema,
   }),

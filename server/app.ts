@@ -11,6 +11,7 @@ import { languageFrom, translate } from './i18n/messages';
 import { resolvePrincipal } from './middleware/auth';
 import { LoginRateLimiter } from './middleware/login-rate-limit';
 import { compressJson } from './middleware/compression';
+import { cors } from './middleware/cors';
 import { securityHeaders } from './middleware/security-headers';
 import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './routes/api-docs';
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps) {
   const limiter = new LoginRateLimiter(deps.db, deps.now);
 
   app.use('*', securityHeaders(deps.db));
+  app.use('/api/*', cors(deps.config.corsOrigins));
   app.use('/api/*', async (c, next) => {
     c.set('lang', languageFrom(c.req.header('accept-language')));
     await next();

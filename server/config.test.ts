@@ -29,6 +29,7 @@ describe('readConfig', () => {
       staticDir: resolve('./dist'),
       databaseUrl: undefined,
       sharedDataDir: false,
+      corsOrigins: [],
     });
   });
 
@@ -170,6 +171,20 @@ describe('readConfig', () => {
       expect(message).toMatch(/ENCRYPTION_KEY must be set with DATABASE_URL: every instance/);
       expect(message).not.toContain('s3cret-pw');
     });
+  });
+
+  describe('CORS_ORIGINS', () => {
+    it('reads a comma-separated list of origins as browsers send them', () => {
+      const config = readConfig({ CORS_ORIGINS: ' https://Paste.Example.com/ , http://localhost:5173,,https://a.example:443,https://paste.example.com' });
+      expect(config.corsOrigins).toEqual(['https://paste.example.com', 'http://localhost:5173', 'https://a.example']);
+    });
+
+    it.each(['*', 'paste.example.com', 'ftp://paste.example.com', 'https://paste.example.com/app', 'https://paste.example.com/?x=1', 'https://u:p@paste.example.com'])(
+      'refuses %j naming CORS_ORIGINS',
+      (origin) => {
+        expect(problemWith({ CORS_ORIGINS: `https://ok.example, ${origin}` })).toContain('CORS_ORIGINS must list origins');
+      },
+    );
   });
 
   it('lists every problem at once', () => {

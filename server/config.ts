@@ -20,6 +20,11 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** `SHARED_DATA_DIR=1`: every instance sees the same dataDir (a network folder), so LOCAL storage is shared too. */
   sharedDataDir: boolean;
+  /**
+   * `CORS_ORIGINS`: origins (`https://paste.example.com`) whose pages may call the API with credentials, for a
+   * frontend served elsewhere; none by default. See server/middleware/cors.ts.
+   */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +67,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
         'instances share DATA_DIR)',
     );
   }
+  const corsOrigins = originList(env, 'CORS_ORIGINS', problems);
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
@@ -79,7 +85,26 @@ export function readConfig(env: Env = process.env): ServerConfig {
     staticDir: resolve(env.STATIC_DIR?.trim() || './dist'),
     databaseUrl,
     sharedDataDir,
+    corsOrigins,
   };
+}
+
+/**
+ * A comma-separated list of origins, each kept as browsers send it in `Origin` (`https://Paste.example.com:443/`
+ * → `https://paste.example.com`). Paths are refused, and so is `*`: answers carry credentials, which browsers never
+ * accept together with any origin.
+ */
+function originList(env: Env, name: string, problems: string[]): string[] {
+  const origins = new Set<string>();
+  for (const entry of (env[name] ?? '').split(',')) {
+    const text = entry.trim();
+    if (!text) continue;
+    const url = isHttpUrl(text) ? new URL(text) : undefined;
+    if (!url || url.pathname !== '/' || url.search || url.hash || url.username || url.password || /[?#]/.test(text)) {
+      problems.push(`${name} must list origins such as https://paste.example.com, without paths or "*" (got "${text}")`);
+    } else origins.add(url.origin);
+  }
+  return [...origins];
 }
 
 /** An on/off variable: 1/true or 0/false (any case), off when unset. */

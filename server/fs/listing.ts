@@ -113,15 +113,22 @@ async function nestedMountItems(deps: AppDeps, caller: FsCaller, target: MountTa
     .map((mount) => folderItem(pathOfSegments(mount.mount_path.split('/').filter(Boolean).slice(0, depth)), true));
 }
 
+const entryOf = (item: FsItem, mountId: string | null): FsEntry => ({
+  ...item,
+  contentType: item.mimetype,
+  type: item.isDirectory ? 'directory' : 'file',
+  mountId,
+});
+
 /** `get`: one file or folder. */
 export async function statPath(deps: AppDeps, caller: FsCaller, path: FsPath): Promise<FsEntry> {
   const target = await resolveTarget(deps, caller, path, 'use');
-  if (target.kind === 'virtual') return { ...folderItem(path, true), type: 'directory', mountId: null };
-  if (target.inner.length === 0) return { ...folderItem(path, true), type: 'directory', mountId: target.mount.id };
+  if (target.kind === 'virtual') return entryOf(folderItem(path, true), null);
+  if (target.inner.length === 0) return entryOf(folderItem(path, true), target.mount.id);
   const file = await onStorage(path.text, () => target.driver.stat(target.key));
-  if (file) return { ...fileItem(path, file), type: 'file', mountId: target.mount.id };
+  if (file) return entryOf(fileItem(path, file), target.mount.id);
   if (await onStorage(path.text, () => target.driver.folderExists(target.key))) {
-    return { ...folderItem(path, false), type: 'directory', mountId: target.mount.id };
+    return entryOf(folderItem(path, false), target.mount.id);
   }
   throw new ApiError(404, 'fs_not_found', { path: path.text });
 }

@@ -135,7 +135,19 @@ export async function presignFsUpload(
   const uploadUrl = await onStorage(target.path.text, () =>
     target.driver.presignPut(target.key, { contentType, size: input.fileSize, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl }),
   );
-  return { uploadUrl, targetPath: target.path.text, mountId: target.mount.id, key: target.key, contentType, expiresIn: PRESIGN_TTL_SECONDS };
+  return {
+    uploadUrl,
+    targetPath: target.path.text,
+    mountId: target.mount.id,
+    key: target.key,
+    contentType,
+    expiresIn: PRESIGN_TTL_SECONDS,
+    // CloudPaste's names for the same (contract/fs.ts says why these values).
+    presignedUrl: uploadUrl,
+    fileId: target.key,
+    s3Path: target.key,
+    s3ConfigId: target.config.id,
+  };
 }
 
 /**

@@ -24,6 +24,10 @@ export const messages = {
     zh: '新密码不能与当前密码相同',
   },
   admin_only: { en: 'Only an administrator can do this', zh: '只有管理员可以执行此操作' },
+  cors_origin_not_allowed: {
+    en: 'Pages on {origin} may not call this API (the server\'s CORS_ORIGINS does not list it)',
+    zh: '{origin} 上的页面不能调用此 API（服务器的 CORS_ORIGINS 未列出它）',
+  },
   permission_required: {
     en: 'This API key has no {permission} permission',
     zh: '此 API 密钥没有{permission}权限',

@@ -12,7 +12,14 @@ reason, and for invalid input \`data.field\` and \`data.issue\`. \`message\` is 
 
 Scripts authenticate with an API key (created under Admin → API keys): \`Authorization: ApiKey <key>\`. The admin
 logs in for a bearer token: \`Authorization: Bearer <token>\`. Each operation says who may call it. The README's
-"Use it from scripts" has curl recipes.`;
+"Use it from scripts" has curl recipes.
+
+Numbers may also come as numeric strings (\`"36"\`), yes/no as \`"true"\`/\`"false"\`; an empty \`slug\` asks for
+none, and a null \`contentType\` lets the server take the type from the file's name, as CloudPaste's client sends them.
+
+Pages of another origin may call the API when the server lists that origin in \`CORS_ORIGINS\`: their preflight
+(\`OPTIONS\`) is answered 204 and the answers allow credentials. Preflights from other origins get a 403; every
+answer varies by \`Origin\`.`;
 
 export interface OpenApiBuild {
   document: Record<string, unknown>;

@@ -96,7 +96,7 @@ describe('/api/admin/system-settings', () => {
   it.each([
     ['zero', { max_upload_size: 0 }, 'max_upload_size', 'must_be_positive'],
     ['a negative size', { max_upload_size: -5 }, 'max_upload_size', 'must_be_positive'],
-    ['a size given as text', { max_upload_size: '10' }, 'max_upload_size', undefined],
+    ['a size given as a word', { max_upload_size: 'ten' }, 'max_upload_size', undefined],
     ['a size of null', { max_upload_size: null }, 'max_upload_size', undefined],
     ['an absurd size', { max_upload_size: 1e12 }, 'max_upload_size', 'too_large'],
     ['an unknown upload mode', { webdav_upload_mode: 'ftp' }, 'webdav_upload_mode', 'invalid_choice'],

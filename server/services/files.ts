@@ -53,19 +53,15 @@ export async function shareColumns(options: ShareOptions, now: Date) {
   };
 }
 
-/** Share options from the text fields of a form (empty = absent, numbers parsed); 400 naming the field. */
+/** Share options from the text fields of a form (empty = absent; the schema reads numbers); 400 naming the field. */
 export function shareOptionsFromForm(fields: Record<string, string>): ShareOptions {
   const text = (name: string) => (fields[name] === undefined || fields[name] === '' ? undefined : fields[name]);
-  const number = (name: string) => {
-    const value = text(name);
-    return value !== undefined && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
-  };
   const result = v.safeParse(shareOptionsSchema, {
     slug: text('slug'),
     remark: text('remark'),
     password: text('password'),
-    expires_in: number('expires_in'),
-    max_views: number('max_views'),
+    expires_in: text('expires_in'),
+    max_views: text('max_views'),
   });
   if (!result.success) {
     const issue = result.issues[0];

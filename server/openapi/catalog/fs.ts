@@ -44,7 +44,13 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
       data: fsListingSchema,
       errors: [404],
     }],
-    [`GET ${base}/get`, { tag, summary: 'Details of a file or folder', data: fsEntrySchema, errors: [404] }],
+    [`GET ${base}/get`, {
+      tag,
+      summary: 'Details of a file or folder',
+      description: '`contentType` repeats `mimetype`, under the name CloudPaste\'s client reads.',
+      data: fsEntrySchema,
+      errors: [404],
+    }],
     [`GET ${base}/download`, { tag, summary: 'Download a file', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
     [`GET ${base}/preview`, { tag, summary: 'A file, inline', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
     [`POST ${base}/mkdir`, { tag, summary: 'Create a folder', data: v.null(), ok: [201], errors: [404, 409] }],
@@ -120,7 +126,9 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
     [`POST ${base}/presign`, {
       tag,
       summary: 'Get a URL to PUT one file to',
-      description: 'PUT the bytes to `uploadUrl`, then `presign/commit`.',
+      description:
+        'PUT the bytes to `uploadUrl`, then `presign/commit`. `presignedUrl`, `fileId`, `s3Path` and `s3ConfigId` repeat ' +
+        'the answer under CloudPaste\'s names (the URL, the upload\'s key, the object\'s key, the storage config).',
       data: fsPresignSchema,
       errors: [404, 409, 413],
     }],

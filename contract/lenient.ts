@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import { customSlugSchema } from './slugs';
+
+/**
+ * What the spec's client (CloudPaste's frontend) sends besides plain JSON types, taken once here rather than route by
+ * route: a number written as a string (`size: "36"`), a yes/no as `"true"`/`"false"`, `slug: ""` for "no custom
+ * link" and `contentType: null` for "work it out from the name". Anything else fails exactly as the strict schema
+ * would: a non-numeric string still meets `v.number()` and its "Invalid type" issue.
+ */
+
+/** Digits with an optional sign and fraction, as a form or a query writes a number; no `1e3`, no `0x50`. */
+const NUMERIC_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
+
+const numberFromText = (value: number | string) => (typeof value === 'string' && NUMERIC_TEXT.test(value) ? Number(value) : value);
+const booleanFromText = (value: boolean | string) => (value === 'true' ? true : value === 'false' ? false : value);
+
+/**
+ * `schema` (a number with its checks), also given as a numeric string. The document shows both forms, with the
+ * number's limits; the checks run on the number either way.
+ */
+export function numberish<S extends v.GenericSchema<number, number>>(schema: S) {
+  return v.pipe(
+    v.union([schema, v.pipe(v.string(), v.description('The same number written as a string.'))]),
+    v.transform(numberFromText),
+    schema,
+  );
+}
+
+/** A boolean, also given as `"true"` or `"false"`. */
+export const booleanish = v.pipe(
+  v.union([v.boolean(), v.pipe(v.string(), v.description('"true" or "false".'))]),
+  v.transform(booleanFromText),
+  v.boolean(),
+);
+
+/** A custom slug; absent, empty or blank: none asked for (a random one, or unchanged on an update). */
+export const optionalSlug = v.optional(
+  v.pipe(
+    v.string(),
+    v.description('A custom link; empty asks for none.'),
+    v.transform((slug) => (slug.trim() === '' ? undefined : slug)),
+    v.optional(customSlugSchema),
+  ),
+);
+
+/** A MIME type the client chose; absent, empty or null: the server takes it from the file's name. */
+export const nullableContentType = v.optional(
+  v.pipe(
+    v.nullable(v.pipe(v.string(), v.maxLength(255, 'too_long'))),
+    v.description('Empty or null: taken from the file\'s name.'),
+    v.transform((type) => type ?? ''),
+  ),
+  '',
+);
