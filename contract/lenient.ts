@@ -8,6 +8,13 @@ import { customSlugSchema } from './slugs';
  * would: a non-numeric string still meets `v.number()` and its "Invalid type" issue.
  */
 
+/**
+ * The parts the API document describes (server/openapi/json-schema.ts holds their descriptions, which a browser
+ * has no use for).
+ */
+export const numberAsText = v.string();
+export const booleanAsText = v.string();
+
 /** Digits with an optional sign and fraction, as a form or a query writes a number; no `1e3`, no `0x50`. */
 const NUMERIC_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
 
@@ -20,7 +27,7 @@ const booleanFromText = (value: boolean | string) => (value === 'true' ? true : 
  */
 export function numberish<S extends v.GenericSchema<number, number>>(schema: S) {
   return v.pipe(
-    v.union([schema, v.pipe(v.string(), v.description('The same number written as a string.'))]),
+    v.union([schema, numberAsText]),
     v.transform(numberFromText),
     schema,
   );
@@ -28,7 +35,7 @@ export function numberish<S extends v.GenericSchema<number, number>>(schema: S) 
 
 /** A boolean, also given as `"true"` or `"false"`. */
 export const booleanish = v.pipe(
-  v.union([v.boolean(), v.pipe(v.string(), v.description('"true" or "false".'))]),
+  v.union([v.boolean(), booleanAsText]),
   v.transform(booleanFromText),
   v.boolean(),
 );
@@ -37,7 +44,6 @@ export const booleanish = v.pipe(
 export const optionalSlug = v.optional(
   v.pipe(
     v.string(),
-    v.description('A custom link; empty asks for none.'),
     v.transform((slug) => (slug.trim() === '' ? undefined : slug)),
     v.optional(customSlugSchema),
   ),
@@ -47,7 +53,6 @@ export const optionalSlug = v.optional(
 export const nullableContentType = v.optional(
   v.pipe(
     v.nullable(v.pipe(v.string(), v.maxLength(255, 'too_long'))),
-    v.description('Empty or null: taken from the file\'s name.'),
     v.transform((type) => type ?? ''),
   ),
   '',

@@ -1,5 +1,6 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { booleanAsText, nullableContentType, numberAsText, optionalSlug } from '../../contract/lenient';
 import { PAYLOAD_FORMAT, pasteEncryptionSchema } from '../../contract/paste-encryption';
 import { NAMED_SCHEMAS } from './named-schemas';
 
@@ -12,6 +13,10 @@ const COMPONENTS = '#/components/schemas/';
  * schemas are also the browser's code: a share's page would carry these texts for nothing.
  */
 const DESCRIPTIONS = new Map<unknown, string>([
+  [numberAsText, 'The same number written as a string.'],
+  [booleanAsText, '"true" or "false".'],
+  [optionalSlug, 'A custom link; empty asks for none.'],
+  [nullableContentType, 'Empty or null: taken from the file\'s name.'],
   [
     pasteEncryptionSchema,
     `How \`content\` is encrypted; absent or null = plain text. \`aes-256-gcm\`: \`content\` is the ${PAYLOAD_FORMAT} ` +

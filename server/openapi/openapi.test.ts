@@ -107,6 +107,12 @@ describe('GET /api/openapi.json', () => {
     expect(JSON.stringify(op('post', '/api/paste').requestBody)).toContain('aes-256-gcm');
   });
 
+  it('describes the lenient forms a client may send (numbers as text, an empty slug)', () => {
+    const createPaste = JSON.stringify(op('post', '/api/paste').requestBody);
+    expect(createPaste).toContain('The same number written as a string.');
+    expect(createPaste).toContain('A custom link; empty asks for none.');
+  });
+
   /** The documented answers are the real ones: a few live calls, checked against the document's own schemas. */
   it('describes what the server really answers', async () => {
     const ajv = new Ajv2020({ strict: false });
