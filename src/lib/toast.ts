@@ -20,8 +20,11 @@ function publish(next: readonly ToastItem[]) {
 
 /** A tiny store the <Toaster> renders; anything may raise a toast without holding React state. */
 export const toasts = {
-  show(tone: ToastTone, message: string, durationMs = 4000) {
-    publish([...items, { id: nextId++, tone, message, durationMs }]);
+  /** Answers the toast's id, for `dismiss`. */
+  show(tone: ToastTone, message: string, durationMs = 4000): number {
+    const id = nextId++;
+    publish([...items, { id, tone, message, durationMs }]);
+    return id;
   },
   success(message: string) {
     this.show('success', message);

@@ -39,10 +39,19 @@ const listbox = (page: Page) => page.getByRole('listbox', { name: 'Files and fol
 const option = (page: Page, name: string) =>
   listbox(page).locator(`[role="option"][data-path$="/${name}"], [role="option"][data-path$="/${name}/"]`);
 
-/** Copies the selected item into `destination` (names from the root) through the folder picker. */
+/**
+ * Copies the selected item into `destination` (names from the root) through the folder picker: it opens in the
+ * folder shown, so first up to the root.
+ */
 async function copySelectionTo(page: Page, destination: string[]) {
   await page.getByRole('button', { name: 'Copy to…' }).click();
   const dialog = page.getByRole('dialog', { name: /^Copy 1 items to/ });
+  const where = dialog.getByText(/^Folder:/);
+  while (!/Folder: Root$/.test((await where.textContent()) ?? '')) {
+    const before = await where.textContent();
+    await dialog.getByRole('button', { name: 'Up one level' }).click();
+    await expect.poll(() => where.textContent()).not.toBe(before);
+  }
   for (const name of destination) await dialog.getByRole('list', { name: 'Folders' }).getByRole('button', { name, exact: true }).click();
   await dialog.getByText(`Folder: ${destination.join(' / ')}`).waitFor();
   await dialog.getByRole('button', { name: 'Copy here' }).click();

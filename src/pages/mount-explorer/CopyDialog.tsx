@@ -12,14 +12,16 @@ import { ItemIcon } from './item-icon';
 
 interface CopyDialogProps {
   paths: string[];
+  /** The folder the picker opens at: the one the items are in, where a copy most often goes next door. */
+  startIn: string;
   onClose: () => void;
   onCopy: (destination: string, skipExisting: boolean) => void;
 }
 
 /** Picks the folder to copy into by browsing every mount the user may see; existing files are skipped by default. */
-export function CopyDialog({ paths, onClose, onCopy }: CopyDialogProps) {
+export function CopyDialog({ paths, startIn, onClose, onCopy }: CopyDialogProps) {
   const { t } = useLingui();
-  const [folder, setFolder] = useState('/');
+  const [folder, setFolder] = useState(startIn);
   const [overwrite, setOverwrite] = useState(false);
   const listing = useFolder(folder);
   const folders = listing.data?.items.filter((item) => item.isDirectory) ?? [];
@@ -61,8 +63,10 @@ export function CopyDialog({ paths, onClose, onCopy }: CopyDialogProps) {
         {into && <p className="form-error">{t`A folder cannot be copied into itself.`}</p>}
       </div>
       <div className={dialogStyles.actions}>
-        <Button onClick={onClose}>{t`Cancel`}</Button>
-        <Button variant="primary" disabled={!canCopyHere || into} onClick={() => onCopy(folder, !overwrite)}>
+        <Button className={styles.touchTarget} onClick={onClose}>
+          {t`Cancel`}
+        </Button>
+        <Button className={styles.touchTarget} variant="primary" disabled={!canCopyHere || into} onClick={() => onCopy(folder, !overwrite)}>
           {t`Copy here`}
         </Button>
       </div>

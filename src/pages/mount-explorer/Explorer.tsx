@@ -17,11 +17,13 @@ import { DeleteDialog, NameDialog } from './dialogs';
 import type { PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
 import { explorerHref, folderOfLocation, nameOf, parentOf } from './explorer-path';
-import { ExplorerToolbar } from './ExplorerToolbar';
+import { ExplorerToolbar, SelectionBar } from './ExplorerToolbar';
 import { FolderStatus } from './FolderStatus';
 import { ItemList } from './ItemList';
 import { PreviewPanel } from './PreviewPanel';
+import type { ItemHandlers } from './selection-actions';
 import { useExplorer } from './use-explorer';
+import { COMPACT_LAYOUT, useMediaQuery } from './use-media-query';
 import { useTasksSettled } from './use-tasks-settled';
 
 /** The explorer of the folder in the URL: toolbar, breadcrumb, items, dialogs, and the preview of `?preview`. */
@@ -38,25 +40,39 @@ export function Explorer() {
   const items = sortedItems(context.listing, context.sort);
   const selected = items.filter((item) => context.selection.includes(item.path));
   const writable = Boolean(context.listing && !context.listing.isVirtual);
+  const compact = useMediaQuery(COMPACT_LAYOUT);
   const watch = useTasksSettled(tasks, () => send({ type: 'explorer.refresh' }));
 
   const openItem = (item: FsItem) => navigate(item.isDirectory ? explorerHref(item.path) : explorerHref(folder, item.name));
   const goUp = () => folder !== '/' && navigate(explorerHref(parentOf(folder)));
 
+  /** An upload's start and end are both told: "Uploading…" gives way to "Uploaded…" (or to where it went wrong). */
+  const startUpload = (task: ReturnType<typeof fsUploadTask>, messages: { started: string; done: string; unfinished: string }) => {
+    tasks.send({ type: 'tasks.add', task });
+    const started = toasts.show('info', messages.started);
+    watch([task.id], (status) => {
+      toasts.dismiss(started);
+      if (status === 'completed') toasts.success(messages.done);
+      else if (status !== 'cancelled') toasts.error(messages.unfinished);
+    });
+  };
+
   const upload = (files: PickedFile[], into = folder) => {
     if (files.length === 0) return;
     const count = files.length.toLocaleString(i18n.locale);
-    const task = fsUploadTask(into, files, t`Upload ${count} files to ${into}`);
-    tasks.send({ type: 'tasks.add', task });
-    watch([task.id]);
-    toasts.success(t`Uploading ${count} files to ${into}`);
+    startUpload(fsUploadTask(into, files, t`Upload ${count} files to ${into}`), {
+      started: t`Uploading ${count} files to ${into}`,
+      done: t`Uploaded ${count} files to ${into}`,
+      unfinished: t`Not all of the ${count} files reached ${into}: see Tasks`,
+    });
   };
 
   const uploadDirectory = (directory: FileSystemDirectoryHandle) => {
-    const task = fsDirectoryUploadTask(folder, directory, t`Upload ${directory.name} to ${folder}`);
-    tasks.send({ type: 'tasks.add', task });
-    watch([task.id]);
-    toasts.success(t`Uploading ${directory.name} to ${folder}`);
+    startUpload(fsDirectoryUploadTask(folder, directory, t`Upload ${directory.name} to ${folder}`), {
+      started: t`Uploading ${directory.name} to ${folder}`,
+      done: t`Uploaded ${directory.name} to ${folder}`,
+      unfinished: t`Not all of ${directory.name} reached ${folder}: see Tasks`,
+    });
   };
 
   const remove = (paths: string[]) => {
@@ -96,7 +112,9 @@ export function Explorer() {
       try {
         saveTo = { kind: 'file', handle: await picker({ suggestedName: name }) };
       } catch {
-        return; // The user closed the picker.
+        // The user closed the save dialog, or the browser refused to open it: say so, and nothing starts.
+        toasts.show('info', t`Download cancelled`);
+        return;
       }
     }
     const task = fsDownloadTask(name, items.map((item) => item.path), saveTo);
@@ -112,6 +130,15 @@ export function Explorer() {
       toasts.error(asRequestFailure(error).message);
     }
   };
+
+  const handlers: ItemHandlers = {
+    send,
+    onOpen: openItem,
+    onCopyLink: (item) => void copyLink(item),
+    onDownload: (item) => void download(item),
+    onDownloadZip: (items) => void downloadZip(items),
+  };
+  const selectionBar = selected.length > 0 && <SelectionBar selected={selected} handlers={handlers} compact={compact} />;
 
   const previewItem = previewName ? items.find((item) => !item.isDirectory && item.name === previewName) : undefined;
 
@@ -132,31 +159,23 @@ export function Explorer() {
         />
       ) : (
         <>
-          <ExplorerToolbar
-            snapshot={snapshot}
-            send={send}
-            selected={selected}
-            writable={writable}
-            onUpload={upload}
-            onUploadDirectory={uploadDirectory}
-            onOpen={openItem}
-            onCopyLink={(item) => void copyLink(item)}
-            onDownload={(item) => void download(item)}
-            onDownloadZip={(items) => void downloadZip(items)}
-          />
-          {snapshot.hasTag('ready') && items.length > 0 ? (
-            <ItemList
-              items={items}
-              context={context}
+          <div className={styles.toolbarSlot}>
+            <ExplorerToolbar
+              snapshot={snapshot}
               send={send}
               writable={writable}
-              onOpen={openItem}
-              onUp={goUp}
-              onDropFiles={upload}
+              selecting={selected.length > 0 && !compact}
+              onUpload={upload}
+              onUploadDirectory={uploadDirectory}
             />
+            {!compact && selectionBar}
+          </div>
+          {snapshot.hasTag('ready') && items.length > 0 ? (
+            <ItemList items={items} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
           ) : (
             <FolderStatus snapshot={snapshot} writable={writable} onUp={goUp} onDropFiles={upload} />
           )}
+          {compact && selectionBar}
         </>
       )}
       <ExplorerDialogs folder={folder} context={context} send={send} items={items} onRemove={remove} onCopy={copy} />
@@ -194,7 +213,7 @@ function ExplorerDialogs({
     case 'delete':
       return <DeleteDialog paths={dialog.paths} onClose={close} onConfirm={() => onRemove(dialog.paths)} />;
     case 'copy':
-      return <CopyDialog paths={dialog.paths} onClose={close} onCopy={(destination, skip) => onCopy(dialog.paths, destination, skip)} />;
+      return <CopyDialog paths={dialog.paths} startIn={folder} onClose={close} onCopy={(destination, skip) => onCopy(dialog.paths, destination, skip)} />;
   }
 }
 

@@ -1,51 +1,32 @@
 import { useLingui } from '@lingui/react/macro';
-import {
-  Copy,
-  Download,
-  FolderOpen,
-  FolderPlus,
-  FolderUp,
-  LayoutGrid,
-  Link2,
-  List,
-  Pencil,
-  RefreshCw,
-  Trash2,
-  Upload,
-  X,
-} from 'lucide-react';
-import { useRef } from 'react';
+import { FolderPlus, FolderUp, LayoutGrid, List, RefreshCw, Upload, X } from 'lucide-react';
+import { useId, useRef } from 'react';
 import type { FsItem } from '../../../contract/fs';
 import type { ExplorerEvent } from '../../../machines/explorer.machine';
 import { Button } from '../../components/Button';
 import { pickedFiles, type PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
+import { useSelectionActions, type ItemHandlers } from './selection-actions';
 import type { useExplorer } from './use-explorer';
 
 interface ToolbarProps {
   snapshot: ReturnType<typeof useExplorer>['snapshot'];
   send: (event: ExplorerEvent) => void;
-  selected: FsItem[];
   writable: boolean;
+  /** Something is selected: on a wide screen the selection's bar covers the folder's actions. */
+  selecting: boolean;
   onUpload: (files: PickedFile[]) => void;
   /** A folder picked with the File System Access API: the transfer worker walks it. */
   onUploadDirectory: (directory: FileSystemDirectoryHandle) => void;
-  onOpen: (item: FsItem) => void;
-  onCopyLink: (item: FsItem) => void;
-  onDownload: (item: FsItem) => void;
-  /** Several items, or a folder: one zip. */
-  onDownloadZip: (items: FsItem[]) => void;
 }
 
-/** What can be done here: in the folder, or with the selection when there is one. */
-export function ExplorerToolbar({ snapshot, send, selected, writable, onUpload, onUploadDirectory, onOpen, onCopyLink, onDownload, onDownloadZip }: ToolbarProps) {
+/** What can be done in the folder: upload, make a folder, refresh, switch the view. */
+export function ExplorerToolbar({ snapshot, send, writable, selecting, onUpload, onUploadDirectory }: ToolbarProps) {
   const { t } = useLingui();
+  const reasonId = useId();
   const files = useRef<HTMLInputElement>(null);
   const folders = useRef<HTMLInputElement>(null);
   const { view } = snapshot.context;
-  const one = selected.length === 1 ? selected[0] : undefined;
-  const paths = selected.map((item) => item.path);
-  const realSelection = selected.length > 0 && selected.every((item) => !item.isVirtual);
   /**
    * Where the browser can, the folder is picked as a handle and walked by the transfer worker: a folder input hands
    * the page every file of the folder at once, which held Chromium's main thread for seconds at 10,000 files.
@@ -63,76 +44,27 @@ export function ExplorerToolbar({ snapshot, send, selected, writable, onUpload, 
     onUpload(pickedFiles(input?.files ?? null));
     if (input) input.value = '';
   };
+  // The root lists the mounts themselves: nothing can be written there, and the buttons say why.
+  const reason = writable ? undefined : reasonId;
 
   return (
-    <div className={styles.toolbar} role="toolbar" aria-label={t`Folder actions`}>
-      {selected.length === 0 ? (
-        <>
-          <Button variant="primary" disabled={!writable} onClick={() => files.current?.click()}>
-            <Upload size={16} aria-hidden />
-            {t`Upload files`}
-          </Button>
-          <Button disabled={!writable} onClick={() => void pickFolder()}>
-            <FolderUp size={16} aria-hidden />
-            {t`Upload folder`}
-          </Button>
-          <Button disabled={!writable} onClick={() => send({ type: 'dialog.open', dialog: { kind: 'mkdir' } })}>
-            <FolderPlus size={16} aria-hidden />
-            {t`New folder`}
-          </Button>
-        </>
-      ) : (
-        <>
-          <span className={styles.selectionCount} aria-live="polite">
-            {t`${selected.length} selected`}
-          </span>
-          {one && (
-            <Button onClick={() => onOpen(one)}>
-              <FolderOpen size={16} aria-hidden />
-              {t`Open`}
-            </Button>
-          )}
-          {one && !one.isVirtual && (
-            <Button onClick={() => send({ type: 'dialog.open', dialog: { kind: 'rename', path: one.path } })}>
-              <Pencil size={16} aria-hidden />
-              {t`Rename`}
-            </Button>
-          )}
-          {one && !one.isDirectory && (
-            <>
-              <Button onClick={() => onDownload(one)}>
-                <Download size={16} aria-hidden />
-                {t`Download`}
-              </Button>
-              <Button onClick={() => onCopyLink(one)}>
-                <Link2 size={16} aria-hidden />
-                {t`Copy link`}
-              </Button>
-            </>
-          )}
-          {realSelection && (!one || one.isDirectory) && (
-            <Button onClick={() => onDownloadZip(selected)}>
-              <Download size={16} aria-hidden />
-              {t`Download as zip`}
-            </Button>
-          )}
-          {realSelection && (
-            <>
-              <Button onClick={() => send({ type: 'dialog.open', dialog: { kind: 'copy', paths } })}>
-                <Copy size={16} aria-hidden />
-                {t`Copy to…`}
-              </Button>
-              <Button variant="danger" onClick={() => send({ type: 'dialog.open', dialog: { kind: 'delete', paths } })}>
-                <Trash2 size={16} aria-hidden />
-                {t`Delete`}
-              </Button>
-            </>
-          )}
-          <Button variant="ghost" onClick={() => send({ type: 'selection.clear' })}>
-            <X size={16} aria-hidden />
-            {t`Clear selection`}
-          </Button>
-        </>
+    <div className={[styles.toolbar, selecting ? styles.selecting : ''].join(' ')} role="toolbar" aria-label={t`Folder actions`}>
+      <Button variant="primary" disabled={!writable} aria-describedby={reason} onClick={() => files.current?.click()}>
+        <Upload size={16} aria-hidden />
+        {t`Upload files`}
+      </Button>
+      <Button disabled={!writable} aria-describedby={reason} onClick={() => void pickFolder()}>
+        <FolderUp size={16} aria-hidden />
+        {t`Upload folder`}
+      </Button>
+      <Button disabled={!writable} aria-describedby={reason} onClick={() => send({ type: 'dialog.open', dialog: { kind: 'mkdir' } })}>
+        <FolderPlus size={16} aria-hidden />
+        {t`New folder`}
+      </Button>
+      {!writable && (
+        <span id={reasonId} className={styles.disabledReason}>
+          {t`Open a mount to upload into it or make a folder.`}
+        </span>
       )}
       <span className={styles.toolbarEnd}>
         <Button
@@ -164,6 +96,32 @@ export function ExplorerToolbar({ snapshot, send, selected, writable, onUpload, 
         aria-label={t`Folder to upload`}
         {...{ webkitdirectory: '' }}
       />
+    </div>
+  );
+}
+
+/**
+ * The selection's count and actions. On a wide screen it lies over the folder's toolbar; in the compact layout it
+ * is a bar at the bottom of the screen. Either way it takes no room of its own, so nothing under a finger or a
+ * pointer moves when a selection starts or ends.
+ */
+export function SelectionBar({ selected, handlers, compact }: { selected: FsItem[]; handlers: ItemHandlers; compact: boolean }) {
+  const { t } = useLingui();
+  const actions = useSelectionActions(selected, handlers);
+  return (
+    <div className={compact ? styles.selectionBarBottom : styles.selectionBar} role="toolbar" aria-label={t`Selection actions`}>
+      <Button variant="ghost" size="icon" aria-label={t`Clear selection`} title={t`Clear selection`} onClick={() => handlers.send({ type: 'selection.clear' })}>
+        <X size={16} aria-hidden />
+      </Button>
+      <span className={styles.selectionCount} aria-live="polite">
+        {t`${selected.length} selected`}
+      </span>
+      {actions.map((action) => (
+        <Button key={action.id} variant={action.danger ? 'danger' : 'default'} onClick={action.run}>
+          {action.icon}
+          {action.label}
+        </Button>
+      ))}
     </div>
   );
 }

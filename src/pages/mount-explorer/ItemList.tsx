@@ -1,20 +1,25 @@
 import { useLingui } from '@lingui/react/macro';
-import { ArrowDown, ArrowUp } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { ArrowDown, ArrowUp, Check } from 'lucide-react';
+import { useCallback, useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { FsItem } from '../../../contract/fs';
 import type { ExplorerContext, ExplorerEvent, SortKey } from '../../../machines/explorer.machine';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { droppedFiles, type PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
+import { BreakableName } from './breakable-name';
 import { ItemIcon } from './item-icon';
+import { ItemMenu } from './ItemMenu';
+import { useSelectionActions, type ItemHandlers } from './selection-actions';
 import { Thumbnail } from './Thumbnail';
+import { COARSE_POINTER, useMediaQuery } from './use-media-query';
+import { useLongPress } from './use-long-press';
 
 interface ItemListProps {
   items: FsItem[];
   context: ExplorerContext;
-  send: (event: ExplorerEvent) => void;
   writable: boolean;
-  onOpen: (item: FsItem) => void;
+  /** The actions of the toolbar, for the context menu. */
+  handlers: ItemHandlers;
   onUp: () => void;
   /** Files dropped on the list (into the folder shown) or on a folder of it. */
   onDropFiles: (files: PickedFile[], into?: string) => void;
@@ -22,16 +27,29 @@ interface ItemListProps {
 
 /**
  * The folder's items as one listbox (list or grid): the keyboard moves through it with the arrows, opens with
- * Enter, goes up with Backspace, deletes with Delete, renames with F2, selects with Space, Shift and Ctrl/Cmd+A.
+ * Enter, goes up with Backspace, deletes with Delete, renames with F2, selects with Space, Shift and Ctrl/Cmd+A,
+ * and opens the context menu with the ContextMenu key or Shift+F10. A mouse selects with a click and opens with a
+ * double-click; a finger opens with a tap, and selects with a long press or the item's tick box (then taps tick).
  */
-export function ItemList({ items, context, send, writable, onOpen, onUp, onDropFiles }: ItemListProps) {
+export function ItemList({ items, context, writable, handlers, onUp, onDropFiles }: ItemListProps) {
   const { t, i18n } = useLingui();
+  const { send, onOpen } = handlers;
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
   const [dropTarget, setDropTarget] = useState<string>();
+  const [menuAt, setMenuAt] = useState<{ x: number; y: number }>();
+  const touchHint = useMediaQuery(COARSE_POINTER);
+  /** The kind of pointer of the last press: a tap opens where a click selects. */
+  const pointer = useRef('mouse');
+  /** A press is under way: the focus it gives the list is not the keyboard's, so it moves no item into view. */
+  const pressing = useRef(false);
   const grid = context.view === 'grid';
   const focusedIndex = items.findIndex((item) => item.path === context.focused);
   const optionId = (index: number) => `${id}-item-${index}`;
+  const selectedItems = items.filter((item) => context.selection.includes(item.path));
+  const menuActions = useSelectionActions(selectedItems, handlers);
+  const toggle = (item: FsItem) => send({ type: 'selection.click', path: item.path, toggle: true });
+  const longPress = useLongPress(toggle);
 
   useEffect(() => {
     if (focusedIndex >= 0) document.getElementById(optionId(focusedIndex))?.scrollIntoView({ block: 'nearest' });
@@ -39,10 +57,25 @@ export function ItemList({ items, context, send, writable, onOpen, onUp, onDropF
   }, [focusedIndex]);
 
   const selectedPaths = () => (context.selection.length ? context.selection : context.focused ? [context.focused] : []);
+  /** The menu acts on the selection; an item outside it becomes the selection first, as file managers do. */
+  const openMenu = (item: FsItem, at: { x: number; y: number }) => {
+    if (!context.selection.includes(item.path)) send({ type: 'selection.click', path: item.path });
+    setMenuAt(at);
+  };
+  const closeMenu = useCallback(() => {
+    setMenuAt(undefined);
+    box.current?.focus();
+  }, []);
+
   const onKeyDown = (event: KeyboardEvent) => {
     const focused = items[focusedIndex];
     const move = (by: number) => send({ type: 'focus.move', by, extend: event.shiftKey });
     const columns = grid ? gridColumns(box.current) : 1;
+    const menuForFocused = () => {
+      if (!focused) return;
+      const row = document.getElementById(optionId(focusedIndex))?.getBoundingClientRect();
+      openMenu(focused, row ? { x: row.left + 24, y: row.bottom } : { x: 0, y: 0 });
+    };
     const keys: Record<string, () => void> = {
       ArrowDown: () => move(columns),
       ArrowUp: () => move(-columns),
@@ -53,7 +86,8 @@ export function ItemList({ items, context, send, writable, onOpen, onUp, onDropF
       Enter: () => focused && onOpen(focused),
       Backspace: onUp,
       Escape: () => send({ type: 'selection.clear' }),
-      ' ': () => focused && send({ type: 'selection.click', path: focused.path, toggle: true }),
+      ' ': () => focused && toggle(focused),
+      ContextMenu: menuForFocused,
       F2: () => {
         const path = selectedPaths();
         if (writable && path.length === 1) send({ type: 'dialog.open', dialog: { kind: 'rename', path: path[0]! } });
@@ -68,14 +102,29 @@ export function ItemList({ items, context, send, writable, onOpen, onUp, onDropF
       send({ type: 'selection.all' });
       return;
     }
-    const action = keys[event.key];
+    const action = event.shiftKey && event.key === 'F10' ? menuForFocused : keys[event.key];
     if (!action) return;
     event.preventDefault();
     action();
   };
 
   const onClick = (event: MouseEvent, item: FsItem) => {
-    send({ type: 'selection.click', path: item.path, toggle: event.ctrlKey || event.metaKey, range: event.shiftKey });
+    pressing.current = false;
+    if (longPress.swallowClick()) return;
+    if (pointer.current !== 'touch') {
+      send({ type: 'selection.click', path: item.path, toggle: event.ctrlKey || event.metaKey, range: event.shiftKey });
+      return;
+    }
+    // The second tap of a double tap lands on whatever the first one opened: it is not a tap of its own.
+    if (event.detail > 1) return;
+    if (context.selection.length > 0) toggle(item);
+    else onOpen(item);
+  };
+  const onContextMenu = (event: MouseEvent, item: FsItem) => {
+    event.preventDefault();
+    // A finger's long press selects (useLongPress) rather than opening a menu.
+    if (pointer.current === 'touch') return;
+    openMenu(item, { x: event.clientX, y: event.clientY });
   };
 
   const drop = async (event: DragEvent, into?: string) => {
@@ -99,7 +148,7 @@ export function ItemList({ items, context, send, writable, onOpen, onUp, onDropF
       onDragLeave={() => setDropTarget(undefined)}
       onDrop={(event) => void drop(event)}
     >
-      {!grid && <SortHeader context={context} send={send} />}
+      {!grid && <SortHeader context={context} send={send} count={items.length} />}
       <div
         ref={box}
         id={`${id}-list`}
@@ -110,7 +159,14 @@ export function ItemList({ items, context, send, writable, onOpen, onUp, onDropF
         tabIndex={0}
         className={grid ? styles.grid : styles.list}
         onKeyDown={onKeyDown}
-        onFocus={() => focusedIndex < 0 && items.length > 0 && send({ type: 'focus.set', path: items[0]!.path })}
+        onPointerDown={(event) => {
+          pointer.current = event.pointerType;
+          pressing.current = true;
+        }}
+        onPointerCancel={() => (pressing.current = false)}
+        // The ContextMenu key sends the browser's own menu to the list itself: ours is already open.
+        onContextMenu={(event) => event.target === event.currentTarget && event.preventDefault()}
+        onFocus={() => !pressing.current && focusedIndex < 0 && items.length > 0 && send({ type: 'focus.set', path: items[0]!.path })}
       >
         {items.map((item, index) => {
           const selected = context.selection.includes(item.path);
@@ -127,40 +183,75 @@ export function ItemList({ items, context, send, writable, onOpen, onUp, onDropF
                 index === focusedIndex ? styles.focused : '',
                 dropTarget === item.path ? styles.dropping : '',
               ].join(' ')}
+              {...longPress.handlers(item)}
               onClick={(event) => onClick(event, item)}
-              onDoubleClick={() => onOpen(item)}
+              onDoubleClick={() => pointer.current !== 'touch' && onOpen(item)}
+              onContextMenu={(event) => onContextMenu(event, item)}
               onDragOver={item.isDirectory && !item.isVirtual ? (event) => dragOver(event, item.path) : undefined}
               onDrop={item.isDirectory && !item.isVirtual ? (event) => void drop(event, item.path) : undefined}
             >
+              {/* The list's own keyboard selects (Space), so the tick box is for pointers and takes no focus. */}
+              <span
+                role="checkbox"
+                aria-checked={selected}
+                aria-label={t`Select ${item.name}`}
+                className={styles.tick}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  pressing.current = false;
+                  if (!longPress.swallowClick()) toggle(item);
+                }}
+                onDoubleClick={(event) => event.stopPropagation()}
+              >
+                <span className={styles.tickBox}>
+                  <Check size={14} strokeWidth={3} aria-hidden />
+                </span>
+              </span>
               {grid ? (
                 <>
                   <span className={styles.tileArt}>
                     {item.mimetype?.startsWith('image/') ? <Thumbnail item={item} /> : <ItemIcon item={item} size={40} />}
                   </span>
-                  <span className={styles.name}>{item.name}</span>
+                  <span className={styles.name}>
+                    <BreakableName name={item.name} />
+                  </span>
                 </>
               ) : (
                 <>
-                  <span className={styles.name}>
-                    <ItemIcon item={item} />
-                    {item.name}
-                  </span>
                   {/* Read out as "name, size, date": the cells' text would otherwise run together. */}
-                  <span className={styles.size}>
+                  <div className={styles.name}>
+                    <ItemIcon item={item} />
+                    <span>
+                      <BreakableName name={item.name} />
+                    </span>
+                  </div>
+                  <div className={styles.size}>
                     {!item.isDirectory && <span className="visually-hidden">, </span>}
                     {item.isDirectory ? '' : formatBytes(item.size)}
-                  </span>
-                  <span className={styles.modified}>
+                  </div>
+                  <div className={styles.modified}>
                     {item.modified && <span className="visually-hidden">, </span>}
                     {item.modified ? formatDateTime(item.modified, i18n.locale) : ''}
-                  </span>
+                  </div>
                 </>
               )}
             </div>
           );
         })}
       </div>
-      <p className={styles.hint}>{t`Double-click or Enter opens; Backspace goes up; drop files here to upload.`}</p>
+      {menuAt && menuActions.length > 0 && (
+        <ItemMenu
+          at={menuAt}
+          label={selectedItems.length === 1 ? t`Actions for ${selectedItems[0]!.name}` : t`Actions for ${selectedItems.length} items`}
+          actions={menuActions}
+          onClose={closeMenu}
+        />
+      )}
+      <p className={styles.hint}>
+        {touchHint
+          ? t`Tap to open, long-press or tick to select.`
+          : t`Double-click or Enter opens; right-click or Shift+F10 shows the actions; Backspace goes up; drop files here to upload.`}
+      </p>
     </div>
   );
 }
@@ -172,15 +263,27 @@ function gridColumns(grid: HTMLElement | null): number {
   return Math.max(1, template.split(' ').filter(Boolean).length);
 }
 
-function SortHeader({ context, send }: { context: ExplorerContext; send: (event: ExplorerEvent) => void }) {
+function SortHeader({ context, send, count }: { context: ExplorerContext; send: (event: ExplorerEvent) => void; count: number }) {
   const { t } = useLingui();
   const columns: { key: SortKey; label: string; className: string }[] = [
     { key: 'name', label: t`Name`, className: styles.name! },
     { key: 'size', label: t`Size`, className: styles.size! },
     { key: 'modified', label: t`Modified`, className: styles.modified! },
   ];
+  const selected = context.selection.length;
   return (
     <div className={styles.sortHeader}>
+      <label className={styles.tickCell}>
+        <input
+          type="checkbox"
+          aria-label={t`Select all`}
+          checked={selected > 0 && selected === count}
+          ref={(input) => {
+            if (input) input.indeterminate = selected > 0 && selected < count;
+          }}
+          onChange={(event) => send({ type: event.target.checked ? 'selection.all' : 'selection.clear' })}
+        />
+      </label>
       {columns.map((column) => {
         const active = context.sort.key === column.key;
         const Arrow = context.sort.direction === 'asc' ? ArrowUp : ArrowDown;

@@ -152,13 +152,14 @@ function TextFile({
   return (
     <div className={styles.textFile}>
       <div className={styles.toolbar} role="toolbar" aria-label={t`Editor`}>
-        <Button aria-pressed={mode === 'preview'} onClick={() => setMode('preview')}>
-          <Eye size={16} aria-hidden />
-          {t`Preview`}
-        </Button>
+        {/* Edit comes first, and Save only once there is an editor: a file opens ready to read, one step from editing. */}
         <Button aria-pressed={mode === 'edit'} disabled={text.data.truncated} onClick={() => setMode('edit')}>
           <Pencil size={16} aria-hidden />
           {t`Edit`}
+        </Button>
+        <Button aria-pressed={mode === 'preview'} onClick={() => setMode('preview')}>
+          <Eye size={16} aria-hidden />
+          {t`Preview`}
         </Button>
         <label className={styles.languagePick}>
           {t`Language`}
@@ -167,13 +168,15 @@ function TextFile({
             <option value="plain">{t`Plain text`}</option>
           </select>
         </label>
-        <span className={styles.toolbarEnd}>
-          {dirty && <span className={styles.unsaved}>{t`Unsaved changes`}</span>}
-          <Button variant="primary" disabled={!dirty || saving} onClick={() => void save()}>
-            <Save size={16} aria-hidden />
-            {t`Save`}
-          </Button>
-        </span>
+        {(mode === 'edit' || dirty) && (
+          <span className={styles.toolbarEnd}>
+            {dirty && <span className={styles.unsaved}>{t`Unsaved changes`}</span>}
+            <Button variant="primary" disabled={!dirty || saving} onClick={() => void save()}>
+              <Save size={16} aria-hidden />
+              {t`Save`}
+            </Button>
+          </span>
+        )}
       </div>
       {text.data.truncated && <p className={styles.hint}>{t`Only the first megabyte is shown, so this file cannot be edited here.`}</p>}
       {mode === 'edit' ? (

@@ -5,7 +5,8 @@ import { isFinished } from '../../../machines/task.machine';
 
 /**
  * Calls `onSettled` each time a task this page started ends (completed, partial, failed or cancelled), so the
- * folder is listed again after an upload, copy or delete. Returns `watch`, given the ids of tasks just added.
+ * folder is listed again after an upload, copy or delete. Returns `watch`, given the ids of tasks just added and,
+ if the caller wants to tell how they ended, `onEnd` with each one's final state.
  */
 export function useTasksSettled(manager: ActorRefFrom<typeof taskManagerMachine>, onSettled: () => void) {
   const subscriptions = useRef<Subscription[]>([]);
@@ -15,12 +16,16 @@ export function useTasksSettled(manager: ActorRefFrom<typeof taskManagerMachine>
   useEffect(() => () => subscriptions.current.forEach((subscription) => subscription.unsubscribe()), []);
 
   return useCallback(
-    (ids: string[]) => {
+    (ids: string[], onEnd?: (status: string) => void) => {
       for (const entry of manager.getSnapshot().context.tasks.filter((task) => ids.includes(task.id))) {
         let ended = false;
         const subscription = entry.ref.subscribe((state) => {
-          const finished = isFinished(String(state.value));
-          if (finished && !ended) settled.current();
+          const status = String(state.value);
+          const finished = isFinished(status);
+          if (finished && !ended) {
+            settled.current();
+            onEnd?.(status);
+          }
           ended = finished;
         });
         subscriptions.current.push(subscription);
