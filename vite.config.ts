@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { SHARE_TARGET_FIELDS, SHARE_TARGET_PATH } from './contract/share-target.ts';
 import { precompress } from './scripts/precompress.mjs';
 import { sharePageChunks } from './scripts/share-page-chunks.ts';
 
@@ -115,6 +116,14 @@ export default defineConfig({
           { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
           { src: '/maskable-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
+        // Installed, the app is in the system's share sheet: text and links open in the editor, files on the upload
+        // page (the service worker takes the POST: src/sw.ts).
+        share_target: {
+          action: SHARE_TARGET_PATH,
+          method: 'POST',
+          enctype: 'multipart/form-data',
+          params: { ...SHARE_TARGET_FIELDS, files: [{ name: SHARE_TARGET_FIELDS.files, accept: ['*/*'] }] },
+        },
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg}'], // + the manifest and its icons, which the plugin adds

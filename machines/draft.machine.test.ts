@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { DRAFT_AUTOSAVE_MS, DRAFT_MAX_AGE_MS, draftMachine, isRestorable, type Draft } from './draft.machine';
 
-function start(stored: Draft | undefined) {
+function start(stored: Draft | undefined, resume = false) {
   const saved: string[] = [];
   const filled: string[] = [];
   let deleted = 0;
@@ -22,7 +22,7 @@ function start(stored: Draft | undefined) {
     },
     actions: { fillEditor: (_, { content }) => filled.push(content) },
   });
-  const actor = createActor(machine).start();
+  const actor = createActor(machine, { input: { resume } }).start();
   return { actor, saved, filled, deleted: () => deleted };
 }
 
@@ -115,5 +115,39 @@ describe('draft machine', () => {
     expect(actor.getSnapshot().context.content).toBe('');
     await vi.advanceTimersByTimeAsync(DRAFT_AUTOSAVE_MS);
     expect(actor.getSnapshot().matches({ editing: 'clean' })).toBe(true);
+  });
+});
+
+describe('leaving for a login and coming back', () => {
+  it('saves at once on draft.flush, without waiting for the 30 s tick', async () => {
+    const { actor, saved } = start(undefined);
+    await flush();
+    actor.send({ type: 'draft.changed', content: 'typed just now' });
+    actor.send({ type: 'draft.flush' });
+    await flush();
+    expect(saved).toEqual(['typed just now']);
+    expect(actor.getSnapshot().matches({ editing: 'clean' })).toBe(true);
+  });
+
+  it('a flush while a draft is offered saves the typed text over it', async () => {
+    const { actor, saved } = start({ content: 'older', savedAt: Date.now() - 1000 });
+    await flush();
+    expect(actor.getSnapshot().matches('offering')).toBe(true);
+    actor.send({ type: 'draft.flush' });
+    await flush();
+    expect(saved).toEqual([]);
+    actor.send({ type: 'draft.changed', content: 'newer' });
+    actor.send({ type: 'draft.flush' });
+    await flush();
+    expect(saved).toEqual(['newer']);
+    expect(actor.getSnapshot().context.offer).toBeUndefined();
+  });
+
+  it('resuming puts the stored draft back at once instead of offering it', async () => {
+    const { actor, filled } = start({ content: 'my text', savedAt: Date.now() - 1000 }, true);
+    await flush();
+    expect(filled).toEqual(['my text']);
+    expect(actor.getSnapshot().matches('editing')).toBe(true);
+    expect(actor.getSnapshot().context.offer).toBeUndefined();
   });
 });

@@ -15,6 +15,8 @@ export interface DraftContext {
   offer?: Draft;
   lastSavedAt?: number;
   changedWhileSaving: boolean;
+  /** Back from a login the editor was left for: the stored draft is this page's own text, put back at once. */
+  resume: boolean;
 }
 
 export type DraftEvent =
@@ -22,7 +24,9 @@ export type DraftEvent =
   | { type: 'draft.restore' }
   | { type: 'draft.discard' }
   /** The content was shared or cleared: nothing left to keep. */
-  | { type: 'draft.clear' };
+  | { type: 'draft.clear' }
+  /** The page is about to be left (to log in): save now what the next 30 s tick would have. */
+  | { type: 'draft.flush' };
 
 /** A draft is worth offering when it holds text and is younger than 24 hours. */
 export const isRestorable = (draft: Draft | undefined, now: number): draft is Draft =>
@@ -36,6 +40,7 @@ export const draftMachine = setup({
   types: {
     context: {} as DraftContext,
     events: {} as DraftEvent,
+    input: {} as { resume?: boolean },
   },
   actors: {
     loadDraft: fromPromise<Draft | undefined>(async () => undefined),
@@ -49,18 +54,27 @@ export const draftMachine = setup({
   delays: { autosave: DRAFT_AUTOSAVE_MS },
   guards: {
     restorable: ({ event }) => isRestorable((event as { output?: Draft }).output, Date.now()),
+    resuming: ({ context, event }) => context.resume && isRestorable((event as { output?: Draft }).output, Date.now()),
     /** Text typed before editing began (while the stored draft was looked up or offered) still needs saving. */
     typedMeanwhile: ({ context }) => context.content.trim().length > 0,
   },
 }).createMachine({
   id: 'draft',
-  context: { content: '', changedWhileSaving: false },
+  context: ({ input }) => ({ content: '', changedWhileSaving: false, resume: input.resume ?? false }),
   initial: 'loading',
   states: {
     loading: {
       invoke: {
         src: 'loadDraft',
         onDone: [
+          {
+            guard: 'resuming',
+            target: 'editing',
+            actions: [
+              assign({ content: ({ event }) => event.output?.content ?? '' }),
+              { type: 'fillEditor', params: ({ event }) => ({ content: event.output?.content ?? '' }) },
+            ],
+          },
           { guard: 'restorable', target: 'offering', actions: assign({ offer: ({ event }) => event.output }) },
           { guard: 'typedMeanwhile', target: 'editing.dirty' },
           { target: 'editing' },
@@ -84,6 +98,8 @@ export const draftMachine = setup({
           { target: 'editing', actions: assign({ offer: undefined }) },
         ],
         'draft.changed': { actions: assign({ content: ({ event }) => event.content }) },
+        // Text typed instead of restoring replaces the offered draft.
+        'draft.flush': { guard: 'typedMeanwhile', target: 'editing.saving', actions: assign({ offer: undefined }) },
       },
     },
     editing: {
@@ -97,7 +113,10 @@ export const draftMachine = setup({
         dirty: {
           after: { autosave: 'saving' },
           // Typing does not postpone the save: re-entering would restart the 30 s timer forever.
-          on: { 'draft.changed': { actions: assign({ content: ({ event }) => event.content }) } },
+          on: {
+            'draft.changed': { actions: assign({ content: ({ event }) => event.content }) },
+            'draft.flush': 'saving',
+          },
         },
         saving: {
           tags: ['saving'],

@@ -8,6 +8,9 @@
 // - never touches /api: the page's offline API layer (src/lib/offline-cache.ts) caches business answers itself;
 //   /api and every upload (PUT, POST, DELETE, to any origin) are routed past this worker at install (static
 //   routing), so that pages' requests do not wait on it (Chromium still hands it the transfer engine's: below);
+// - takes what the system's share sheet sends to the installed app (the manifest's share_target: a multipart POST),
+//   keeps it in the share inbox (IndexedDB) and sends the page on: text and links to the editor, files to the
+//   upload page;
 // - waits when it is a new version, until the page's update prompt sends SKIP_WAITING;
 // - answers a streamed download (a zip of the mount explorer where the browser cannot write files) with the
 //   stream the page handed it, so that the browser saves the bytes as they come.
@@ -17,6 +20,8 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEn
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 import { MIN_PART_BYTES } from '../contract/parts';
+import { SHARE_TARGET_FIELDS, SHARE_TARGET_PATH, SHARE_TARGET_UNAVAILABLE_PAGE, SHARED_PARAM } from '../contract/share-target';
+import { shareInbox } from './lib/share-inbox';
 import { STREAMED_DOWNLOAD_PATH, type StreamedDownloadMessage } from './lib/streamed-download';
 
 /**
@@ -37,10 +42,10 @@ interface InstallEvent {
   waitUntil(promise: Promise<unknown>): void;
   addRoutes?(rules: RouterRule[]): Promise<void>;
 }
-type RouterCondition = { urlPattern: string } | { requestMethod: string } | { or: RouterCondition[] };
+type RouterCondition = { urlPattern?: string; requestMethod?: string } | { or: RouterCondition[] };
 interface RouterRule {
   condition: RouterCondition;
-  source: 'network';
+  source: 'network' | 'fetch-event';
 }
 
 /** Runtime cache of hashed assets; bounded so that the chunks of old versions do not pile up forever. */
@@ -66,7 +71,11 @@ const attachment = (filename: string) =>
 // (public/courier-sw.js), so their requests skip this one altogether.
 self.addEventListener('install', (event) => {
   const uploads = ['PUT', 'POST', 'DELETE'].map((requestMethod) => ({ requestMethod }));
-  const rules: RouterRule[] = [{ condition: { or: [{ urlPattern: '/api/*' }, ...uploads] }, source: 'network' }];
+  const rules: RouterRule[] = [
+    // The one POST this worker answers; the first rule that matches wins.
+    { condition: { urlPattern: SHARE_TARGET_PATH, requestMethod: 'POST' }, source: 'fetch-event' },
+    { condition: { or: [{ urlPattern: '/api/*' }, ...uploads] }, source: 'network' },
+  ];
   if (event.addRoutes) event.waitUntil(event.addRoutes(rules).catch(() => undefined));
 });
 
@@ -102,6 +111,26 @@ registerRoute(
     });
   },
 );
+
+/** What the share sheet sent is kept for the page to take; the redirect (303: a GET) opens that page. */
+async function receiveShare({ request }: { request: Request }): Promise<Response> {
+  try {
+    const form = await request.formData();
+    const field = (name: string) => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : '';
+    };
+    // A form's empty file field still sends a nameless, empty file.
+    const files = form.getAll(SHARE_TARGET_FIELDS.files).filter((value): value is File => typeof value !== 'string' && value.name !== '');
+    const id = crypto.randomUUID();
+    const entry = { id, files, receivedAt: Date.now(), title: field(SHARE_TARGET_FIELDS.title), text: field(SHARE_TARGET_FIELDS.text), url: field(SHARE_TARGET_FIELDS.url) };
+    await shareInbox.put(entry);
+    return Response.redirect(`${files.length > 0 ? '/upload' : '/'}?${SHARED_PARAM}=${id}`, 303);
+  } catch {
+    return Response.redirect(SHARE_TARGET_UNAVAILABLE_PAGE, 303);
+  }
+}
+registerRoute(({ url, sameOrigin }) => sameOrigin && url.pathname === SHARE_TARGET_PATH, receiveShare, 'POST');
 
 registerRoute(
   new NavigationRoute(

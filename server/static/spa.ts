@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Hono, MiddlewareHandler } from 'hono';
+import { SHARE_TARGET_PATH, SHARE_TARGET_UNAVAILABLE_PAGE } from '../../contract/share-target';
 import type { AppEnv } from '../context';
 import { serveFile } from './serve-file';
 
@@ -44,6 +45,9 @@ export function mountSpa(app: Hono<AppEnv>, root: string) {
       if (c.res.ok) c.header('Cache-Control', 'no-cache');
     });
   }
+  // The installed app's share target is the service worker's to answer; one that is not yet in control (the first
+  // visit) lets the POST through: the editor then asks to share again. The body is not read.
+  app.post(SHARE_TARGET_PATH, (c) => c.redirect(SHARE_TARGET_UNAVAILABLE_PAGE, 303));
   app.use('*', serveBuilt(root));
   app.get('/assets/*', (c) => {
     c.header('Cache-Control', 'no-store');

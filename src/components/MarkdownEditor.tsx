@@ -1,8 +1,9 @@
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { commonmarkLanguage, markdownKeymap, pasteURLAsLink } from '@codemirror/lang-markdown';
-import { defaultHighlightStyle, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, LanguageSupport, syntaxHighlighting } from '@codemirror/language';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
 import { EditorView, keymap, placeholder as placeholderExtension } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
 
 export interface EditorHandle {
@@ -32,6 +33,24 @@ const editorTheme = EditorView.theme({
 });
 
 /**
+ * Markdown's marks in the theme's colours (CodeMirror's default style is for light themes only and underlines
+ * headings as if they were links): headings bold and larger, links underlined, the marks (`#`, `>`, `-`, `` ` ``) muted.
+ */
+const markdownHighlightStyle = HighlightStyle.define([
+  // A tag takes the rule of its own or else of its nearest parent, never both: each heading rule is whole.
+  { tag: tags.heading1, fontWeight: '700', fontSize: '1.3em' },
+  { tag: [tags.heading2, tags.heading3], fontWeight: '700', fontSize: '1.15em' },
+  { tag: tags.heading, fontWeight: '700' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strong, fontWeight: '700' },
+  { tag: tags.strikethrough, textDecoration: 'line-through' },
+  { tag: tags.link, color: 'var(--accent)', textDecoration: 'underline' },
+  { tag: tags.url, color: 'var(--accent)' },
+  { tag: tags.quote, fontStyle: 'italic' },
+  { tag: [tags.processingInstruction, tags.meta, tags.contentSeparator], color: 'var(--text-muted)' },
+]);
+
+/**
  * What `markdown()` gives (CommonMark, list continuation on Enter, a pasted URL over a selection as a link) but
  * its HTML sub-language: that brings the HTML, CSS and JavaScript parsers, two fifths of the editor's code.
  */
@@ -39,7 +58,7 @@ const markdownSupport = [
   new LanguageSupport(commonmarkLanguage),
   Prec.high(keymap.of(markdownKeymap)),
   pasteURLAsLink,
-  syntaxHighlighting(defaultHighlightStyle),
+  syntaxHighlighting(markdownHighlightStyle),
 ];
 
 /** CodeMirror 6 with Markdown highlighting, or none in plain-text mode (pastes, files in the mount explorer). */

@@ -1,7 +1,7 @@
 import * as Toast from '@radix-ui/react-toast';
 import { useLingui } from '@lingui/react/macro';
 import { X } from 'lucide-react';
-import { useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { toasts } from '../lib/toast';
 import { Button } from './Button';
 import styles from './Toaster.module.css';
@@ -12,10 +12,55 @@ import styles from './Toaster.module.css';
  */
 const HOTKEY = 'F8';
 
+/** What a person works with: the control last focused or pressed. */
+const CONTROL = 'button, a[href], input, select, textarea, [tabindex], [contenteditable="true"]';
+
+const overlaps = (a: DOMRect, top: number, bottom: number) => a.bottom > top && a.top < bottom;
+
+/**
+ * Toasts stack in the bottom corner, or in the top one when there they would cover the control the person is
+ * using (the "Copy link" that raised "Link copied"): a toast must never hide what was just clicked.
+ */
+function usePlacementAwayFromControl(viewport: RefObject<HTMLOListElement | null>, count: number) {
+  const [placement, setPlacement] = useState<'bottom' | 'top'>('bottom');
+  const control = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const note = (event: Event) => {
+      const target = event.target instanceof Element ? event.target.closest(CONTROL) : null;
+      if (target && !viewport.current?.contains(target)) control.current = target;
+    };
+    document.addEventListener('focusin', note);
+    document.addEventListener('pointerdown', note, true);
+    return () => {
+      document.removeEventListener('focusin', note);
+      document.removeEventListener('pointerdown', note, true);
+    };
+  }, [viewport]);
+
+  useLayoutEffect(() => {
+    const stack = viewport.current?.getBoundingClientRect();
+    // The control noted, or the focused one: a toast raised before this component loaded came without either event.
+    const focused = document.activeElement?.closest(CONTROL);
+    const used = (control.current?.isConnected ? control.current : focused)?.getBoundingClientRect();
+    if (!stack || !used || count === 0) return;
+    const gap = stack.left > 0 ? window.innerWidth - stack.right : 0;
+    const besideStack = used.right > stack.left && used.left < stack.right;
+    const coversAtBottom = besideStack && overlaps(used, window.innerHeight - gap - stack.height, window.innerHeight);
+    const headerBottom = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
+    const coversAtTop = besideStack && overlaps(used, headerBottom, headerBottom + gap + stack.height);
+    setPlacement(coversAtBottom && !coversAtTop ? 'top' : 'bottom');
+  }, [viewport, count]);
+
+  return placement;
+}
+
 /** Renders the toast store; Radix announces each toast politely to screen readers. */
 export function Toaster() {
   const { t } = useLingui();
   const items = useSyncExternalStore(toasts.subscribe, toasts.snapshot);
+  const viewport = useRef<HTMLOListElement>(null);
+  const placement = usePlacementAwayFromControl(viewport, items.length);
   return (
     <Toast.Provider swipeDirection="right" label={t`Notifications`}>
       {items.map((item) => (
@@ -35,7 +80,13 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport className={styles.viewport} hotkey={[HOTKEY]} label={t`Notifications (${HOTKEY})`} />
+      <Toast.Viewport
+        ref={viewport}
+        className={styles.viewport}
+        data-placement={placement}
+        hotkey={[HOTKEY]}
+        label={t`Notifications (${HOTKEY})`}
+      />
     </Toast.Provider>
   );
 }

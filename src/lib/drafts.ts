@@ -1,4 +1,5 @@
 import type { Draft } from '../../machines/draft.machine';
+import { idbStore } from './idb-store';
 
 interface StoredDraft extends Draft {
   /** One draft per editor; the home editor is `home`. */
@@ -11,35 +12,7 @@ interface StoredDraft extends Draft {
  * layout is the one Dexie gave it (`version(1).stores({ drafts: 'id' })`, IndexedDB version 10), so drafts saved
  * before are read as they are.
  */
-const DATABASE = 'clipstash-drafts';
-const VERSION = 10;
-const STORE = 'drafts';
-
-let database: Promise<IDBDatabase> | undefined;
-function db(): Promise<IDBDatabase> {
-  database ??= new Promise<IDBDatabase>((resolve, reject) => {
-    const open = indexedDB.open(DATABASE, VERSION);
-    open.onupgradeneeded = () => {
-      if (!open.result.objectStoreNames.contains(STORE)) open.result.createObjectStore(STORE, { keyPath: 'id' });
-    };
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error ?? new Error('IndexedDB did not open'));
-  }).catch((error: unknown) => {
-    database = undefined; // blocked or refused this time: the next call tries again
-    throw error;
-  });
-  return database;
-}
-
-/** Runs one request in its own transaction; resolves once the transaction is complete. */
-async function run<T>(mode: IDBTransactionMode, request: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const transaction = (await db()).transaction(STORE, mode);
-  const pending = request(transaction.objectStore(STORE));
-  return new Promise<T>((resolve, reject) => {
-    transaction.oncomplete = () => resolve(pending.result);
-    transaction.onerror = transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB transaction failed'));
-  });
-}
+const run = idbStore('clipstash-drafts', 10, 'drafts');
 
 export const draftStore = {
   async load(id: string): Promise<Draft | undefined> {

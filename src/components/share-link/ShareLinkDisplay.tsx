@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { Copy, Download, Eye, EyeOff, FileCode, KeyRound, QrCode as QrIcon } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type QRCodeStyling from 'qr-code-styling';
 import { copyText } from '../../lib/clipboard';
 import { toasts } from '../../lib/toast';
@@ -27,6 +27,7 @@ export function ShareLinkDisplay({ url, rawUrl, name, encrypted = false }: Share
   const [hidden, setHidden] = useState(false);
   const [showQr, setShowQr] = useState(false);
   const [qr, setQr] = useState<QRCodeStyling>();
+  const qrBlock = useRef<HTMLDivElement>(null);
   const onQrReady = useCallback((code: QRCodeStyling) => setQr(code), []);
 
   useEffect(() => {
@@ -43,6 +44,11 @@ export function ShareLinkDisplay({ url, rawUrl, name, encrypted = false }: Share
     const timer = setTimeout(() => setSecondsLeft((left) => (left === null ? null : left - 1)), 1000);
     return () => clearTimeout(timer);
   }, [secondsLeft, hidden]);
+
+  // The code opens under the buttons, often below the fold: brought into view, or the click seems to do nothing.
+  useEffect(() => {
+    if (showQr) qrBlock.current?.scrollIntoView({ block: 'nearest' });
+  }, [showQr]);
 
   const copy = async (text: string, done: string) => {
     if (await copyText(text)) toasts.success(done);
@@ -93,7 +99,7 @@ export function ShareLinkDisplay({ url, rawUrl, name, encrypted = false }: Share
         </Button>
       </div>
       {showQr && (
-        <div className={styles.qr}>
+        <div ref={qrBlock} className={styles.qr}>
           <QrCode data={url} label={t`QR code of the share link`} onReady={onQrReady} />
           <Button size="small" disabled={!qr} onClick={() => void qr?.download({ name: `qr-${name}`, extension: 'png' })}>
             <Download size={15} aria-hidden />

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { ClipboardCopy, Code2, Eraser, FileText, FileUp, Image, Type } from 'lucide-react';
+import { ClipboardCopy, Code2, Eraser, Eye, EyeOff, FileText, FileUp, Image, Type } from 'lucide-react';
 import { useRef } from 'react';
 import { Button } from '../../components/Button';
 import styles from './Home.module.css';
@@ -25,12 +25,20 @@ export function EditorToolbar(props: EditorToolbarProps) {
   return (
     <div className={styles.toolbar} role="toolbar" aria-label={t`Editor tools`}>
       <div className={styles.toolGroup}>
-        <Button size="small" aria-pressed={!props.plainText} onClick={props.onTogglePlainText}>
-          {props.plainText ? <Type size={15} aria-hidden /> : <Code2 size={15} aria-hidden />}
-          {props.plainText ? t`Plain text` : t`Markdown`}
-        </Button>
+        {/* Each mode its own button, the one on shown pressed: one button naming the mode it is in reads as the one it switches to. */}
+        <div className={styles.segmented} role="group" aria-label={t`Editor mode`}>
+          <Button size="small" className={styles.toggle} aria-pressed={!props.plainText} onClick={() => props.plainText && props.onTogglePlainText()}>
+            <Code2 size={15} aria-hidden />
+            {t`Markdown`}
+          </Button>
+          <Button size="small" className={styles.toggle} aria-pressed={props.plainText} onClick={() => !props.plainText && props.onTogglePlainText()}>
+            <Type size={15} aria-hidden />
+            {t`Plain text`}
+          </Button>
+        </div>
         {!props.plainText && (
-          <Button size="small" aria-pressed={props.showPreview} onClick={props.onTogglePreview}>
+          <Button size="small" className={styles.toggle} aria-pressed={props.showPreview} onClick={props.onTogglePreview}>
+            {props.showPreview ? <Eye size={15} aria-hidden /> : <EyeOff size={15} aria-hidden />}
             {t`Preview`}
           </Button>
         )}

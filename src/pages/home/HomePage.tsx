@@ -1,14 +1,15 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMachine } from '@xstate/react';
-import { History, LogIn } from 'lucide-react';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { CircleCheck, History, LogIn, Plus, Share2 } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { fromPromise } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
+import { SHARE_TARGET_UNAVAILABLE_PARAM, SHARED_PARAM } from '../../../contract/share-target';
 import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/use-auth';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
-import { Notice } from '../../components/Notice';
 import { pasteShareUrl, rawPasteUrl } from '../../lib/api/paste-reads';
 import { createPaste } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
@@ -18,6 +19,8 @@ import { draftStore } from '../../lib/drafts';
 import { markdownToDocx } from '../../lib/export/docx';
 import { elementToPng } from '../../lib/export/png';
 import { formatDateTime } from '../../lib/format';
+import { loginHref } from '../../lib/login-return';
+import { shareInbox, sharedText } from '../../lib/share-inbox';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
 import styles from './Home.module.css';
@@ -26,6 +29,8 @@ import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
 const DRAFT_ID = 'home';
+/** Back from the login page this editor sent the person to: the stored draft is put back at once (draft machine). */
+const RESUME_PARAM = 'resume';
 
 /** The text encrypted under a new key, and the key as a link carries it; the cipher loads with the first use. */
 async function sealContent(text: string) {
@@ -54,7 +59,17 @@ export default function HomePage() {
   const [confirmClear, setConfirmClear] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [sharing, setSharing] = useState(false);
-  const [shared, setShared] = useState<{ slug: string; url: string; rawUrl: string; encrypted: boolean }>();
+  /** The share just created, with the text it holds: the same text is not shared twice without a word. */
+  const [shared, setShared] = useState<{ slug: string; url: string; rawUrl: string; encrypted: boolean; content: string }>();
+  const createdPanel = useRef<HTMLElement>(null);
+  const createdHeadingId = useId();
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  // What the address brought, read once: it is cleared from the address at once (a reload must not redo it).
+  const [arrival] = useState(() => {
+    const query = new URLSearchParams(search);
+    return { resume: query.has(RESUME_PARAM), shared: query.get(SHARED_PARAM), shareFailed: query.has(SHARE_TARGET_UNAVAILABLE_PARAM) };
+  });
 
   const [draft, sendDraft] = useMachine(
     draftMachine.provide({
@@ -65,7 +80,30 @@ export default function HomePage() {
       },
       actions: { fillEditor: (_, { content: text }) => editor.current?.setContent(text) },
     }),
+    { input: { resume: arrival.resume } },
   );
+
+  // Text or a link shared to the installed app (the share target, src/sw.ts) opens in the editor.
+  useEffect(() => {
+    const id = arrival.shared;
+    if (id) {
+      void shareInbox.get(id).then((entry) => {
+        const text = entry && sharedText(entry);
+        if (!text) return;
+        editor.current?.setContent(text);
+        return shareInbox.take(id, 'text');
+      });
+    }
+    if (search) navigate('/', { replace: true });
+    // Once, on arrival.
+  }, []);
+
+  // A new share's panel comes into view with the focus on its heading: the result of the click, where it is seen.
+  useEffect(() => {
+    if (!shared) return;
+    createdPanel.current?.scrollIntoView({ block: 'start' });
+    createdPanel.current?.querySelector('h2')?.focus({ preventScroll: true });
+  }, [shared?.url]);
 
   const onChange = (text: string) => {
     setContent(text);
@@ -125,9 +163,9 @@ export default function HomePage() {
         url: withKey(pasteShareUrl(paste.slug)),
         rawUrl: withKey(rawPasteUrl(paste.slug, values.password || undefined)),
         encrypted: sealed !== undefined,
+        content,
       });
       sendDraft({ type: 'draft.clear' });
-      toasts.success(t`Share created`);
       return true;
     } catch (error) {
       toasts.error(asRequestFailure(error).message);
@@ -137,7 +175,16 @@ export default function HomePage() {
     }
   };
 
+  const startNewPaste = () => {
+    editor.current?.setContent('');
+    sendDraft({ type: 'draft.clear' });
+    setShared(undefined);
+    editor.current?.focus();
+  };
+
   const showingPreview = !plainText && showPreview;
+  // The same text again would be a second link for it: the form says so, instead of quietly making one.
+  const sharedAlready = shared !== undefined && content === shared.content;
   return (
     <div className={styles.page}>
       <header className={styles.header}>
@@ -145,8 +192,36 @@ export default function HomePage() {
         <p className={styles.lead}>{t`Write or paste text, then share it with a short link.`}</p>
       </header>
 
+      {arrival.shareFailed && (
+        <p className={styles.banner} role="status">
+          <Share2 size={18} aria-hidden />
+          <span>{t`What you shared did not reach Clipstash: the app was still being set up in this browser. Please share it again.`}</span>
+        </p>
+      )}
+
+      {!canShare && (
+        <div className={styles.banner}>
+          <LogIn size={18} aria-hidden />
+          <span>
+            {auth.role === 'apiKey'
+              ? t`Your API key has no text permission, so it cannot create text shares.`
+              : t`Creating a share needs an admin login or an API key with text permission.`}
+          </span>
+          {/* Back here after the login, with the text: it is saved now, and put back at once on return. (A key
+              already signed in would be sent straight back: it goes to its panel, to sign out.) */}
+          <LinkButton
+            href={auth.role === 'apiKey' ? '/admin' : loginHref(content.trim() ? `/?${RESUME_PARAM}` : '/')}
+            variant="primary"
+            size="small"
+            onClick={() => sendDraft({ type: 'draft.flush' })}
+          >
+            {t`Log in`}
+          </LinkButton>
+        </div>
+      )}
+
       {draft.matches('offering') && draft.context.offer && (
-        <div className={styles.draftOffer} role="status">
+        <div className={styles.banner} role="status">
           <History size={18} aria-hidden />
           <span>{t`An unsaved draft from ${formatDateTime(new Date(draft.context.offer.savedAt).toISOString(), i18n.locale)} was found.`}</span>
           <Button size="small" variant="primary" onClick={() => sendDraft({ type: 'draft.restore' })}>
@@ -200,29 +275,24 @@ export default function HomePage() {
       </p>
 
       {shared && (
-        <Suspense fallback={null}>
-          <ShareLinkDisplay url={shared.url} rawUrl={shared.rawUrl} name={shared.slug} encrypted={shared.encrypted} />
-        </Suspense>
+        <section ref={createdPanel} className={styles.created} aria-labelledby={createdHeadingId}>
+          <h2 id={createdHeadingId} tabIndex={-1}>
+            <CircleCheck size={20} aria-hidden />
+            {t`Share created`}
+          </h2>
+          <Suspense fallback={null}>
+            <ShareLinkDisplay url={shared.url} rawUrl={shared.rawUrl} name={shared.slug} encrypted={shared.encrypted} />
+          </Suspense>
+          <div>
+            <Button onClick={startNewPaste}>
+              <Plus size={16} aria-hidden />
+              {t`New paste`}
+            </Button>
+          </div>
+        </section>
       )}
 
-      {canShare ? (
-        <ShareForm content={content} busy={sharing} onShare={share} />
-      ) : (
-        <Notice
-          level={2}
-          icon={<LogIn size={28} />}
-          title={t`Log in to share`}
-          actions={
-            <LinkButton href="/admin" variant="primary">
-              {t`Log in`}
-            </LinkButton>
-          }
-        >
-          {auth.role === 'apiKey'
-            ? t`Your API key has no text permission, so it cannot create text shares.`
-            : t`Creating a share needs an admin login or an API key with text permission.`}
-        </Notice>
-      )}
+      {canShare && <ShareForm content={content} busy={sharing} sharedAlready={sharedAlready} onShare={share} />}
 
       {confirmClear && (
         <Suspense fallback={null}>

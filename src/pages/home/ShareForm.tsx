@@ -12,13 +12,15 @@ import { useSlugAvailability } from './useSlugAvailability';
 interface ShareFormProps {
   content: string;
   busy: boolean;
+  /** The text is the share just created: another one would be a second link to it. */
+  sharedAlready: boolean;
   /** Resolves true when the share was created. */
   onShare: (values: ShareFormValues) => Promise<boolean>;
 }
 
 const initialValues: Omit<ShareFormValues, 'encrypt'> = { slug: '', remark: '', password: '', expiry: 'never', maxViews: '' };
 
-export function ShareForm({ content, busy, onShare }: ShareFormProps) {
+export function ShareForm({ content, busy, sharedAlready, onShare }: ShareFormProps) {
   const { t } = useLingui();
   const [values, setValues] = useState<ShareFormValues>(() => ({
     ...initialValues,
@@ -115,9 +117,10 @@ export function ShareForm({ content, busy, onShare }: ShareFormProps) {
           {t`The key is only in the link: the server cannot read the text, and nobody can open it without the full link.`}
         </span>
       </div>
+      {sharedAlready && <p className={styles.sharedAlready}>{t`This text is shared already: its link is above. Creating again makes a second link.`}</p>}
       <Button type="submit" variant="primary" disabled={busy}>
         <Share2 size={17} aria-hidden />
-        {busy ? t`Sharing…` : t`Create share`}
+        {busy ? t`Sharing…` : sharedAlready ? t`Create another link` : t`Create share`}
       </Button>
     </form>
   );

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { FileUp, Trash2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { uploadMimeType } from '../../../contract/files';
 import { shareBatchTask } from '../../app/share-tasks';
 import type { UploadPayload } from '../../app/tasks';
@@ -15,11 +15,15 @@ import styles from './Upload.module.css';
 import type { useUploadForm } from './useUploadForm';
 
 /** Local files: drop or pick many; one is an upload task, several one task that shares each of them. */
-export function FileUploadPanel({ form }: { form: ReturnType<typeof useUploadForm> }) {
+export function FileUploadPanel({ form, sharedFiles }: { form: ReturnType<typeof useUploadForm>; sharedFiles: File[] }) {
   const { t } = useLingui();
   const limit = useUploadLimit();
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string>();
+  // Files shared to the app join the list as dropped ones do: chosen, not sent.
+  useEffect(() => {
+    if (sharedFiles.length > 0) setFiles((previous) => [...previous, ...sharedFiles]);
+  }, [sharedFiles]);
   // Said as soon as a file is chosen: the file must be removed before the others can go.
   const tooBig = files.map((file) => limit.problem(file.name, file.size)).find(Boolean);
 

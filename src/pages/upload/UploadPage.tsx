@@ -1,10 +1,14 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
-import { FileUp, Link2, LogIn } from 'lucide-react';
+import { FileUp, Link2, LogIn, Share2 } from 'lucide-react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { SHARED_PARAM } from '../../../contract/share-target';
 import { useTaskManager } from '../../app/actors';
 import { useAuth } from '../../app/use-auth';
 import { LinkButton } from '../../components/LinkButton';
 import { Notice } from '../../components/Notice';
+import { loginHref } from '../../lib/login-return';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import taskStyles from '../../components/task-manager/TaskManager.module.css';
 import { TaskRow } from '../../components/task-manager/TaskRow';
@@ -12,12 +16,16 @@ import { FileUploadPanel } from './FileUploadPanel';
 import { RecentUploads } from './RecentUploads';
 import styles from './Upload.module.css';
 import { UrlUploadPanel } from './UrlUploadPanel';
+import { useSharedFiles } from './useSharedFiles';
 import { useUploadForm } from './useUploadForm';
 
 export default function UploadPage() {
   const { t } = useLingui();
   const auth = useAuth();
   const canUpload = auth.role === 'admin' || (auth.role === 'apiKey' && Boolean(auth.permissions?.file));
+  // Back here after the login, shared files and all (they wait in the share target's inbox).
+  const [path] = useLocation();
+  const search = useSearch();
   return (
     <div className={styles.page}>
       <header className={styles.header}>
@@ -35,7 +43,7 @@ export default function UploadPage() {
           icon={<LogIn size={28} />}
           title={t`Log in to upload`}
           actions={
-            <LinkButton href="/admin" variant="primary">
+            <LinkButton href={auth.role === 'apiKey' ? '/admin' : loginHref(search ? `${path}?${search}` : path)} variant="primary">
               {t`Log in`}
             </LinkButton>
           }
@@ -58,8 +66,24 @@ function TasksButton() {
 function UploadWorkspace() {
   const { t } = useLingui();
   const form = useUploadForm();
+  const shared = useSharedFiles();
+  // Said until an upload starts from this page: then the task rows tell the rest (the shared text's link stays).
+  const sharedCount = form.batchTasks.length > 0 ? 0 : shared.files.length;
   return (
     <>
+      {(sharedCount > 0 || shared.textId) && (
+        <p className={styles.sharedNote} role="status">
+          <Share2 size={18} aria-hidden />
+          <span>
+            {sharedCount > 0 &&
+              plural(sharedCount, {
+                one: 'One shared file is ready: check the settings below, then upload it.',
+                other: '# shared files are ready: check the settings below, then upload them.',
+              })}{' '}
+            {shared.textId && <Link href={`/?${SHARED_PARAM}=${encodeURIComponent(shared.textId)}`}>{t`Open the shared text in the editor`}</Link>}
+          </span>
+        </p>
+      )}
       <Tabs.Root defaultValue="files">
         <Tabs.List className={styles.tabs} aria-label={t`Upload method`}>
           <Tabs.Trigger className={styles.tab} value="files">
@@ -72,7 +96,7 @@ function UploadWorkspace() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="files">
-          <FileUploadPanel form={form} />
+          <FileUploadPanel form={form} sharedFiles={shared.files} />
         </Tabs.Content>
         <Tabs.Content value="url">
           <UrlUploadPanel form={form} />
