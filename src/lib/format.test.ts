@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDateTime, formatDuration } from './format';
+import { formatBytes, formatCount, formatDateTime } from './format';
+import { formatDuration, formatShortDateTime } from './format-short';
 
 describe('formatBytes', () => {
   it.each([
@@ -9,7 +10,7 @@ describe('formatBytes', () => {
     [10 * 1024 * 1024, '10.0 MB'],
     [150 * 1024 ** 3, '150 GB'],
     [-1, '—'],
-  ])('%d → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
+  ])('%d → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text.replace(' ', '\u00a0')));
 });
 
 describe('formatDuration', () => {
@@ -40,6 +41,26 @@ describe('formatDateTime', () => {
     expect(formatDateTime(date.toISOString(), 'de-DE')).toBe(intl(date, 'de-DE'));
     expect(formatDateTime(null, 'en-US')).toBe('—');
     expect(formatDateTime('not a date', 'zh-CN')).toBe('—');
+  });
+});
+
+describe('formatShortDateTime', () => {
+  const now = new Date(2026, 10, 27, 12, 0);
+
+  it("writes the time for today, the day within the year, the day and year outside it", () => {
+    expect(formatShortDateTime(new Date(2026, 10, 27, 14, 5).toISOString(), 'en-US', now)).toBe('2:05 PM');
+    expect(formatShortDateTime(new Date(2026, 10, 27, 0, 7).toISOString(), 'en-US', now)).toBe('12:07 AM');
+    expect(formatShortDateTime(new Date(2026, 10, 3, 14, 5).toISOString(), 'en-US', now)).toBe('Nov 3');
+    expect(formatShortDateTime(new Date(2025, 10, 27, 12, 0).toISOString(), 'en-US', now)).toBe('Nov 27, 2025');
+    expect(formatShortDateTime(new Date(2026, 10, 27, 9, 5).toISOString(), 'zh-CN', now)).toBe('09:05');
+    expect(formatShortDateTime(new Date(2026, 0, 1, 8, 0).toISOString(), 'zh-CN', now)).toBe('1月1日');
+    expect(formatShortDateTime(new Date(2027, 1, 9, 8, 0).toISOString(), 'zh-CN', now)).toBe('2027年2月9日');
+  });
+
+  it('uses Intl for other locales, and a dash for no date', () => {
+    const date = new Date(2026, 4, 17, 9, 41);
+    expect(formatShortDateTime(date.toISOString(), 'de-DE', now)).toBe(new Intl.DateTimeFormat('de-DE', { month: 'short', day: 'numeric' }).format(date));
+    expect(formatShortDateTime(undefined, 'en-US', now)).toBe('—');
   });
 });
 

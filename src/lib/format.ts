@@ -1,17 +1,18 @@
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** formatDateTime's formatter for locales other than the app's own, made once per locale. */
-function dateTimeFormat(locale: string): Intl.DateTimeFormat {
-  let format = dateTimeFormats.get(locale);
+/** The date formatters for locales other than the app's own, made once per locale and options. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): Intl.DateTimeFormat {
+  const cacheKey = `${locale} ${JSON.stringify(options)}`;
+  let format = dateTimeFormats.get(cacheKey);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
-    dateTimeFormats.set(locale, format);
+    format = new Intl.DateTimeFormat(locale, options);
+    dateTimeFormats.set(cacheKey, format);
   }
   return format;
 }
 
-const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const twoDigits = (value: number) => String(value).padStart(2, '0');
+export const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export const twoDigits = (value: number) => String(value).padStart(2, '0');
 
 /**
  * The app's two locales' medium date and short time, as `Intl.DateTimeFormat` writes them, without `Intl`: a page's
@@ -25,11 +26,16 @@ function appLocaleDateTime(date: Date, locale: string): string | undefined {
   return undefined;
 }
 
+/** The date an ISO string stands for; undefined for none or an invalid one. */
+export function parseDate(iso: string | null | undefined): Date | undefined {
+  const date = iso ? new Date(iso) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
 /** Date and time in the reader's locale and time zone, or a dash. */
 export function formatDateTime(iso: string | null | undefined, locale: string): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '—';
+  const date = parseDate(iso);
+  if (!date) return '—';
   return appLocaleDateTime(date, locale) ?? dateTimeFormat(locale).format(date);
 }
 
@@ -43,7 +49,7 @@ export function formatCount(value: number): string {
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
-/** 1536 → "1.5 KB"; binary units as file managers show them. */
+/** 1536 → "1.50 KB"; binary units as file managers show them, joined by a no-break space so that no line splits them. */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
   let value = bytes;
@@ -53,14 +59,5 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${value.toFixed(digits)} ${UNITS[unit]}`;
-}
-
-/** Seconds as "1:05" or "1:02:03". */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+  return `${value.toFixed(digits)}\u00a0${UNITS[unit]}`;
 }

@@ -88,7 +88,7 @@ describe('file management', () => {
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Share updated').first().waitFor();
     await expect.poll(() => row('alpha.txt').textContent()).toContain('5 left');
-    expect(await row('alpha.txt').textContent()).toContain('Encrypted');
+    expect((await row('alpha.txt').locator('td[data-label="Password"]').innerText()).trim()).toBe('Yes');
 
     await row('gamma.txt').getByRole('button', { name: 'Delete gamma.txt' }).click();
     const deleteOne = page.getByRole('alertdialog', { name: 'Delete this file?' });

@@ -84,7 +84,7 @@ describe('sharing a paste', () => {
     await admin.page.goto(`${suite.server.url}/admin/text-management`);
     const row = admin.page.locator('tr[data-slug="notes-e2e"]');
     await row.getByText('Used up').waitFor();
-    expect(await row.getByText('Encrypted').count()).toBe(1);
+    expect((await row.locator('td[data-label="Password"]').innerText()).trim()).toBe('Yes');
     expect(dialogs).toEqual([]);
     await Promise.all([admin.context.close(), visitor.context.close()]);
   });

@@ -6,10 +6,12 @@ import type { FileShare } from '../../../contract/files';
 import { isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
 import { isBatch, isItemsResult, type TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
-import { formatBytes, formatDuration } from '../../lib/format';
+import { formatBytes } from '../../lib/format';
+import { formatDuration } from '../../lib/format-short';
 import { describeTransferError } from '../../lib/transfer-errors';
 import { copyText } from '../../lib/clipboard';
 import { toasts } from '../../lib/toast';
+import { BreakableName } from '../BreakableName';
 import { Button } from '../Button';
 import { LinkButton } from '../LinkButton';
 import { ProgressBar } from '../ProgressBar';
@@ -87,7 +89,9 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
           {status === 'completed' && <CheckCircle2 size={16} aria-hidden className={styles.ok} />}
           {(status === 'failed' || status === 'partial') && <CircleAlert size={16} aria-hidden className={styles.bad} />}
           <span className={styles.type}>{typeText[type]}</span>
-          {label}
+          <span className={styles.label}>
+            <BreakableName name={label} />
+          </span>
         </span>
         <span className={styles.meta}>{formatBytes(total || 0)}</span>
         <span className={styles.status} role="status">

@@ -16,6 +16,7 @@ import { ADMIN_MODULE_TITLES, type AdminModule } from '../../app/admin-modules';
 import { useAuth } from '../../app/use-auth';
 import { Button } from '../../components/Button';
 import styles from './Admin.module.css';
+import { useScrollEdges } from './use-scroll-edges';
 
 const ICONS: Record<AdminModule, LucideIcon> = {
   dashboard: LayoutDashboard,
@@ -38,11 +39,13 @@ export function AdminLayout({ modules, current, children }: AdminLayoutProps) {
   const { t, i18n } = useLingui();
   const { role, username, keyName, send } = useAuth();
   const who = role === 'admin' ? username : keyName;
-  const navRef = useRef<HTMLElement>(null);
-  // On a narrow screen the menu is a sideways strip: bring the current module into it (no-op when it is shown).
+  const menuRef = useRef<HTMLUListElement>(null);
+  // On a narrow screen the menu is a sideways strip: bring the current module to its middle, clear of the fades,
+  // and fade the edge past which more modules are hidden.
   useEffect(() => {
-    navRef.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    menuRef.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
   }, [current]);
+  const hidden = useScrollEdges(menuRef);
   return (
     <div className={styles.layout}>
       <aside className={styles.sidebar}>
@@ -54,8 +57,8 @@ export function AdminLayout({ modules, current, children }: AdminLayoutProps) {
             </p>
           )}
         </div>
-        <nav ref={navRef} className={styles.menuNav} aria-label={role === 'admin' ? t`Admin panel` : t`User panel`}>
-          <ul className={styles.menu}>
+        <nav className={styles.menuNav} aria-label={role === 'admin' ? t`Admin panel` : t`User panel`}>
+          <ul ref={menuRef} className={styles.menu} data-more-before={hidden.start || undefined} data-more-after={hidden.end || undefined}>
             {modules.map((module) => {
               const Icon = ICONS[module];
               return (

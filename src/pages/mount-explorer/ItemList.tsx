@@ -6,7 +6,7 @@ import type { ExplorerContext, ExplorerEvent, SortKey } from '../../../machines/
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { droppedFiles, type PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
-import { BreakableName } from './breakable-name';
+import { BreakableName } from '../../components/BreakableName';
 import { ItemIcon } from './item-icon';
 import { ItemMenu } from './ItemMenu';
 import { useSelectionActions, type ItemHandlers } from './selection-actions';

@@ -1,20 +1,17 @@
-import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { FileText, FolderOpen, HardDrive, KeyRound, Receipt, type LucideIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { ResourceStatus } from '../../../components/ResourceStatus';
-import { ProgressBar } from '../../../components/ProgressBar';
 import { getDashboardStats } from '../../../lib/api/files';
 import { formatBytes } from '../../../lib/format';
 import { useResource } from '../../../lib/use-resource';
 import styles from './Dashboard.module.css';
+import { StorageUsage } from './StorageUsage';
 import { WeekChart } from './WeekChart';
-import { useStorageName } from '../../../lib/use-storage-name';
 
 export default function Dashboard({ title }: { title: string }) {
   const { t } = useLingui();
-  const storageName = useStorageName();
   const stats = useResource(getDashboardStats);
   if (!stats.data) return <ResourceStatus resource={stats} errorTitle={t`The figures could not be loaded`} />;
   const data = stats.data;
@@ -54,27 +51,24 @@ export default function Dashboard({ title }: { title: string }) {
       <div className={styles.panels}>
         <section className={styles.panel} aria-labelledby="usage-title">
           <h3 id="usage-title">{t`Storage usage`}</h3>
+          <dl className={styles.totals}>
+            <div>
+              <dt>{t`Stored`}</dt>
+              <dd>{formatBytes(data.totalStorageUsed)}</dd>
+            </div>
+            <div>
+              <dt>{t`Files`}</dt>
+              <dd>{data.totalFiles}</dd>
+            </div>
+            <div>
+              <dt>{t`Average file`}</dt>
+              <dd>{data.totalFiles > 0 ? formatBytes(data.totalStorageUsed / data.totalFiles) : '—'}</dd>
+            </div>
+          </dl>
           {data.s3Buckets.length === 0 && <p className={styles.muted}>{t`No storage configured yet.`}</p>}
           <ul className={styles.buckets}>
             {data.s3Buckets.map((bucket) => (
-              <li key={bucket.id}>
-                <div className={styles.bucketHead}>
-                  <strong>{storageName(bucket.name, bucket.providerType)}</strong>
-                  <span className={styles.muted}>
-                    {bucket.totalStorage
-                      ? t`${formatBytes(bucket.usedStorage)} of ${formatBytes(bucket.totalStorage)}`
-                      : t`${formatBytes(bucket.usedStorage)}, no quota`}{' '}
-                    · {plural({ count: bucket.fileCount }, { one: '# file', other: '# files' })}
-                  </span>
-                </div>
-                {bucket.usagePercent !== null && (
-                  <ProgressBar
-                    value={bucket.usagePercent}
-                    label={t`Storage used by ${storageName(bucket.name, bucket.providerType)}`}
-                    tone={bucket.usagePercent > 90 ? 'danger' : 'accent'}
-                  />
-                )}
-              </li>
+              <StorageUsage key={bucket.id} bucket={bucket} allBytes={data.totalStorageUsed} />
             ))}
           </ul>
         </section>

@@ -2,8 +2,30 @@ import { useLingui } from '@lingui/react/macro';
 import styles from './Dashboard.module.css';
 
 const HEIGHT = 140;
+/** Room above the bars for the tallest one's count. */
+const TOP = 14;
+const DAY_WIDTH = 48;
+const BAR_WIDTH = 19;
 
-/** Paste and file counts of the last 7 days as paired bars, oldest day first, with a table for readers. */
+const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
+
+/** One bar and its count above it. */
+function Bar({ x, count, max, className }: { x: number; count: number; max: number; className?: string }) {
+  const height = (count / max) * HEIGHT;
+  return (
+    <>
+      <rect className={className} x={x} y={TOP + HEIGHT - height} width={BAR_WIDTH} height={height} rx={2} />
+      <text className={styles.value} x={x + BAR_WIDTH / 2} y={TOP + HEIGHT - height - 3} textAnchor="middle">
+        {count}
+      </text>
+    </>
+  );
+}
+
+/**
+ * Paste and file counts of the last 7 days as paired bars with their counts, oldest day first, and a table for
+ * readers (the picture is one image to assistive technology).
+ */
 export function WeekChart({ pastes, files }: { pastes: number[]; files: number[] }) {
   const { t, i18n } = useLingui();
   const max = Math.max(1, ...pastes, ...files);
@@ -14,27 +36,23 @@ export function WeekChart({ pastes, files }: { pastes: number[]; files: number[]
   });
   return (
     <figure className={styles.chart}>
-      <svg viewBox={`0 0 ${days.length * 40} ${HEIGHT + 20}`} role="img" aria-label={t`Text shares and file uploads per day for the last 7 days`}>
-        {days.map((day, index) => {
-          const pasteHeight = ((pastes[index] ?? 0) / max) * HEIGHT;
-          const fileHeight = ((files[index] ?? 0) / max) * HEIGHT;
-          return (
-            <g key={index} transform={`translate(${index * 40 + 6}, 0)`}>
-              <rect className={styles.barPastes} x={0} y={HEIGHT - pasteHeight} width={13} height={pasteHeight} rx={2} />
-              <rect className={styles.barFiles} x={15} y={HEIGHT - fileHeight} width={13} height={fileHeight} rx={2} />
-              <text className={styles.axis} x={14} y={HEIGHT + 15} textAnchor="middle">
-                {day}
-              </text>
-            </g>
-          );
-        })}
+      <svg viewBox={`0 0 ${days.length * DAY_WIDTH} ${TOP + HEIGHT + 20}`} role="img" aria-label={t`Text shares and file uploads per day for the last 7 days`}>
+        {days.map((day, index) => (
+          <g key={index} transform={`translate(${index * DAY_WIDTH + 4}, 0)`}>
+            <Bar x={0} count={pastes[index] ?? 0} max={max} className={styles.barPastes} />
+            <Bar x={BAR_WIDTH + 2} count={files[index] ?? 0} max={max} className={styles.barFiles} />
+            <text className={styles.axis} x={BAR_WIDTH + 1} y={TOP + HEIGHT + 15} textAnchor="middle">
+              {day}
+            </text>
+          </g>
+        ))}
       </svg>
       <figcaption className={styles.legend}>
         <span>
-          <i className={styles.swatchPastes} /> {t`Text shares`}
+          <i className={styles.swatchPastes} /> {t`Text shares`} ({sum(pastes)})
         </span>
         <span>
-          <i className={styles.swatchFiles} /> {t`File uploads`}
+          <i className={styles.swatchFiles} /> {t`File uploads`} ({sum(files)})
         </span>
       </figcaption>
       <table className="visually-hidden">

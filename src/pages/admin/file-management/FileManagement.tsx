@@ -12,9 +12,11 @@ import { Notice } from '../../../components/Notice';
 import { QrDialog } from '../../../components/share-link/QrDialog';
 import { deleteFile } from '../../../lib/api/file-reads';
 import { batchDeleteFiles, fileShareUrl, listFiles } from '../../../lib/api/files';
-import { formatBytes, formatDateTime } from '../../../lib/format';
+import { formatBytes } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
+import { DateCell } from '../management/DateCell';
 import { DeleteSelectedButton } from '../management/DeleteSelectedButton';
+import { PasswordCell } from '../management/PasswordCell';
 import { ManagementTable, type Column } from '../management/ManagementTable';
 import { useManagementList } from '../management/use-management-list';
 
@@ -25,7 +27,7 @@ const loadFiles = async (page: number) => {
 
 /** Every file share for admins; an API key's own files in the user panel. */
 export default function FileManagement({ title }: { title: string }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { role } = useAuth();
   const list = useManagementList({ load: loadFiles, pageSize: ADMIN_FILE_PAGE_SIZE });
   const [qrFor, setQrFor] = useState<FileShare>();
@@ -57,21 +59,21 @@ export default function FileManagement({ title }: { title: string }) {
     });
 
   const columns: Column<FileShare>[] = [
+    { label: t`Link suffix`, cell: (file) => <code>{file.slug}</code> },
+    { label: t`Name`, width: 'fill', cell: (file) => <strong title={file.filename}>{file.filename}</strong> },
+    { label: t`Size`, cell: (file) => formatBytes(file.size) },
     {
-      label: t`Name`,
-      className: tableStyles.stack,
+      label: t`Type`,
+      width: 'clip',
       cell: (file) => (
-        <>
-          <strong>{file.filename}</strong>
-          <span className={`mono ${tableStyles.muted}`}>{file.slug}</span>
-        </>
+        <span className={`mono ${tableStyles.muted}`} title={file.mimetype}>
+          {file.mimetype}
+        </span>
       ),
     },
-    { label: t`Size`, cell: (file) => formatBytes(file.size) },
-    { label: t`Type`, className: 'mono', cell: (file) => file.mimetype },
-    { label: t`Password`, cell: (file) => (file.hasPassword ? t`Encrypted` : t`None`) },
+    { label: t`Password`, cell: (file) => <PasswordCell set={file.hasPassword} /> },
     { label: t`Remaining views`, cell: remainingViews },
-    { label: t`Created`, cell: (file) => formatDateTime(file.created_at, i18n.locale) },
+    { label: t`Created`, cell: (file) => <DateCell iso={file.created_at} /> },
   ];
 
   return (

@@ -9,15 +9,15 @@ import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { deleteApiKey, listApiKeys } from '../../../lib/api/api-keys';
 import { backendBaseUrl } from '../../../lib/backend-url';
-import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
+import { DateCell } from '../management/DateCell';
 import { ManagementTable, type Column } from '../management/ManagementTable';
 import { useManagementList } from '../management/use-management-list';
 import { CreatedKeyDialog } from './CreatedKeyDialog';
 import { KeyFormDialog } from './KeyFormDialog';
 
 export default function KeyManagement({ title }: { title: string }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const list = useManagementList({ load: listApiKeys });
   const [created, setCreated] = useState<CreatedApiKey>();
 
@@ -35,7 +35,7 @@ export default function KeyManagement({ title }: { title: string }) {
   const isExpired = (key: ApiKey) => key.expires_at !== null && new Date(key.expires_at).getTime() <= Date.now();
 
   const columns: Column<ApiKey>[] = [
-    { label: t`Name`, cell: (key) => key.name },
+    { label: t`Name`, width: 'fill', cell: (key) => <span title={key.name}>{key.name}</span> },
     { label: t`Key`, cell: (key) => <code>{key.key_masked}</code> },
     {
       label: t`Permissions`,
@@ -51,7 +51,7 @@ export default function KeyManagement({ title }: { title: string }) {
         </>
       ),
     },
-    { label: t`Base path`, cell: (key) => <code>{key.basic_path}</code> },
+    { label: t`Base path`, width: 'clip', cell: (key) => <code title={key.basic_path}>{key.basic_path}</code> },
     {
       label: t`Expires`,
       cell: (key) =>
@@ -60,14 +60,14 @@ export default function KeyManagement({ title }: { title: string }) {
         ) : isExpired(key) ? (
           <span className={tableStyles.danger}>{t`Expired`}</span>
         ) : (
-          formatDateTime(key.expires_at, i18n.locale)
+          <DateCell iso={key.expires_at} />
         ),
     },
     {
       label: t`Last used`,
-      cell: (key) => (key.last_used ? formatDateTime(key.last_used, i18n.locale) : <span className={tableStyles.muted}>{t`Never used`}</span>),
+      cell: (key) => (key.last_used ? <DateCell iso={key.last_used} /> : <span className={tableStyles.muted}>{t`Never used`}</span>),
     },
-    { label: t`Created`, cell: (key) => formatDateTime(key.created_at, i18n.locale) },
+    { label: t`Created`, cell: (key) => <DateCell iso={key.created_at} /> },
   ];
 
   return (

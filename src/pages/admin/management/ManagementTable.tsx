@@ -10,7 +10,12 @@ export interface Column<Item> {
   /** The header, and each cell's data-label, which names the cell when rows become cards on narrow screens. */
   label: string;
   cell: (item: Item) => ReactNode;
-  className?: string;
+  /**
+   * How the column shares the width, its cells kept to one line on wide screens: `fill` takes the room the others
+   * leave and cuts its text with an ellipsis, `clip` is capped and cut likewise; by default a column is as wide as
+   * its longest cell.
+   */
+  width?: 'fill' | 'clip';
 }
 
 interface ManagementTableProps<Item extends { id: string }> {
@@ -49,7 +54,7 @@ export function ManagementTable<Item extends { id: string }>({
       {resource.data && items.length === 0 && empty}
       {items.length > 0 && (
         <div className={tableStyles.wrap}>
-          <table className={tableStyles.table}>
+          <table className={`${tableStyles.table} ${tableStyles.oneLine}`}>
             <thead>
               <tr>
                 {selectLabel && (
@@ -67,8 +72,8 @@ export function ManagementTable<Item extends { id: string }>({
                     {column.label}
                   </th>
                 ))}
-                <th scope="col">
-                  <span className="visually-hidden">{t`Actions`}</span>
+                <th scope="col" className={tableStyles.actionsHead}>
+                  {t`Actions`}
                 </th>
               </tr>
             </thead>
@@ -86,8 +91,9 @@ export function ManagementTable<Item extends { id: string }>({
                     </td>
                   )}
                   {columns.map((column) => (
-                    <td key={column.label} data-label={column.label} className={column.className}>
-                      {column.cell(item)}
+                    <td key={column.label} data-label={column.label} className={column.width && tableStyles[column.width]}>
+                      {/* One box for the value: the ellipsis cuts it, and in a card it sits beside its label. */}
+                      <span className={tableStyles.value}>{column.cell(item)}</span>
                     </td>
                   ))}
                   <td data-label={t`Actions`}>{rowActions(item)}</td>

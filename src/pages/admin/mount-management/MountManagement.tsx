@@ -9,17 +9,17 @@ import { Notice } from '../../../components/Notice';
 import { RowActions } from '../../../components/RowActions';
 import { deleteMount, listMounts, updateMount } from '../../../lib/api/mounts';
 import { listStorageConfigs } from '../../../lib/api/storage-configs';
-import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
 import { useResource } from '../../../lib/use-resource';
 import { useStorageName } from '../../../lib/use-storage-name';
+import { DateCell } from '../management/DateCell';
 import { ManagementTable, type Column } from '../management/ManagementTable';
 import { useManagementList } from '../management/use-management-list';
 import { MountFormDialog } from './MountFormDialog';
 import { WebdavAddress } from './WebdavAddress';
 
 export default function MountManagement({ title }: { title: string }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const list = useManagementList({ load: listMounts });
   const configs = useResource(listStorageConfigs);
   const storageName = useStorageName();
@@ -56,14 +56,15 @@ export default function MountManagement({ title }: { title: string }) {
   const columns: Column<Mount>[] = [
     {
       label: t`Name`,
+      width: 'fill',
       cell: (mount) => (
-        <>
+        <span title={mount.remark ? `${mount.name}: ${mount.remark}` : mount.name}>
           {mount.name}
-          {mount.remark && <div className={tableStyles.muted}>{mount.remark}</div>}
-        </>
+          {mount.remark && <span className={tableStyles.muted}> · {mount.remark}</span>}
+        </span>
       ),
     },
-    { label: t`Mount path`, cell: (mount) => <code>{mount.mount_path}</code> },
+    { label: t`Mount path`, width: 'clip', cell: (mount) => <code title={mount.mount_path}>{mount.mount_path}</code> },
     {
       label: t`Storage`,
       cell: (mount) => (
@@ -91,7 +92,7 @@ export default function MountManagement({ title }: { title: string }) {
       cell: (mount) => (mount.cache_ttl === 0 ? <span className={tableStyles.muted}>{t`No cache`}</span> : t`${mount.cache_ttl} s`),
     },
     { label: t`Created by`, cell: (mount) => creatorName(mount.created_by) },
-    { label: t`Updated`, cell: (mount) => formatDateTime(mount.updated_at, i18n.locale) },
+    { label: t`Updated`, cell: (mount) => <DateCell iso={mount.updated_at} /> },
   ];
 
   return (

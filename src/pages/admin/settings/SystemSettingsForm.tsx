@@ -30,6 +30,13 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
     multipart: t`Multipart upload`,
     direct: t`Direct upload`,
   };
+  // What each mode does with a WebDAV PUT to S3 storage (server/webdav/put.ts), and when to pick it.
+  const modeHelp: Record<WebdavUploadMode, string> = {
+    auto: t`Recommended. A file of up to 5 MiB goes to the storage in one request; a larger one, or one the client sends without its size (as macOS Finder does), goes in 5 MiB parts.`,
+    proxy: t`The server signs an upload URL and sends the whole file through it in one request, as a browser upload does (a file sent without its size still goes in parts). Choose it for a storage that does not support multipart uploads; one request takes at most 5 GB.`,
+    multipart: t`Every file goes in parts of 5 MiB (larger for huge files), each its own request, with one part in memory at a time. Choose it when long single requests to the storage fail or time out.`,
+    direct: t`The server streams the file to the storage itself, with no signed URL: one request up to 5 MiB, parts above. Choose it when the server cannot reach the signed URLs the storage hands out.`,
+  };
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
@@ -77,7 +84,14 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
           </select>
         </div>
       </Field>
-      <Field label={t`WebDAV upload mode`}>
+      <Field
+        label={t`WebDAV upload mode`}
+        hint={
+          <>
+            {modeHelp[mode]} {t`Files on local storage are always written straight to disk, whatever the mode.`}
+          </>
+        }
+      >
         <select name="webdavUploadMode" value={mode} onChange={(e) => setMode(e.target.value as WebdavUploadMode)}>
           {WEBDAV_UPLOAD_MODES.map((option) => (
             <option key={option} value={option}>

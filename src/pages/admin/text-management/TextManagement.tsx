@@ -13,15 +13,18 @@ import { PasteEditDialog } from '../../../components/paste-edit/PasteEditDialog'
 import { QrDialog } from '../../../components/share-link/QrDialog';
 import { pasteShareUrl } from '../../../lib/api/paste-reads';
 import { batchDeletePastes, clearExpiredPastes, deletePaste, listPastes } from '../../../lib/api/pastes';
-import { formatDateTime } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
+import { DateCell } from '../management/DateCell';
 import { DeleteSelectedButton } from '../management/DeleteSelectedButton';
+import { PasswordCell } from '../management/PasswordCell';
 import { ManagementTable, type Column } from '../management/ManagementTable';
+import { ShortText } from '../management/ShortText';
 import { useManagementList } from '../management/use-management-list';
+import { markdownToPlainText } from './plain-text';
 
 /** Every paste for admins; an API key's own pastes in the user panel. */
 export default function TextManagement({ title }: { title: string }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { role } = useAuth();
   const list = useManagementList({ load: (page) => listPastes(page, ADMIN_PASTE_PAGE_SIZE), pageSize: ADMIN_PASTE_PAGE_SIZE });
   const [qrFor, setQrFor] = useState<PasteSummary>();
@@ -62,19 +65,31 @@ export default function TextManagement({ title }: { title: string }) {
     },
     {
       label: t`Content`,
-      className: tableStyles.stack,
-      cell: (paste) => (
-        <>
-          {paste.remark && <strong>{paste.remark}</strong>}
-          {/* The server cannot read an encrypted paste: there is no preview to show. */}
-          <span className={tableStyles.muted}>{paste.encryption ? t`End-to-end encrypted` : paste.preview}</span>
-        </>
-      ),
+      width: 'fill',
+      cell: (paste) => {
+        // The server cannot read an encrypted paste: there is no preview to show.
+        const preview = paste.encryption ? t`End-to-end encrypted` : markdownToPlainText(paste.preview);
+        return (
+          <span title={paste.remark ? `${paste.remark}: ${preview}` : preview}>
+            {paste.remark && <strong>{paste.remark} </strong>}
+            <span className={tableStyles.muted}>{preview}</span>
+          </span>
+        );
+      },
     },
-    { label: t`Password`, cell: (paste) => (paste.hasPassword ? t`Encrypted` : t`None`) },
-    { label: t`Views`, cell: (paste) => (paste.maxViews > 0 ? `${paste.views} / ${paste.maxViews}` : t`${paste.views} (unlimited)`) },
-    { label: t`Expires`, cell: (paste) => (paste.expiresAt ? formatDateTime(paste.expiresAt, i18n.locale) : t`Never`) },
-    { label: t`Created`, cell: (paste) => formatDateTime(paste.createdAt, i18n.locale) },
+    { label: t`Password`, cell: (paste) => <PasswordCell set={paste.hasPassword} /> },
+    {
+      label: t`Views`,
+      cell: (paste) =>
+        paste.maxViews > 0 ? (
+          `${paste.views} / ${paste.maxViews}`
+        ) : (
+          // "3 / ∞" fits the cell; the words are for screen readers and the hover.
+          <ShortText short={`${paste.views} / ∞`} full={t`${paste.views} (unlimited)`} />
+        ),
+    },
+    { label: t`Expires`, cell: (paste) => (paste.expiresAt ? <DateCell iso={paste.expiresAt} /> : t`Never`) },
+    { label: t`Created`, cell: (paste) => <DateCell iso={paste.createdAt} /> },
   ];
 
   return (
