@@ -177,6 +177,17 @@ export interface ReceiptUpload {
   file: File;
 }
 
+/**
+ * A file sent through a file request (`/request/{slug}`), always in parts (one part for a small file) so that it
+ * resumes after a reload like any large upload. `api` carries the sender's grant, not an account's credentials.
+ */
+export interface RequestFileUpload {
+  taskId: string;
+  api: ApiAccess;
+  slug: string;
+  file: File;
+}
+
 /** A folder the user picked (File System Access API) into a mount folder: the worker walks it, then uploads it as a batch. */
 export interface FsDirectoryUpload {
   taskId: string;
@@ -314,9 +325,10 @@ export interface JournalPart {
  * file shares); fs: a local file into a mount folder (`fsFolder`), in parts or one PUT; fsBatch: files picked
  * together into a mount folder (`batchFiles`), acknowledged a group at a time (`itemsDone`); shareBatch: files picked
  * together as file shares (`batchFiles`), each recorded with its share as it is done (`itemsDone` with `shares`);
- * fsItems: a copy, delete or zip download of mount paths, kept so that the list after a reload is the list before it.
+ * fsItems: a copy, delete or zip download of mount paths, kept so that the list after a reload is the list before it;
+ * fileRequest: a local file sent through a file request (`requestSlug`), in parts.
  */
-export type JournalKind = 'single' | 'multipart' | 'url' | 'fs' | 'fsBatch' | 'shareBatch' | 'fsItems';
+export type JournalKind = 'single' | 'multipart' | 'url' | 'fs' | 'fsBatch' | 'shareBatch' | 'fsItems' | 'fileRequest';
 
 export type JournalStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -332,6 +344,8 @@ export interface JournalTaskSpec {
   options: ShareOptions;
   /** For `fs` uploads: the mount folder the file goes in, ending in `/`. */
   fsFolder?: string;
+  /** For `fileRequest` uploads: the request's slug. */
+  requestSlug?: string;
   /** For `fsBatch` and `shareBatch`: every file of the batch, enough to match the files picked again after a reload. */
   batchFiles?: BatchFileIdentity[];
   /** A large file's own upload inside a batch: the batch's task id (the list shows the batch, not these). */

@@ -20,6 +20,7 @@ import { authRoutes } from './routes/auth';
 import { fileShareRoutes } from './routes/file-shares';
 import { fileRoutes } from './routes/files';
 import { expenseRoutes } from './routes/expenses';
+import { fileRequestRoutes } from './routes/file-requests';
 import { cacheRoutes, fsRoutes } from './routes/fs';
 import { localStorageRoutes } from './routes/local-storage';
 import { adminMountRoutes, userMountRoutes } from './routes/mounts';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps) {
   api.route('/user/fs', fsRoutes(deps, 'user'));
   api.route('/admin/cache', cacheRoutes(deps, 'admin'));
   api.route('/', expenseRoutes(deps));
+  api.route('/', fileRequestRoutes(deps));
   api.route('/user/cache', cacheRoutes(deps, 'user'));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);

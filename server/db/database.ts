@@ -11,6 +11,7 @@ import { apiKeyHashes } from './migrations/007-api-key-hashes';
 import { shareArea } from './migrations/008-share-area';
 import { expenses } from './migrations/009-expenses';
 import { pasteEncryption } from './migrations/010-paste-encryption';
+import { fileRequests } from './migrations/011-file-requests';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '008-share-area': shareArea,
   '009-expenses': expenses,
   '010-paste-encryption': pasteEncryption,
+  '011-file-requests': fileRequests,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

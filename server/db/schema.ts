@@ -213,6 +213,53 @@ export interface ExpenseReceiptsTable {
   created_at: string;
 }
 
+/** A file request (011-file-requests): its link's slug, where files land, and its limits (null: none). */
+export interface FileRequestsTable {
+  id: string;
+  slug: string;
+  title: string;
+  message: string;
+  target_kind: 'folder' | 'shares';
+  /** A folder request's mount folder, normalised, ending in `/`. */
+  target_path: string | null;
+  password_hash: string | null;
+  expires_at: string | null;
+  max_files: number | null;
+  max_file_size: number | null;
+  max_total_size: number | null;
+  /** JSON array of contract/file-requests.ts allowed types; empty: any. */
+  allowed_types: string;
+  show_uploads: Flag;
+  closed: Flag;
+  /** `admin` or `apikey:<id>`: whose rights the uploads land with. */
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A file sent through a request. A folder request's file is `storage_key` of `storage_config_id` (at `path`); a
+ * shares request's is the file share `file_id`. `upload_id` is the storage's multipart upload while pending.
+ */
+export interface FileRequestUploadsTable {
+  id: string;
+  request_id: string;
+  /** The grant's sender: who may see and continue this upload. */
+  sender_id: string;
+  sender_name: string | null;
+  filename: string;
+  content_type: string;
+  size: number;
+  status: 'pending' | 'committed';
+  path: string | null;
+  storage_config_id: string | null;
+  storage_key: string | null;
+  upload_id: string | null;
+  file_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -229,4 +276,6 @@ export interface Database {
   expense_claims: ExpenseClaimsTable;
   expense_events: ExpenseEventsTable;
   expense_receipts: ExpenseReceiptsTable;
+  file_requests: FileRequestsTable;
+  file_request_uploads: FileRequestUploadsTable;
 }

@@ -9,9 +9,11 @@ export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
  * count, and a restart forgets nothing. One row per key holds the failures still in the window.
  */
 export class LoginRateLimiter {
+  /** `rule`: how many tries a key may make in a window; logins by default, other uses (file requests) their own. */
   constructor(
     private readonly db: DB,
     private readonly now: () => Date,
+    private readonly rule = { limit: LOGIN_FAILURE_LIMIT, windowMs: LOGIN_WINDOW_MS },
   ) {}
 
   /**
@@ -23,14 +25,15 @@ export class LoginRateLimiter {
     return this.db.transaction().execute(async (trx) => {
       await lockTransaction(trx, `login:${key}`);
       const now = this.now().getTime();
-      const since = now - LOGIN_WINDOW_MS;
+      const { limit, windowMs } = this.rule;
+      const since = now - windowMs;
       const row = await trx.selectFrom('login_failures').select('failures').where('key', '=', key).executeTakeFirst();
       const recent = row ? (JSON.parse(row.failures) as number[]).filter((at) => at > since) : [];
-      if (recent.length >= LOGIN_FAILURE_LIMIT) {
-        const oldest = recent[recent.length - LOGIN_FAILURE_LIMIT] ?? now;
-        return Math.max(1, Math.ceil((oldest + LOGIN_WINDOW_MS - now) / 60_000));
+      if (recent.length >= limit) {
+        const oldest = recent[recent.length - limit] ?? now;
+        return Math.max(1, Math.ceil((oldest + windowMs - now) / 60_000));
       }
-      const failures = JSON.stringify([...recent, now].slice(-LOGIN_FAILURE_LIMIT));
+      const failures = JSON.stringify([...recent, now].slice(-limit));
       const updatedAt = new Date(now).toISOString();
       await trx
         .insertInto('login_failures')

@@ -1,6 +1,7 @@
 import { authDocs } from './catalog/auth';
 import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
+import { fileRequestDocs } from './catalog/file-requests';
 import { fsDocs } from './catalog/fs';
 import { mountDocs, storageDocs } from './catalog/mounts';
 import { pasteDocs } from './catalog/pastes';
@@ -21,6 +22,7 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   storageDocs,
   authDocs,
   expenseDocs,
+  fileRequestDocs,
   systemDocs,
 ]);
 

@@ -5,7 +5,7 @@ import { badInput, conflict } from '../errors';
 import { randomBase62 } from '../security/tokens';
 
 /** Tables with their own slug space: pastes now, files later. Each has `id` and a unique `slug`. */
-export type SlugTable = 'pastes' | 'files';
+export type SlugTable = 'pastes' | 'files' | 'file_requests';
 
 /** How many random slugs of one length are tried before the length grows by one. */
 export const ATTEMPTS_PER_LENGTH = 3;

@@ -1,6 +1,7 @@
 import { PRESIGN_TTL_SECONDS } from '../../contract/files';
 import type { AppDeps } from '../context';
 import { removeFiles } from './file-management';
+import { sweepStaleRequestUploads } from './file-requests';
 import { holdLease } from './leases';
 import { moveSharesIntoArea } from './share-area';
 
@@ -35,6 +36,7 @@ export const UPLOAD_SWEEP_LEASE = 'upload-sweeper';
 export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
   if (!(await holdLease(deps.db, UPLOAD_SWEEP_LEASE, deps.now(), 2 * everyMs))) return undefined;
   const swept = await sweepStaleUploads(deps);
+  await sweepStaleRequestUploads(deps);
   // Shares stored before the share area existed (or committed since by an upload begun before) move into it.
   await moveSharesIntoArea(deps);
   return swept;

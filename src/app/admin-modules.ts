@@ -6,6 +6,7 @@ export const ADMIN_MODULES = [
   'dashboard',
   'text-management',
   'file-management',
+  'file-requests',
   'storage-config',
   'mount-management',
   'key-management',
@@ -20,6 +21,7 @@ export const ADMIN_MODULE_TITLES: Record<AdminModule, MessageDescriptor> = {
   dashboard: msg`Dashboard`,
   'text-management': msg`Text management`,
   'file-management': msg`File management`,
+  'file-requests': msg`File requests`,
   'storage-config': msg`Storage config`,
   'mount-management': msg`Mount management`,
   'key-management': msg`Key management`,
@@ -30,4 +32,5 @@ export const ADMIN_MODULE_TITLES: Record<AdminModule, MessageDescriptor> = {
 export const KEY_MODULE_PERMISSION: Partial<Record<AdminModule, Permission>> = {
   'text-management': 'text',
   'file-management': 'file',
+  'file-requests': 'file',
 };

@@ -45,6 +45,7 @@ export const routes: readonly RouteEntry[] = [
   route({ path: '/file/:slug', title: msg`File preview`, shareView: true }, () => import('../pages/file-view/FileViewPage')),
   route({ path: '/mount-explorer/*?', title: msg`Mount explorer` }, () => import('../pages/mount-explorer/MountExplorerPage')),
   route({ path: '/expense/*?', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
+  route({ path: '/request/:slug', title: msg`Send files` }, () => import('../pages/file-request/FileRequestPage')),
 ];
 
 /** A route's first path segment, without parameters: `/paste/:slug` → `paste`, `/` → ``. */

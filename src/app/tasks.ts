@@ -8,6 +8,7 @@ import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '..
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
 import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
+import { fileRequestGrants, isFileRequestPayload, withGrant, type FileRequestTaskPayload } from './file-request-tasks';
 import { isReceiptPayload } from './receipt-tasks';
 import { isShareBatchPayload, type ShareBatchPayload } from './share-tasks';
 
@@ -43,6 +44,8 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     let run: Promise<unknown>;
     if (isShareBatchPayload(input.payload)) {
       run = runShareBatch(input.id, input.label, input.payload, api, relay);
+    } else if (isFileRequestPayload(input.payload)) {
+      run = runFileRequestUpload(input.id, input.payload, api, relay);
     } else if (isReceiptPayload(input.payload)) {
       // Checked before the explorer's: any payload with a `kind` looks like one of theirs.
       const { claimId, file } = input.payload;
@@ -85,6 +88,17 @@ function runShareBatch(taskId: string, label: string, payload: ShareBatchPayload
   if (payload.resume) return transferEngine.resumeShareBatch(taskId, payload.files, api, relay);
   const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
   return transferEngine.uploadShareBatch({ taskId, api, label, files: payload.files, options: payload.options, ...config }, relay);
+}
+
+/** A file through a file request, new or resumed, with the grant this browser holds for the request. */
+function runFileRequestUpload(taskId: string, payload: FileRequestTaskPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+  const grant = fileRequestGrants.get(payload.slug);
+  if (!grant) return Promise.reject({ code: 'unauthorized' } satisfies TransferError);
+  if (!payload.file) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+  const granted = withGrant(api, grant);
+  return payload.resume
+    ? transferEngine.resumeFile(taskId, payload.file, granted, relay)
+    : transferEngine.uploadToRequest({ taskId, api: granted, slug: payload.slug, file: payload.file }, relay);
 }
 
 /**
@@ -156,7 +170,8 @@ function itemsTaskFromJournal(task: JournalTask, record: NonNullable<JournalTask
 }
 
 /** What an upload from the journal carries until its file (or its batch's files) is picked again. */
-function restoredUploadPayload(task: JournalTask): UploadPayload | ExplorerTaskPayload | ShareBatchPayload {
+function restoredUploadPayload(task: JournalTask): UploadPayload | ExplorerTaskPayload | ShareBatchPayload | FileRequestTaskPayload {
+  if (task.kind === 'fileRequest') return { kind: 'fileRequestUpload', slug: task.requestSlug ?? '', resume: true };
   const config = task.storageConfigId ? { storageConfigId: task.storageConfigId } : {};
   if (task.kind === 'shareBatch') {
     return { kind: 'shareBatchUpload', count: task.batchFiles?.length ?? 0, fromFolder: false, options: task.options, ...config, resume: true };

@@ -1,6 +1,7 @@
 import * as Comlink from 'comlink';
 import type { FileShare } from '../../contract/files';
 import type { ExpenseReceipt } from '../../contract/expenses';
+import type { FileRequestUpload } from '../../contract/file-requests';
 import type { FsUploadResult } from '../../contract/fs';
 import {
   concurrencyFor,
@@ -22,6 +23,7 @@ import {
   type ShareBatchResult,
   type ShareBatchUpload,
   type ReceiptUpload,
+  type RequestFileUpload,
   type UrlShareUpload,
 } from '../../contract/transfer';
 import type { TransferEngine } from '../../workers/engine/engine';
@@ -81,10 +83,12 @@ async function stageFiles(taskId: string, files: BatchFile[]): Promise<void> {
 export const transferEngine = {
   uploadFile: (command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadFile(command, Comlink.proxy(onEvent)),
-  resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult> =>
+  resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult | FileRequestUpload> =>
     remote().resumeFile(taskId, file, api, Comlink.proxy(onEvent)),
   uploadReceipt: (command: ReceiptUpload, onEvent: (event: EngineEvent) => void): Promise<ExpenseReceipt> =>
     remote().uploadReceipt(command, Comlink.proxy(onEvent)),
+  uploadToRequest: (command: RequestFileUpload, onEvent: (event: EngineEvent) => void): Promise<FileRequestUpload> =>
+    remote().uploadToRequest(command, Comlink.proxy(onEvent)),
   uploadUrl: (command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadUrl(command, Comlink.proxy(onEvent)),
   resumeUrl: (taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>

@@ -15,6 +15,8 @@ export const STORAGE_KEYS = {
   explorerView: 'mount_explorer_view',
   /** Not in the spec: whether the editor encrypts new pastes in this browser. */
   encryptPastes: 'encrypt_pastes',
+  /** Not in the spec: the grants this browser holds to send files through file requests, by request slug. */
+  fileRequestGrants: 'file_request_grants',
 } as const;
 
 type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

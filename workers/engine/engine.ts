@@ -21,9 +21,12 @@ import {
   type ShareBatchUpload,
   type JournalTaskSpec,
   type ReceiptUpload,
+  type RequestFileUpload,
   type TransferConcurrency,
   type UrlShareUpload,
 } from '../../contract/transfer';
+import type { FileRequestUpload } from '../../contract/file-requests';
+import { requestFileUpload } from '../pipelines/file-request-upload';
 import { fsCopy } from '../pipelines/fs-copy';
 import { fsDelete } from '../pipelines/fs-delete';
 import { directoryFiles } from '../pipelines/directory-files';
@@ -233,6 +236,14 @@ export class TransferEngine {
     return this.run(command.taskId, (signal) => receiptUpload(command, this.context(signal, onEvent)));
   }
 
+  /**
+   * A file sent through a file request, in parts: a retry, or the same file picked again after a reload
+   * (resumeFile), sends only the parts storage does not hold.
+   */
+  async uploadToRequest(command: RequestFileUpload, onEvent: (event: EngineEvent) => void): Promise<FileRequestUpload> {
+    return this.run(command.taskId, async (signal) => requestFileUpload(command, this.context(signal, onEvent), await this.records.unfinishedUpload(command.taskId)));
+  }
+
   /** A file from a web address as a file share. */
   async uploadUrl(command: UrlShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
     return this.run(command.taskId, async (signal) => {
@@ -261,7 +272,7 @@ export class TransferEngine {
    * Continue a multipart upload after a reload with the file the user picked again; it must be the same file
    * (name, size and last-modified), or the parts would not fit together.
    */
-  async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult> {
+  async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult | FileRequestUpload> {
     return answered(async () => {
       const task = await this.records.task(taskId);
       if (!task?.file) throw new TransferFailure({ code: 'unknown' });
@@ -270,6 +281,9 @@ export class TransferEngine {
       if (task.kind === 'fs' && task.fsFolder !== undefined) {
         // The folder already holds a dropped folder's sub-folders, so the file goes straight in by its name.
         return this.uploadToMount({ taskId, api, file, folder: task.fsFolder }, onEvent);
+      }
+      if (task.kind === 'fileRequest' && task.requestSlug !== undefined) {
+        return this.uploadToRequest({ taskId, api, slug: task.requestSlug, file }, onEvent);
       }
       if (task.kind === 'single') {
         return this.uploadFile({ taskId, api, file, mimetype: task.mimetype, options: task.options, ...(task.storageConfigId && { storageConfigId: task.storageConfigId }) }, onEvent);
@@ -317,7 +331,8 @@ export class TransferEngine {
     if (task?.kind === 'fs' && task.fileId && task.uploadId && task.file && task.status !== 'completed') {
       const target = { folder: task.fsFolder ?? '/', filename: task.file.name, contentType: task.mimetype, size: task.size };
       await fsProtocol(transport, api, target).abort({ fileId: task.fileId, uploadId: task.uploadId }).catch(() => undefined);
-    } else if (task?.fileId && task.uploadId && task.status !== 'completed') {
+    } else if (task?.fileId && task.uploadId && task.status !== 'completed' && task.kind !== 'fileRequest') {
+      // A file request's upload is the sender's, reached with a grant this call does not carry: the server sweeps it.
       const family = task.kind === 'url' ? 'url' : 's3';
       await callApi(transport, api, `/${family}/multipart/abort`, {
         method: 'POST',

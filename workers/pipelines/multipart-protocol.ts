@@ -30,7 +30,7 @@ export interface MultipartProtocol<R> {
 }
 
 /** Signed URLs are used until half their lifetime is gone, so that a slow part does not start on a dying URL. */
-const untilHalfOf = (seconds: number) => Date.now() + (seconds * 1000) / 2;
+export const untilHalfOf = (seconds: number) => Date.now() + (seconds * 1000) / 2;
 
 export interface ShareUploadFields {
   family: 's3' | 'url';
@@ -42,11 +42,40 @@ export interface ShareUploadFields {
   sourceUrl?: string;
 }
 
+/** The body that names a started share-style upload. */
+export const shareRefBody = (ref: UploadRef) => ({ file_id: ref.fileId, upload_id: ref.uploadId });
+
+/**
+ * The calls every share-style family makes alike under `base` (`file_id`/`upload_id` bodies): the parts storage
+ * holds, signing, and giving up. File shares and file requests both speak them.
+ */
+export function shareStyleCalls(transport: Transport, api: ApiAccess, base: string): Pick<MultipartProtocol<unknown>, 'storedParts' | 'sign' | 'abort'> {
+  return {
+    async storedParts(ref, signal) {
+      const query = `file_id=${encodeURIComponent(ref.fileId)}&upload_id=${encodeURIComponent(ref.uploadId)}`;
+      const stored = await callApi<{ parts: JournalPart[] }>(transport, api, `${base}/parts?${query}`, { method: 'GET', signal, failure: 'init_failed' });
+      return stored.parts;
+    },
+    async sign(ref, partNumbers, signal) {
+      const signed = await callApi<MultipartSignResponse>(transport, api, `${base}/sign`, {
+        method: 'POST',
+        body: { ...shareRefBody(ref), partNumbers },
+        signal,
+        failure: 'part_failed',
+      });
+      return { urls: signed.urls, until: untilHalfOf(signed.expires_in) };
+    },
+    async abort(ref) {
+      await callApi(transport, api, `${base}/abort`, { method: 'POST', body: shareRefBody(ref), failure: 'unknown' });
+    },
+  };
+}
+
 /** A file share in parts: `/s3/multipart/*` for local files, `/url/multipart/*` for URL uploads. */
 export function shareProtocol(transport: Transport, api: ApiAccess, fields: ShareUploadFields): MultipartProtocol<FileShare> {
   const base = `/${fields.family}/multipart`;
-  const refBody = (ref: UploadRef) => ({ file_id: ref.fileId, upload_id: ref.uploadId });
   return {
+    ...shareStyleCalls(transport, api, base),
     async init(plan, signal) {
       const init = await callApi<MultipartInitResponse>(transport, api, `${base}/init`, {
         method: 'POST',
@@ -64,27 +93,10 @@ export function shareProtocol(transport: Transport, api: ApiAccess, fields: Shar
       });
       return { fileId: init.file_id, uploadId: init.upload_id };
     },
-    async storedParts(ref, signal) {
-      const query = `file_id=${encodeURIComponent(ref.fileId)}&upload_id=${encodeURIComponent(ref.uploadId)}`;
-      const stored = await callApi<{ parts: JournalPart[] }>(transport, api, `${base}/parts?${query}`, { method: 'GET', signal, failure: 'init_failed' });
-      return stored.parts;
-    },
-    async sign(ref, partNumbers, signal) {
-      const signed = await callApi<MultipartSignResponse>(transport, api, `${base}/sign`, {
-        method: 'POST',
-        body: { ...refBody(ref), partNumbers },
-        signal,
-        failure: 'part_failed',
-      });
-      return { urls: signed.urls, until: untilHalfOf(signed.expires_in) };
-    },
     complete(ref, parts, signal) {
       // The slug was claimed at init.
-      const body = { ...refBody(ref), parts, ...fields.options, slug: undefined };
+      const body = { ...shareRefBody(ref), parts, ...fields.options, slug: undefined };
       return callApi<FileShare>(transport, api, `${base}/complete`, { method: 'POST', body, signal, failure: 'commit_failed' });
-    },
-    async abort(ref) {
-      await callApi(transport, api, `${base}/abort`, { method: 'POST', body: refBody(ref), failure: 'unknown' });
     },
   };
 }

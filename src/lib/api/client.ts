@@ -65,6 +65,8 @@ export interface RequestOptions<S extends v.GenericSchema> {
   fileRoute?: boolean;
   /** Send these instead of the signed-in user's: checking a credential before or after it is in use. */
   credentials?: Credentials;
+  /** An `Authorization` of another kind than the credentials' (a file request's grant), sent instead of theirs. */
+  authorization?: string;
   signal?: AbortSignal;
 }
 
@@ -95,6 +97,7 @@ export async function apiRequest<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>> {
   const { adminToken, apiKey } = options.credentials ?? hooks.credentials();
   const headers = baseHeaders({ adminToken, apiKey });
+  if (options.authorization) headers.Authorization = options.authorization;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
   // Offline API layer (src/lib/offline-cache.ts): business GETs are kept per credential.

@@ -10,6 +10,7 @@ type ModulePage = LazyExoticComponent<ComponentType<{ title: string }>>;
 const MODULE_PAGES: Partial<Record<AdminModule, ModulePage>> = {
   dashboard: lazy(() => import('./dashboard/Dashboard')),
   'file-management': lazy(() => import('./file-management/FileManagement')),
+  'file-requests': lazy(() => import('./file-requests/FileRequestsModule')),
   'storage-config': lazy(() => import('./storage-config/StorageConfigModule')),
   'text-management': lazy(() => import('./text-management/TextManagement')),
   'key-management': lazy(() => import('./key-management/KeyManagement')),

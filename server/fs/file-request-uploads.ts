@@ -1,0 +1,410 @@
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { receiptTypeOfName } from '../../contract/expenses';
+import type { FileRequestInitResponse, FileRequestUpload } from '../../contract/file-requests';
+import { fileRefusal } from '../../contract/file-requests';
+import { PRESIGN_TTL_SECONDS } from '../../contract/files';
+import { mimeTypeOf } from '../../contract/mime';
+import { multipartCompleteRequestSchema, type MultipartPartsResponse, type MultipartSignResponse } from '../../contract/multipart';
+import { planUpload } from '../../contract/parts';
+import type { AppDeps, Principal } from '../context';
+import { lockTransaction } from '../db/dialect';
+import { ApiError, badInput } from '../errors';
+import { oneAtATimePerId } from '../storage/at-once';
+import { cleanContentType } from '../storage/http-headers';
+import { reasonOf } from '../storage/reason';
+import { driverFor } from '../storage/registry';
+import type { StorageDriver } from '../storage/driver';
+import { receiptTypeOfBytes } from '../services/expense-receipts';
+import { removeFile } from '../services/file-management';
+import {
+  assertOpen,
+  creatorPrincipal,
+  presentRequest,
+  toFileRequestUpload,
+  type FileRequestRow,
+  type FileRequestUploadRow,
+  type GrantClaims,
+  dropPending,
+  limitsOf,
+} from '../services/file-requests';
+import { completeMultipartUpload, initMultipartUpload, listUploadedParts, signParts } from '../services/multipart';
+import { abortOnFailure, completeUpload, openPlannedUpload, storedParts, type OpenUpload, type UploadErrors } from '../services/multipart-core';
+import { findStorageConfig } from '../services/storage-configs';
+import { assertFits, byteBudget, formatBytes, uploadLimits } from '../services/upload-limits';
+import { checkName, childOf, normalizePath, type FsPath } from './paths';
+import { callerOf, resolveInMount, type FsCaller, type MountTarget } from './resolve';
+import { onStorage, storageError } from './storage-errors';
+import { invalidate, kindAt } from './writes';
+
+/**
+ * A sender's uploads through a request: the share upload API's steps (init, sign, parts, complete, abort), each
+ * authorised by the sender's grant and done with the rights of the request's creator. A folder request's file goes
+ * into its folder under a name nobody has (`name (1).ext`), through the mount's storage; a shares request's file
+ * becomes a file share of the creator, through the share uploads' own steps. Every limit is checked at init (the
+ * pending upload holds its place) and again at completion.
+ */
+
+const uploadGone = () => new ApiError(404, 'file_request_upload_not_found', {}, { field: 'file_id', issue: 'not_found' });
+const storageFailure = (error: unknown) => new ApiError(502, 'storage_unavailable', { reason: reasonOf(error) });
+const folderErrors: UploadErrors = { uploadGone, storageFailure };
+/** Complete and abort of one upload run one at a time in this process. */
+const lockedUpload = oneAtATimePerId();
+
+interface Totals {
+  files: number;
+  bytes: number;
+}
+
+/** Files and bytes the request holds or has promised to pending uploads, but `except`. */
+async function totalsOf(db: AppDeps['db'], requestId: string, statuses: ('pending' | 'committed')[], except?: string): Promise<Totals> {
+  let query = db
+    .selectFrom('file_request_uploads')
+    .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.sum<number>('size').as('bytes')])
+    .where('request_id', '=', requestId)
+    .where('status', 'in', statuses);
+  if (except !== undefined) query = query.where('id', '!=', except);
+  const row = await query.executeTakeFirstOrThrow();
+  return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
+}
+
+/** The per-file limits: type by name (400) and size (413). */
+function assertFileFits(request: FileRequestRow, file: { name: string; size: number }) {
+  const limits = limitsOf(request);
+  const refusal = fileRefusal(file, limits);
+  if (refusal === 'type_not_allowed') throw new ApiError(400, 'file_request_type_not_allowed', {}, { field: 'filename', issue: 'type_not_allowed' });
+  if (refusal === 'too_large') {
+    throw new ApiError(413, 'file_request_file_too_large', { max: formatBytes(limits.max_file_size ?? 0) }, { field: 'size', limit: limits.max_file_size });
+  }
+}
+
+/** Count (409) and total (413) with `size` more bytes on top of `held`. */
+function assertRoomFor(request: FileRequestRow, held: Totals, size: number) {
+  const limits = limitsOf(request);
+  if (limits.max_files !== null && held.files + 1 > limits.max_files) throw new ApiError(409, 'file_request_full');
+  if (limits.max_total_size !== null && held.bytes + size > limits.max_total_size) {
+    throw new ApiError(413, 'file_request_total_exceeded', { max: formatBytes(limits.max_total_size) }, { field: 'size', limit: limits.max_total_size });
+  }
+}
+
+/**
+ * Holds a place for the file under every limit: checked and recorded under one lock per request, so that senders
+ * starting at once cannot all pass the count before one of them is recorded.
+ */
+async function reservePlace(deps: AppDeps, request: FileRequestRow, claims: GrantClaims, file: { name: string; size: number; contentType: string }) {
+  const id = randomUUID();
+  const now = deps.now().toISOString();
+  await deps.db.transaction().execute(async (trx) => {
+    await lockTransaction(trx, `file-request:${request.id}`);
+    const held = await totalsOf(trx, request.id, ['pending', 'committed']);
+    assertRoomFor(request, held, file.size);
+    await trx
+      .insertInto('file_request_uploads')
+      .values({
+        id,
+        request_id: request.id,
+        sender_id: claims.senderId,
+        sender_name: claims.senderName,
+        filename: file.name,
+        content_type: file.contentType,
+        size: file.size,
+        status: 'pending',
+        path: null,
+        storage_config_id: null,
+        storage_key: null,
+        upload_id: null,
+        file_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  });
+  return id;
+}
+
+/** The request's folder as its creator reaches it now (a key's rights may have changed since the request was made). */
+async function folderTarget(deps: AppDeps, request: FileRequestRow, creator: Principal, path: FsPath): Promise<MountTarget> {
+  const folder = normalizePath(request.target_path ?? '/');
+  // Only the folder itself: the name was checked, so nothing can point below or beside it.
+  if (path.segments.length !== folder.segments.length + 1 || !path.text.startsWith(folder.text.replace(/\/?$/, '/'))) throw badInput('filename', 'invalid_name');
+  return resolveInMount(deps, callerOf(creator), path);
+}
+
+/** `name.ext`, `name (1).ext`, `name (2).ext`…: the n-th candidate for a name that is taken. */
+export function numberedName(name: string, n: number): string {
+  if (n === 0) return name;
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+}
+
+/** The first candidate name that neither storage nor another pending upload of any request holds. */
+async function freeTarget(deps: AppDeps, request: FileRequestRow, creator: Principal, name: string): Promise<MountTarget> {
+  const folder = normalizePath(request.target_path ?? '/');
+  for (let n = 0; n < 1000; n++) {
+    const target = await folderTarget(deps, request, creator, childOf(folder, numberedName(name, n)));
+    const reserved = await deps.db
+      .selectFrom('file_request_uploads')
+      .select('id')
+      .where('storage_config_id', '=', target.config.id)
+      .where('storage_key', '=', target.key)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (!reserved && (await kindAt(target)) === 'none') return target;
+  }
+  throw new ApiError(409, 'fs_exists', { path: folder.text }, { field: 'filename', issue: 'exists' });
+}
+
+/**
+ * A folder target, checked as its creator: a folder of a mount they may write (inside a key's base path, outside
+ * the reserved areas), normalised to end in `/`. A folder not there yet is made.
+ */
+export async function requestFolder(deps: AppDeps, caller: FsCaller, raw: string): Promise<string> {
+  const path = normalizePath(raw, 'target.path');
+  if (path.segments.length === 0) throw badInput('target.path', 'invalid_path');
+  let target: MountTarget;
+  try {
+    target = await resolveInMount(deps, caller, path);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
+      throw new ApiError(403, 'file_request_target_forbidden', { path: path.text }, { field: 'target.path' });
+    }
+    throw error;
+  }
+  const kind = await kindAt(target);
+  if (kind === 'file') throw badInput('target.path', 'not_a_folder');
+  if (kind === 'none') {
+    await onStorage(path.text, () => target.driver.makeFolder(target.key));
+    await invalidate(deps, target);
+  }
+  return `${path.text.replace(/\/$/, '')}/`;
+}
+
+/** `POST .../multipart/init`: the request open, the file within every limit; then an upload on the target's storage. */
+export async function initRequestUpload(
+  deps: AppDeps,
+  request: FileRequestRow,
+  claims: GrantClaims,
+  input: { filename: string; content_type: string; size: number; part_size: number },
+): Promise<FileRequestInitResponse> {
+  assertOpen(await presentRequest(deps, request));
+  const name = checkName(input.filename.split(/[/\\]/).pop() ?? '', 'filename');
+  assertFileFits(request, { name, size: input.size });
+  const creator = await creatorPrincipal(deps, request);
+  const contentType = cleanContentType(input.content_type && input.content_type !== 'application/octet-stream' ? input.content_type : mimeTypeOf(name));
+  const id = await reservePlace(deps, request, claims, { name, size: input.size, contentType });
+  try {
+    return request.target_kind === 'folder'
+      ? await initInFolder(deps, request, creator, id, { name, contentType, size: input.size, partSize: input.part_size })
+      : await initAsShare(deps, creator, id, { name, contentType, size: input.size, partSize: input.part_size });
+  } catch (error) {
+    await deps.db.deleteFrom('file_request_uploads').where('id', '=', id).execute();
+    throw error;
+  }
+}
+
+async function initInFolder(
+  deps: AppDeps,
+  request: FileRequestRow,
+  creator: Principal,
+  id: string,
+  file: { name: string; contentType: string; size: number; partSize: number },
+): Promise<FileRequestInitResponse> {
+  const target = await freeTarget(deps, request, creator, file.name);
+  assertFits(file.size, await uploadLimits(deps, target.config));
+  // The client's plan must be the server's: both grow the part size the same way past 10,000 parts.
+  const plan = planUpload(file.size);
+  if (file.partSize !== plan.partSize) throw badInput('part_size', 'mismatch');
+  const { uploadId } = await openPlannedUpload(target.driver, target.key, file.contentType, file.size, (error) => storageError(target.path.text, error));
+  const upload: OpenUpload = { driver: target.driver, key: target.key, uploadId };
+  return abortOnFailure(upload, async () => {
+    const filename = target.path.segments.at(-1) ?? file.name;
+    await deps.db
+      .updateTable('file_request_uploads')
+      .set({ filename, path: target.path.text, storage_config_id: target.config.id, storage_key: target.key, upload_id: uploadId })
+      .where('id', '=', id)
+      .execute();
+    return { file_id: id, upload_id: uploadId, filename, part_size: plan.partSize, part_count: plan.partCount };
+  });
+}
+
+async function initAsShare(
+  deps: AppDeps,
+  creator: Principal,
+  id: string,
+  file: { name: string; contentType: string; size: number; partSize: number },
+): Promise<FileRequestInitResponse> {
+  const init = await initMultipartUpload(deps, creator, { filename: file.name, mimetype: file.contentType, size: file.size, part_size: file.partSize }, 's3');
+  await deps.db
+    .updateTable('file_request_uploads')
+    .set({ file_id: init.file_id, upload_id: init.upload_id, storage_key: init.storage_path })
+    .where('id', '=', id)
+    .execute();
+  return { file_id: id, upload_id: init.upload_id, filename: file.name, part_size: init.part_size, part_count: init.part_count };
+}
+
+/** The sender's own pending upload with this id and upload id; anyone else's, or a finished one, is unknown. */
+async function senderUpload(deps: AppDeps, request: FileRequestRow, claims: GrantClaims, ref: { file_id: string; upload_id: string }): Promise<FileRequestUploadRow> {
+  const row = await deps.db
+    .selectFrom('file_request_uploads')
+    .selectAll()
+    .where('id', '=', ref.file_id)
+    .where('request_id', '=', request.id)
+    .where('sender_id', '=', claims.senderId)
+    .executeTakeFirst();
+  if (!row || row.upload_id !== ref.upload_id) throw uploadGone();
+  return row;
+}
+
+/** A folder upload's target, still the creator's to write and still the key it started with. */
+async function liveFolderUpload(deps: AppDeps, request: FileRequestRow, creator: Principal, row: FileRequestUploadRow): Promise<{ target: MountTarget; upload: OpenUpload }> {
+  const target = await folderTarget(deps, request, creator, normalizePath(row.path ?? ''));
+  if (target.key !== row.storage_key || target.config.id !== row.storage_config_id || !row.upload_id) throw uploadGone();
+  return { target, upload: { driver: target.driver, key: target.key, uploadId: row.upload_id } };
+}
+
+/** Signing and listing show the upload is alive: the sweep measures staleness from the last of them. */
+const touch = (deps: AppDeps, row: FileRequestUploadRow) =>
+  deps.db.updateTable('file_request_uploads').set({ updated_at: deps.now().toISOString() }).where('id', '=', row.id).execute();
+
+/** No bytes are accepted once the request closed or expired (a full one finishes what it had let start). */
+async function assertAccepting(deps: AppDeps, request: FileRequestRow) {
+  const state = (await presentRequest(deps, request)).state;
+  if (state === 'closed') throw new ApiError(410, 'file_request_closed');
+  if (state === 'expired') throw new ApiError(410, 'file_request_expired');
+}
+
+/** `POST .../multipart/sign`: part URLs, each limited to its planned size on LOCAL. */
+export async function signRequestParts(
+  deps: AppDeps,
+  request: FileRequestRow,
+  claims: GrantClaims,
+  input: { file_id: string; upload_id: string; partNumbers: number[] },
+  baseUrl: string,
+): Promise<MultipartSignResponse> {
+  const row = await senderUpload(deps, request, claims, input);
+  if (row.status !== 'pending') throw uploadGone();
+  await assertAccepting(deps, request);
+  const creator = await creatorPrincipal(deps, request);
+  await touch(deps, row);
+  if (row.file_id) return signParts(deps, creator, { file_id: row.file_id, upload_id: input.upload_id, partNumbers: input.partNumbers }, baseUrl);
+  const { target, upload } = await liveFolderUpload(deps, request, creator, row);
+  const plan = planUpload(Number(row.size));
+  const urls = await Promise.all(
+    [...new Set(input.partNumbers)].map(async (partNumber) => {
+      if (partNumber > plan.partCount) throw badInput('partNumbers', 'out_of_range');
+      const size = Math.min(plan.partSize, Number(row.size) - (partNumber - 1) * plan.partSize);
+      try {
+        return { partNumber, url: await target.driver.presignPart(upload.key, upload.uploadId, partNumber, { size, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl }) };
+      } catch (error) {
+        throw storageFailure(error);
+      }
+    }),
+  );
+  return { urls, expires_in: PRESIGN_TTL_SECONDS };
+}
+
+/** `GET .../multipart/parts`: what storage holds, so that an upload resumed after a reload sends only the rest. */
+export async function listRequestParts(deps: AppDeps, request: FileRequestRow, claims: GrantClaims, ref: { file_id: string; upload_id: string }): Promise<MultipartPartsResponse> {
+  const row = await senderUpload(deps, request, claims, ref);
+  if (row.status !== 'pending') throw uploadGone();
+  const creator = await creatorPrincipal(deps, request);
+  await touch(deps, row);
+  if (row.file_id) return listUploadedParts(deps, creator, { file_id: row.file_id, upload_id: ref.upload_id });
+  const { upload } = await liveFolderUpload(deps, request, creator, row);
+  return { parts: await storedParts(upload, folderErrors) };
+}
+
+/** The limits once more before the parts are joined: the request may have been closed or its limits lowered since init. */
+async function assertStillFits(deps: AppDeps, request: FileRequestRow, row: FileRequestUploadRow) {
+  await assertAccepting(deps, request);
+  assertFileFits(request, { name: row.filename, size: Number(row.size) });
+  assertRoomFor(request, await totalsOf(deps.db, request.id, ['committed'], row.id), Number(row.size));
+}
+
+/** The first bytes of a stored object: the 12 that tell the types whose signature is known. */
+async function headBytes(driver: StorageDriver, key: string, size: number): Promise<Buffer> {
+  const stream = await driver.get(key, { start: 0, end: Math.min(size, 12) - 1 });
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Where a request limits types, the bytes must say what the name says for the types whose signature is known (the
+ * receipts' images and PDF): a `.pdf` that is no PDF, or a PDF named `.png` or `.txt`, is refused.
+ */
+async function assertSignature(request: FileRequestRow, driver: StorageDriver, key: string, row: FileRequestUploadRow): Promise<boolean> {
+  if (limitsOf(request).allowed_types.length === 0) return true;
+  const named = receiptTypeOfName(row.filename);
+  const found = receiptTypeOfBytes(await headBytes(driver, key, Number(row.size)));
+  return found === named;
+}
+
+const typeMismatch = () => new ApiError(400, 'file_request_type_mismatch', {}, { field: 'file', issue: 'type_mismatch' });
+
+/** `POST .../multipart/complete`: every limit again, the parts joined and checked, the file recorded as received. */
+export async function completeRequestUpload(
+  deps: AppDeps,
+  request: FileRequestRow,
+  claims: GrantClaims,
+  input: { file_id: string; upload_id: string; parts: { partNumber: number; etag: string }[] },
+): Promise<FileRequestUpload> {
+  return lockedUpload(input.file_id, async () => {
+    const row = await senderUpload(deps, request, claims, input);
+    if (row.status === 'committed') return toFileRequestUpload(row);
+    await assertStillFits(deps, request, row);
+    const creator = await creatorPrincipal(deps, request);
+    await touch(deps, row);
+    if (row.file_id) {
+      const { share } = await completeMultipartUpload(deps, creator, v.parse(multipartCompleteRequestSchema, { file_id: row.file_id, upload_id: input.upload_id, parts: input.parts }));
+      const file = await deps.db.selectFrom('files').selectAll().where('id', '=', row.file_id).executeTakeFirstOrThrow();
+      const config = await findStorageConfig(deps.db, file.storage_config_id);
+      if (config && !(await assertSignature(request, driverFor(deps, config), file.storage_path, row))) {
+        await removeFile(deps, file).catch(() => undefined);
+        await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
+        throw typeMismatch();
+      }
+      return markReceived(deps, row, share.slug);
+    }
+    const { target, upload } = await liveFolderUpload(deps, request, creator, row);
+    // Never overwrite: a file that appeared at the name since init (another client) keeps its place.
+    if ((await kindAt(target)) !== 'none') {
+      await discardFolderUpload(deps, row, upload);
+      throw new ApiError(409, 'fs_exists', { path: target.path.text }, { field: 'filename', issue: 'exists' });
+    }
+    await completeUpload(upload, input.parts, folderErrors, async (total) => {
+      if (total !== Number(row.size)) {
+        throw new ApiError(400, 'upload_size_mismatch', { actual: total, declared: Number(row.size) }, { field: 'parts', issue: 'size_mismatch' });
+      }
+      const limits = await uploadLimits(deps, target.config);
+      if (total > byteBudget(limits)) assertFits(total, limits);
+    });
+    if (!(await assertSignature(request, target.driver, target.key, row))) {
+      await target.driver.delete(target.key).catch(() => undefined);
+      await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
+      throw typeMismatch();
+    }
+    await invalidate(deps, target);
+    return markReceived(deps, row);
+  });
+}
+
+async function markReceived(deps: AppDeps, row: FileRequestUploadRow, shareSlug: string | null = null): Promise<FileRequestUpload> {
+  const now = deps.now().toISOString();
+  await deps.db.updateTable('file_request_uploads').set({ status: 'committed', created_at: now, updated_at: now }).where('id', '=', row.id).execute();
+  return toFileRequestUpload({ ...row, status: 'committed', created_at: now, updated_at: now }, shareSlug);
+}
+
+async function discardFolderUpload(deps: AppDeps, row: FileRequestUploadRow, upload: OpenUpload) {
+  await upload.driver.abortMultipart(upload.key, upload.uploadId).catch(() => undefined);
+  await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
+}
+
+/** `POST .../multipart/abort`: the parts dropped on storage, the place given back. */
+export async function abortRequestUpload(deps: AppDeps, request: FileRequestRow, claims: GrantClaims, ref: { file_id: string; upload_id: string }): Promise<void> {
+  await lockedUpload(ref.file_id, async () => {
+    const row = await senderUpload(deps, request, claims, ref);
+    if (row.status !== 'pending') throw new ApiError(409, 'upload_already_committed');
+    await dropPending(deps, [row]);
+  });
+}
