@@ -4,7 +4,7 @@ import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type ResolveModulePreloadDependenciesFn } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { SHARE_TARGET_FIELDS, SHARE_TARGET_PATH } from './contract/share-target.ts';
 import { precompress } from './scripts/precompress.mjs';
@@ -48,6 +48,21 @@ function noteSettledChunks(): Plugin {
     },
   };
 }
+
+/**
+ * Pages with many chunks that a paste's or a file's visitor never needs at once: the signed-in pages (by their
+ * second visit the service worker serves every chunk from its precache), the login prompt, and a file request's
+ * upload page (whose sender then spends far longer sending than one more round trip).
+ */
+const LEAN_PRELOAD = /^assets\/(AdminPage|UploadPage|ExpensePage|MountExplorerPage|FileRequestPage|LoginPrompt)-[\w-]+\.js$/;
+
+/**
+ * What a dynamic import preloads beside the chunk it loads. LEAN_PRELOAD's chunks preload only their CSS (which
+ * Vite loads through the same list): the names of their scripts would otherwise sit in the entry that every
+ * visitor downloads, and without them the browser finds the scripts in the chunk's imports, a level at a time.
+ */
+const preloadedDependencies: ResolveModulePreloadDependenciesFn = (filename, deps, { hostType }) =>
+  hostType === 'js' && LEAN_PRELOAD.test(filename) ? deps.filter((dep) => dep.endsWith('.css')) : deps;
 
 /**
  * A modulepreload link in index.html for React DOM's chunk, which the entry imports dynamically (src/app/main.tsx):
@@ -150,7 +165,7 @@ export default defineConfig({
     target: 'es2022',
     // Browsers without modulepreload (Safari before 17) ignore the hints and load modules as they are imported:
     // a polyfill in every visitor's entry would only make them earlier there.
-    modulePreload: { polyfill: false },
+    modulePreload: { polyfill: false, resolveDependencies: preloadedDependencies },
     sourcemap: true,
     rollupOptions: {
       output: {
