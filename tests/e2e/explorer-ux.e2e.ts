@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
+import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -305,14 +305,7 @@ describe('mount explorer in both languages, themes and widths', () => {
           await page.emulateMedia({ colorScheme });
           await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, colorScheme);
           // The colours' transitions end before the picture is taken.
-          await page.evaluate(() =>
-            Promise.all(
-              document
-                .getAnimations()
-                .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
-                .map((animation) => animation.finished.catch(() => undefined)),
-            ),
-          );
+          await animationsEnded(page);
           await page.screenshot({ path: join(SCREENSHOTS, `${locale}-${width}-${colorScheme}.png`) });
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         }

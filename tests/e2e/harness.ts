@@ -163,9 +163,8 @@ export async function loginAsAdmin(page: Page, baseUrl: string, password = ADMIN
   await page.getByRole('heading', { name: 'Admin panel' }).waitFor();
 }
 
-/** axe-core on the current page: the serious and critical violations, described. */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
-  // What is still fading in is checked as it ends: mid-animation, axe measures the contrast of half-transparent text.
+/** Waits until every finite animation and transition of the page has ended (colours after a theme change, fades). */
+export async function animationsEnded(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
@@ -174,6 +173,12 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
+}
+
+/** axe-core on the current page: the serious and critical violations, described. */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // What is still fading in is checked as it ends: mid-animation, axe measures the contrast of half-transparent text.
+  await animationsEnded(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
