@@ -183,10 +183,13 @@ async function phone(locale = 'en-US'): Promise<{ page: Page; context: BrowserCo
   return person;
 }
 
-/** The explorer's controls smaller than 44 px on a side (buttons, tick boxes with their labels, sort headers, links). */
+/**
+ * The explorer's and the header's controls smaller than 44 px on a side (buttons, tick boxes with their labels, sort
+ * headers, links, the header's icon links and language select).
+ */
 function smallTargets(page: Page) {
   return page.evaluate(() =>
-    [...document.querySelectorAll('main button, main [role="checkbox"], main input[type="checkbox"], main a, main select')]
+    [...document.querySelectorAll('main button, main [role="checkbox"], main input[type="checkbox"], main a, main select, header button, header a[aria-label], header select')]
       .map((element) => element.closest('label') ?? element)
       .filter((element) => (element as HTMLElement).offsetParent !== null)
       .map((element) => ({ element, box: element.getBoundingClientRect() }))
@@ -278,7 +281,7 @@ describe('mount explorer on a phone', () => {
     await page.getByRole('toolbar', { name: 'Selection actions' }).getByRole('button', { name: 'Copy to…' }).tap();
     const copy = page.getByRole('dialog', { name: 'Copy 1 items to…' });
     await copy.getByText('Folder: local / many').waitFor();
-    for (const control of [copy.getByText('Overwrite files that already exist'), copy.getByRole('button', { name: 'Up one level' }), copy.getByRole('button', { name: 'Copy here' })]) {
+    for (const control of [copy.getByText('Overwrite files that already exist'), copy.getByRole('button', { name: 'Up one level' }), copy.getByRole('button', { name: 'Copy here' }), copy.getByRole('button', { name: 'Close' })]) {
       expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
   }, 60_000);
