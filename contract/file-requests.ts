@@ -198,6 +198,36 @@ export function fileRequestState(
 
 /** Why a file cannot be sent under these limits (checked in the page before upload, and by the server). */
 export type FileRefusal = 'too_large' | 'type_not_allowed';
+
+/** Why a file of a sender's choice does not fit what the request still takes: its file count or its total size. */
+export type RoomRefusal = FileRefusal | 'too_many_files' | 'over_total';
+
+/**
+ * Each file of one choice with why it is refused, if it is, in order: under the per-file limits, then within the
+ * files and bytes the request has room for after what it has received (and the files before it in the choice).
+ * The page refuses these before anything is uploaded; the server checks the same again.
+ */
+export function refusalsOfChoice<F extends { name: string; size: number }>(
+  files: readonly F[],
+  request: FileRequestLimits & { files_received: number; bytes_received: number },
+): { file: F; refusal?: RoomRefusal }[] {
+  let count = request.files_received;
+  let bytes = request.bytes_received;
+  return files.map((file) => {
+    const refusal: RoomRefusal | undefined =
+      fileRefusal(file, request) ??
+      (request.max_files !== null && count + 1 > request.max_files
+        ? 'too_many_files'
+        : request.max_total_size !== null && bytes + file.size > request.max_total_size
+          ? 'over_total'
+          : undefined);
+    if (!refusal) {
+      count += 1;
+      bytes += file.size;
+    }
+    return { file, refusal };
+  });
+}
 export function fileRefusal(file: { name: string; size: number }, limits: FileRequestLimits): FileRefusal | undefined {
   if (!typeAllowed(file.name, limits.allowed_types)) return 'type_not_allowed';
   if (limits.max_file_size !== null && file.size > limits.max_file_size) return 'too_large';

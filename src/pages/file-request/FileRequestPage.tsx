@@ -5,7 +5,7 @@ import Inbox from 'lucide-react/icons/inbox';
 import Upload from 'lucide-react/icons/upload';
 import { useCallback, useState } from 'react';
 import { useParams } from 'wouter';
-import { acceptOf, fileRefusal, type FileRequestUpload, type PublicFileRequest } from '../../../contract/file-requests';
+import { acceptOf, refusalsOfChoice, type FileRequestUpload, type PublicFileRequest } from '../../../contract/file-requests';
 import { useTaskManager } from '../../app/actors';
 import { Button } from '../../components/Button';
 import { DropZone } from '../../components/DropZone';
@@ -101,19 +101,25 @@ export default function FileRequestPage() {
   );
 }
 
-/** The drop zone; files over the per-file limit or of a type not accepted are refused here, each with why. */
+/**
+ * The drop zone; files over the per-file limit, of a type not accepted, or beyond the files and bytes the request
+ * still takes are refused here, each with why.
+ */
 function Sender({ request, busy, onFiles }: { request: PublicFileRequest; busy: boolean; onFiles: (files: File[]) => void }) {
   const { t } = useLingui();
   const [refused, setRefused] = useState<string[]>([]);
   const choose = (files: File[]) => {
     const problems: string[] = [];
     const accepted: File[] = [];
-    for (const file of files) {
-      const refusal = fileRefusal(file, request);
+    for (const { file, refusal } of refusalsOfChoice(files, request)) {
       const name = file.name;
       const max = formatBytes(request.max_file_size ?? 0);
+      const maxFiles = request.max_files ?? 0;
+      const maxTotal = formatBytes(request.max_total_size ?? 0);
       if (refusal === 'too_large') problems.push(t`${name} is larger than ${max}: it was not sent.`);
       else if (refusal === 'type_not_allowed') problems.push(t`${name} is not of an accepted type: it was not sent.`);
+      else if (refusal === 'too_many_files') problems.push(t`${name} would be more than the ${maxFiles} files this request takes: it was not sent.`);
+      else if (refusal === 'over_total') problems.push(t`${name} would take the files sent over ${maxTotal} in all: it was not sent.`);
       else accepted.push(file);
     }
     setRefused(problems);
