@@ -76,6 +76,7 @@ describe('admin login', () => {
       'Dashboard',
       'Text management',
       'File management',
+      'File requests',
       'Storage config',
       'Mount management',
       'Key management',
