@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { receiptTypeOfName } from '../../contract/expenses';
 import type { FileRequestInitResponse, FileRequestUpload } from '../../contract/file-requests';
-import { fileRefusal } from '../../contract/file-requests';
 import { PRESIGN_TTL_SECONDS } from '../../contract/files';
 import { mimeTypeOf } from '../../contract/mime';
 import { multipartCompleteRequestSchema, type MultipartPartsResponse, type MultipartSignResponse } from '../../contract/multipart';
@@ -14,8 +12,6 @@ import { oneAtATimePerId } from '../storage/at-once';
 import { cleanContentType } from '../storage/http-headers';
 import { reasonOf } from '../storage/reason';
 import { driverFor } from '../storage/registry';
-import type { StorageDriver } from '../storage/driver';
-import { receiptTypeOfBytes } from '../services/expense-receipts';
 import { removeFile } from '../services/file-management';
 import {
   assertOpen,
@@ -26,15 +22,15 @@ import {
   type FileRequestUploadRow,
   type GrantClaims,
   dropPending,
-  limitsOf,
 } from '../services/file-requests';
 import { completeMultipartUpload, initMultipartUpload, listUploadedParts, signParts } from '../services/multipart';
 import { abortOnFailure, completeUpload, openPlannedUpload, storedParts, type OpenUpload, type UploadErrors } from '../services/multipart-core';
 import { findStorageConfig } from '../services/storage-configs';
-import { assertFits, byteBudget, formatBytes, uploadLimits } from '../services/upload-limits';
+import { assertFits, byteBudget, uploadLimits } from '../services/upload-limits';
 import { checkName, childOf, normalizePath, type FsPath } from './paths';
 import { callerOf, resolveInMount, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
+import { assertFileFits, assertRoomFor, assertSignature, totalsOf, typeMismatch } from './file-request-limits';
 import { invalidate, kindAt } from './writes';
 
 /**
@@ -50,42 +46,6 @@ const storageFailure = (error: unknown) => new ApiError(502, 'storage_unavailabl
 const folderErrors: UploadErrors = { uploadGone, storageFailure };
 /** Complete and abort of one upload run one at a time in this process. */
 const lockedUpload = oneAtATimePerId();
-
-interface Totals {
-  files: number;
-  bytes: number;
-}
-
-/** Files and bytes the request holds or has promised to pending uploads, but `except`. */
-async function totalsOf(db: AppDeps['db'], requestId: string, statuses: ('pending' | 'committed')[], except?: string): Promise<Totals> {
-  let query = db
-    .selectFrom('file_request_uploads')
-    .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.sum<number>('size').as('bytes')])
-    .where('request_id', '=', requestId)
-    .where('status', 'in', statuses);
-  if (except !== undefined) query = query.where('id', '!=', except);
-  const row = await query.executeTakeFirstOrThrow();
-  return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
-}
-
-/** The per-file limits: type by name (400) and size (413). */
-function assertFileFits(request: FileRequestRow, file: { name: string; size: number }) {
-  const limits = limitsOf(request);
-  const refusal = fileRefusal(file, limits);
-  if (refusal === 'type_not_allowed') throw new ApiError(400, 'file_request_type_not_allowed', {}, { field: 'filename', issue: 'type_not_allowed' });
-  if (refusal === 'too_large') {
-    throw new ApiError(413, 'file_request_file_too_large', { max: formatBytes(limits.max_file_size ?? 0) }, { field: 'size', limit: limits.max_file_size });
-  }
-}
-
-/** Count (409) and total (413) with `size` more bytes on top of `held`. */
-function assertRoomFor(request: FileRequestRow, held: Totals, size: number) {
-  const limits = limitsOf(request);
-  if (limits.max_files !== null && held.files + 1 > limits.max_files) throw new ApiError(409, 'file_request_full');
-  if (limits.max_total_size !== null && held.bytes + size > limits.max_total_size) {
-    throw new ApiError(413, 'file_request_total_exceeded', { max: formatBytes(limits.max_total_size) }, { field: 'size', limit: limits.max_total_size });
-  }
-}
 
 /**
  * Holds a place for the file under every limit: checked and recorded under one lock per request, so that senders
@@ -320,27 +280,6 @@ async function assertStillFits(deps: AppDeps, request: FileRequestRow, row: File
   assertFileFits(request, { name: row.filename, size: Number(row.size) });
   assertRoomFor(request, await totalsOf(deps.db, request.id, ['committed'], row.id), Number(row.size));
 }
-
-/** The first bytes of a stored object: the 12 that tell the types whose signature is known. */
-async function headBytes(driver: StorageDriver, key: string, size: number): Promise<Buffer> {
-  const stream = await driver.get(key, { start: 0, end: Math.min(size, 12) - 1 });
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
-
-/**
- * Where a request limits types, the bytes must say what the name says for the types whose signature is known (the
- * receipts' images and PDF): a `.pdf` that is no PDF, or a PDF named `.png` or `.txt`, is refused.
- */
-async function assertSignature(request: FileRequestRow, driver: StorageDriver, key: string, row: FileRequestUploadRow): Promise<boolean> {
-  if (limitsOf(request).allowed_types.length === 0) return true;
-  const named = receiptTypeOfName(row.filename);
-  const found = receiptTypeOfBytes(await headBytes(driver, key, Number(row.size)));
-  return found === named;
-}
-
-const typeMismatch = () => new ApiError(400, 'file_request_type_mismatch', {}, { field: 'file', issue: 'type_mismatch' });
 
 /** `POST .../multipart/complete`: every limit again, the parts joined and checked, the file recorded as received. */
 export async function completeRequestUpload(
