@@ -8,8 +8,8 @@ import { createdPasteSchema } from '../../contract/pastes';
 import { storageConfigSchema } from '../../contract/storage';
 import { systemSettingsSchema } from '../../contract/system';
 import { fileClient, md5 } from '../../tests/fixtures/files';
-import { createMount, fsClient } from '../../tests/fixtures/fs';
-import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
+import { createMount, fsClient, mountOfKind } from '../../tests/fixtures/fs';
+import type { RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -33,16 +33,7 @@ describe.each(['LOCAL', 'S3'] as const)('a mount upload as CloudPaste sends it, 
     t = await createTestApp();
     token = await t.login();
     fs = fsClient(t, { token });
-    if (kind === 'LOCAL') {
-      root = '/local';
-      configId = (await fileClient(t).builtinLocal(token)).id;
-    } else {
-      s3 = await startS3rver();
-      const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest() }), storageConfigSchema, 201);
-      await createMount(t, token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/bucket' });
-      root = '/bucket';
-      configId = config.id;
-    }
+    ({ root, configId, s3 } = await mountOfKind(t, token, kind, { at: '/bucket' }));
   });
   afterAll(async () => {
     await t.close();

@@ -20,11 +20,10 @@ import {
 import { PRESIGN_TTL_SECONDS } from '../../contract/files';
 import { multipartSignResponseSchema } from '../../contract/multipart';
 import { MIN_PART_BYTES, planUpload } from '../../contract/parts';
-import { storageConfigSchema } from '../../contract/storage';
 import { sweepAsLeader } from '../services/upload-sweeper';
 import { bytesOf, fileClient, patternBytes, sha256, type Auth } from '../../tests/fixtures/files';
-import { createMount, fsClient } from '../../tests/fixtures/fs';
-import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
+import { fsClient, mountOfKind } from '../../tests/fixtures/fs';
+import type { RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, HOUR, type TestApp } from '../../tests/fixtures/test-app';
 import { FILE_REQUEST_GRANTS_PER_WINDOW } from './file-requests';
 
@@ -50,24 +49,19 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     t = await createTestApp();
     token = await t.login();
     fs = fsClient(t, { token });
-    if (kind === 'LOCAL') {
-      root = '/local';
-      const local = await fileClient(t).builtinLocal(token);
-      plant = async (inner, bytes) => {
-        const file = join(t.dataDir, 'storage', local.id, ...inner.split('/'));
-        mkdirSync(join(file, '..'), { recursive: true });
-        writeFileSync(file, bytes);
-      };
-    } else {
-      s3 = await startS3rver();
-      // The default storage, so that a shares request's files are stored there too.
-      const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ default_folder: 'mounted', is_default: true, is_public: true }) }), storageConfigSchema, 201);
-      await createMount(t, token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/s3/bucket', cache_ttl: 0 });
-      root = '/s3/bucket';
-      plant = async (inner, bytes) => {
-        await fs.uploadOk(`${root}/${inner.split('/').slice(0, -1).join('/')}`, inner.split('/').pop() ?? '', new Uint8Array(bytes));
-      };
-    }
+    // On S3 the default storage, so that a shares request's files are stored there too.
+    const mount = await mountOfKind(t, token, kind, { config: { default_folder: 'mounted', is_default: true, is_public: true }, mount: { cache_ttl: 0 } });
+    ({ root, s3 } = mount);
+    plant =
+      kind === 'LOCAL'
+        ? async (inner, bytes) => {
+            const file = join(t.dataDir, 'storage', mount.configId, ...inner.split('/'));
+            mkdirSync(join(file, '..'), { recursive: true });
+            writeFileSync(file, bytes);
+          }
+        : async (inner, bytes) => {
+            await fs.uploadOk(`${root}/${inner.split('/').slice(0, -1).join('/')}`, inner.split('/').pop() ?? '', new Uint8Array(bytes));
+          };
   });
   afterAll(async () => {
     await t.close();

@@ -8,20 +8,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson } from './harness';
+import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson, seedMountFile } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 let token = '';
 const SCREENSHOTS = join('test-results', 'explorer-ux');
 
-async function seedFile(folder: string, name: string, content: string) {
-  const body = new FormData();
-  body.append('file', new Blob([content]), name);
-  body.append('path', folder);
-  const answer = await fetch(`${suite.server.url}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body });
-  if (answer.status !== 201) throw new Error(`seeding ${name} answered ${answer.status}`);
-}
+const seedFile = (folder: string, name: string, content: string) => seedMountFile(suite.server.url, token, folder, name, content);
 
 async function exists(path: string): Promise<boolean> {
   const folder = path.slice(0, path.lastIndexOf('/') + 1);

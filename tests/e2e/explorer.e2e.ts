@@ -1,19 +1,12 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, adminToken, loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { ADMIN_PASSWORD, adminToken, loginAsAdmin, newPerson, seedMountFile, seriousA11yViolations } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 let token = '';
 
-/** Set-up through the API, as the admin: a file in a mount folder. */
-async function seedFile(folder: string, name: string, content: string) {
-  const body = new FormData();
-  body.append('file', new Blob([content]), name);
-  body.append('path', folder);
-  const answer = await fetch(`${suite.server.url}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body });
-  if (answer.status !== 201) throw new Error(`seeding ${name} answered ${answer.status}`);
-}
+const seedFile = (folder: string, name: string, content: string) => seedMountFile(suite.server.url, token, folder, name, content);
 
 async function contentOf(path: string): Promise<string> {
   const answer = await fetch(`${suite.server.url}/api/admin/fs/download?path=${encodeURIComponent(path)}`, { headers: { Authorization: `Bearer ${token}` } });

@@ -195,3 +195,12 @@ export async function a11yInBothThemes(page: Page, label = ''): Promise<string[]
   }
   return report;
 }
+
+/** Set-up through the API, as the admin: a file in a mount folder. */
+export async function seedMountFile(baseUrl: string, token: string, folder: string, name: string, content: string): Promise<void> {
+  const body = new FormData();
+  body.append('file', new Blob([content]), name);
+  body.append('path', folder);
+  const answer = await fetch(`${baseUrl}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body });
+  if (answer.status !== 201) throw new Error(`seeding ${name} answered ${answer.status}`);
+}
