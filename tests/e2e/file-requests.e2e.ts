@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { a11yInBothThemes, loginAsAdmin, newPerson } from './harness';
+import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -21,6 +21,8 @@ const resumed = fileOf('scan.bin', randomBytes(20 * MIB - 4321));
 /** Over the per-file limit: refused in the page, never sent. */
 const tooBig = fileOf('huge.bin', randomBytes(26 * MIB));
 const PARTS = 4;
+/** A second small file, for a request with room for one. */
+const another = fileOf('minutes.txt', Buffer.from('Minutes\n'.repeat(20)));
 
 const partNumberOf = (request: Request) => Number(/[?&]partNumber=(\d+)/i.exec(request.url())?.[1] ?? 0);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -111,4 +113,27 @@ describe('file requests', () => {
     expect(sha256(await stored.body())).toBe(sha256(resumed.bytes));
     await admin.context.close();
   }, 240_000);
+
+  it('refuses in the page the files past the number a request still takes', async () => {
+    const token = await adminToken(suite.server.url);
+    const answer = await fetch(`${suite.server.url}/api/file-requests`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Just one file', target: { kind: 'folder', path: '/local/one/' }, max_files: 1 }),
+    });
+    const { slug } = ((await answer.json()) as { data: { slug: string } }).data;
+
+    const { page, context } = await newPerson(suite.browser);
+    const inits: string[] = [];
+    context.on('request', (request) => request.url().includes('/multipart/init') && inits.push(request.postData() ?? ''));
+    await page.goto(`${suite.server.url}/request/${slug}`);
+    await page.getByRole('heading', { name: 'Just one file' }).waitFor();
+    await page.getByTestId('request-input').setInputFiles([small.path, another.path]);
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Files not sent' }).textContent())
+      .toContain('minutes.txt was not sent: the request takes no more files (its limit is 1).');
+    await page.locator('[data-sent-file="notes.txt"]').waitFor();
+    expect(inits.some((body) => body.includes('minutes.txt'))).toBe(false);
+    await context.close();
+  });
 });

@@ -118,7 +118,7 @@ function Sender({ request, busy, onFiles }: { request: PublicFileRequest; busy: 
       const maxTotal = formatBytes(request.max_total_size ?? 0);
       if (refusal === 'too_large') problems.push(t`${name} is larger than ${max}: it was not sent.`);
       else if (refusal === 'type_not_allowed') problems.push(t`${name} is not of an accepted type: it was not sent.`);
-      else if (refusal === 'too_many_files') problems.push(t`${name} would be more than the ${maxFiles} files this request takes: it was not sent.`);
+      else if (refusal === 'too_many_files') problems.push(t`${name} was not sent: the request takes no more files (its limit is ${maxFiles}).`);
       else if (refusal === 'over_total') problems.push(t`${name} would take the files sent over ${maxTotal} in all: it was not sent.`);
       else accepted.push(file);
     }
