@@ -80,6 +80,46 @@ export const fsLinkQuerySchema = v.object({
 });
 export const fsLinkSchema = v.object({ url: v.string(), expiresAt: v.string(), path: v.string() });
 
+// --------------------------------------------------------------------------------------------------- conflicts
+
+/**
+ * What a write into a mount does when its target name is taken (by a file, or by a name another writer has
+ * reserved): `skip` leaves the existing file alone, `replace` writes over it, `rename` writes under the next free
+ * `name (1).ext` (chosen atomically: two writers never get the same one), `fail` answers `fs_exists` (409) for
+ * that file. A folder in the way is never replaced: `replace` and `fail` fail, `skip` skips, `rename` renames.
+ */
+export const FS_CONFLICT_POLICIES = ['skip', 'replace', 'rename', 'fail'] as const;
+export type FsConflictPolicy = (typeof FS_CONFLICT_POLICIES)[number];
+export const fsConflictPolicySchema = v.picklist(FS_CONFLICT_POLICIES, 'invalid_choice');
+
+/** What became of one file a write named, reported with its final path. */
+export const FS_WRITE_OUTCOMES = ['created', 'replaced', 'skipped', 'renamed'] as const;
+export type FsWriteOutcome = (typeof FS_WRITE_OUTCOMES)[number];
+export const fsWriteOutcomeSchema = v.picklist(FS_WRITE_OUTCOMES);
+
+/**
+ * `POST /fs/exists {paths}`: what is at each path now, for a client to ask about conflicts before it writes. A
+ * file carries its size and ETag; `sha256` is given (for files of at most FS_HASH_MAX_BYTES on storages that can
+ * read them cheaply, LOCAL) when the request asks for hashes.
+ */
+export const FS_EXISTS_MAX_PATHS = 1000;
+export const FS_HASH_MAX_BYTES = 16 * 1024 * 1024;
+export const fsExistsRequestSchema = v.object({
+  paths: v.pipe(v.array(v.pipe(v.string(), v.minLength(1, 'required'))), v.minLength(1, 'required'), v.maxLength(FS_EXISTS_MAX_PATHS, 'too_many')),
+  hashes: v.optional(booleanish, false),
+});
+export const fsExistingEntrySchema = v.object({
+  path: v.string(),
+  kind: v.picklist(['file', 'folder']),
+  size: v.number(),
+  etag: v.nullable(v.string()),
+  sha256: v.optional(v.string()),
+});
+export type FsExistingEntry = v.InferOutput<typeof fsExistingEntrySchema>;
+/** Only the paths where something is; a path outside what the caller may see is answered as absent. */
+export const fsExistsSchema = v.object({ existing: v.array(fsExistingEntrySchema) });
+export type FsExists = v.InferOutput<typeof fsExistsSchema>;
+
 /** One path of a batch: done, or why not. */
 export const fsBatchResultSchema = v.object({
   succeeded: v.array(v.string()),
@@ -90,15 +130,31 @@ export type FsBatchResult = v.InferOutput<typeof fsBatchResultSchema>;
 // ----------------------------------------------------------------------------------------------------- uploads
 
 /** The fields of `upload`'s form besides its file. */
-export const fsUploadFormSchema = v.object({ path: v.optional(fsPathSchema, '/'), mimetype: v.optional(v.string()) });
+/** Uploads replace an existing file unless told otherwise: scripts written before `onConflict` keep working. */
+export const fsUploadFormSchema = v.object({
+  path: v.optional(fsPathSchema, '/'),
+  mimetype: v.optional(v.string()),
+  onConflict: v.optional(fsConflictPolicySchema, 'replace'),
+});
 
-export const fsUploadResultSchema = v.object({ path: v.string(), size: v.number(), etag: v.string(), mimetype: v.string() });
+/** `path` is the file's final path (another name when `renamed`); a `skipped` one describes the file left there. */
+export const fsUploadResultSchema = v.object({
+  path: v.string(),
+  size: v.number(),
+  etag: v.string(),
+  mimetype: v.string(),
+  /** Absent only in answers stored before it existed (the browser's offline cache, a resumed task's journal). */
+  outcome: v.optional(fsWriteOutcomeSchema),
+});
 export type FsUploadResult = v.InferOutput<typeof fsUploadResultSchema>;
 
 /** The most files one `upload-batch` request stores; file parts past it are answered in `failed` (`too_many_files`). */
 export const FS_UPLOAD_GROUP_MAX_FILES = 100;
 
 /**
+ * `upload-batch`'s form: `path` (the folder), then optionally `onConflict` (for every file after it, until the next
+ * `onConflict`; default `replace`), then per file `relativePath`, optionally `mimetype`, and the file part.
+ *
  * `upload-batch`: every file part of the form is answered once, in `succeeded` (as `upload` answers it) or in
  * `failed` (its full path, or the folder and its `relativePath` when that is not a valid path), each list in form
  * order; `relativePath` is the form's field exactly as sent, for the client to match its files by.
@@ -118,16 +174,26 @@ export const fsMultipartInitRequestSchema = v.object({
   filename: v.pipe(v.string(), v.minLength(1, 'required')),
   contentType: contentTypeField,
   fileSize: sizeField,
+  onConflict: v.optional(fsConflictPolicySchema, 'replace'),
 });
-export const fsMultipartInitSchema = v.object({
-  uploadId: v.string(),
-  /** The file's full path: what part, complete and abort name. */
-  path: v.string(),
-  /** Opaque; given back to part, complete and abort. */
-  key: v.string(),
-  partSize: v.number(),
-  partCount: v.number(),
-});
+/**
+ * An upload started (`outcome` says what its completion will be: `created`, `replaced` or `renamed`, with the final
+ * `path`), or not needed: `skipped`, with the path of the file left there. A `renamed` name stays reserved for this
+ * upload until it completes or is aborted.
+ */
+export const fsMultipartInitSchema = v.variant('outcome', [
+  v.object({
+    outcome: v.picklist(['created', 'replaced', 'renamed']),
+    uploadId: v.string(),
+    /** The file's full path: what part, complete and abort name. */
+    path: v.string(),
+    /** Opaque; given back to part, complete and abort. */
+    key: v.string(),
+    partSize: v.number(),
+    partCount: v.number(),
+  }),
+  v.object({ outcome: v.literal('skipped'), path: v.string() }),
+]);
 export type FsMultipartInit = v.InferOutput<typeof fsMultipartInitSchema>;
 
 export const fsPartQuerySchema = v.object({
@@ -169,8 +235,13 @@ export const fsPresignRequestSchema = v.object({
   fileName: v.pipe(v.string(), v.minLength(1, 'required')),
   contentType: contentTypeField,
   fileSize: sizeField,
+  onConflict: v.optional(fsConflictPolicySchema, 'replace'),
 });
+/** A skipped presign: nothing to PUT, the file at `targetPath` was left alone. */
+export const fsPresignSkippedSchema = v.object({ outcome: v.literal('skipped'), targetPath: v.string(), mountId: v.string() });
 export const fsPresignSchema = v.object({
+  /** What the commit will be; absent only in answers of servers before it existed. */
+  outcome: v.optional(v.picklist(['created', 'replaced', 'renamed'])),
   uploadUrl: v.string(),
   targetPath: v.string(),
   mountId: v.string(),
@@ -207,7 +278,20 @@ export const fsBatchCopyRequestSchema = v.object({
     v.minLength(1, 'required'),
     v.maxLength(1000, 'too_many'),
   ),
+  /** The older switch: `true` (the default) is `onConflict: skip`, `false` is `replace`. `onConflict` wins. */
   skipExisting: v.optional(booleanish, true),
+  onConflict: v.optional(fsConflictPolicySchema),
+});
+
+/**
+ * `batch-move`: items like batch-copy's. Inside one storage config each is renamed by the storage; between
+ * configs the server answers client copies as batch-copy does, and the client confirms them with
+ * `batch-move-commit`, which checks each target (size, and ETag where the storage gives one) before it deletes
+ * that file's source: a source whose target is not verified is never deleted. Default `onConflict`: `fail`.
+ */
+export const fsBatchMoveRequestSchema = v.object({
+  items: fsBatchCopyRequestSchema.entries.items,
+  onConflict: v.optional(fsConflictPolicySchema, 'fail'),
 });
 
 /** A file the client copies itself (between storages): GET `downloadUrl`, then PUT or multipart to the target. */
@@ -240,15 +324,38 @@ export const FS_READ_GROUP_BYTES = 8 * 1024 * 1024;
 export const fsReadGroupSchema = v.object({ url: v.string(), size: v.number(), sourcePaths: v.array(v.string()) });
 export type FsReadGroup = v.InferOutput<typeof fsReadGroupSchema>;
 
+/** One file of a copy or move and what became of it at its final `targetPath` (client copies: once committed). */
+export const fsItemOutcomeSchema = v.object({ sourcePath: v.string(), targetPath: v.string(), outcome: fsWriteOutcomeSchema });
+export type FsItemOutcome = v.InferOutput<typeof fsItemOutcomeSchema>;
+
+/**
+ * `failed[].error` is the reason (`fs_exists` for a conflict under `fail`: the one failure a retry with another
+ * `onConflict` can mend). A client copy's planned outcome is its `outcome`; `renamed` targets stay reserved until
+ * committed.
+ */
 export const fsBatchCopySchema = v.object({
   copied: v.array(v.string()),
   skipped: v.array(v.string()),
   failed: v.array(v.object({ path: v.string(), error: v.string(), message: v.string() })),
+  /** Every file done by the server itself (copied, or skipped), with its outcome. */
+  outcomes: v.optional(v.array(fsItemOutcomeSchema), []),
   requiresClientSideCopy: v.boolean(),
-  clientCopies: v.array(fsClientCopySchema),
+  clientCopies: v.array(v.object({ ...fsClientCopySchema.entries, outcome: v.optional(fsWriteOutcomeSchema) })),
   readGroups: v.optional(v.array(fsReadGroupSchema), []),
 });
 export type FsBatchCopy = v.InferOutput<typeof fsBatchCopySchema>;
+
+/** `batch-move`'s answer: `moved` are final paths moved by the server; the rest as batch-copy's. */
+export const fsBatchMoveSchema = v.object({
+  moved: v.array(v.string()),
+  skipped: v.array(v.string()),
+  failed: fsBatchCopySchema.entries.failed,
+  outcomes: v.array(fsItemOutcomeSchema),
+  requiresClientSideCopy: v.boolean(),
+  clientCopies: fsBatchCopySchema.entries.clientCopies,
+  readGroups: v.optional(v.array(fsReadGroupSchema), []),
+});
+export type FsBatchMove = v.InferOutput<typeof fsBatchMoveSchema>;
 
 export const fsBatchCopyCommitRequestSchema = v.object({
   targetMountId: v.pipe(v.string(), v.minLength(1, 'required')),
@@ -264,6 +371,20 @@ export const fsBatchCopyCommitRequestSchema = v.object({
     ),
     v.minLength(1, 'required'),
   ),
+});
+
+/**
+ * `batch-move-commit`: the client copies of a move, written; each target is verified (present, `fileSize`, and
+ * `etag` when both sides have one) and only then its `sourcePath` deleted. `pruneFolders` (the moved folders, sent
+ * with the last commit) are removed when no file is left below them: a folder with a file that failed stays.
+ */
+export const fsBatchMoveCommitRequestSchema = v.object({
+  targetMountId: v.pipe(v.string(), v.minLength(1, 'required')),
+  files: v.pipe(
+    v.array(v.object({ ...fsBatchCopyCommitRequestSchema.entries.files.pipe[0].item.entries, sourcePath: sentPathField })),
+    v.minLength(0),
+  ),
+  pruneFolders: v.optional(v.pipe(v.array(sentPathField), v.maxLength(1000, 'too_many')), []),
 });
 
 export const cacheClearRequestSchema = v.object({ mountId: v.optional(v.string()) });
