@@ -1,11 +1,12 @@
 import type { FileShare } from './files';
+import type { FsConflictPolicy } from './fs';
 
 /**
  * The language of the transfer engine: what the UI asks the worker to do, what the worker reports back,
  * and the error codes it fails with. Machines and the worker speak only these; src turns codes into text.
  */
 
-export const TASK_TYPES = ['upload', 'copy', 'delete', 'download'] as const;
+export const TASK_TYPES = ['upload', 'copy', 'move', 'delete', 'download'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -56,6 +57,8 @@ export interface TransferError {
   part?: number;
   /** The server's own message (already in the user's language), when it sent one. */
   serverMessage?: string;
+  /** The server's reason for refusing one item of a batch (`fs_exists`, `name_too_long`, …), when it gave one. */
+  reason?: string;
   /** Extra figures, e.g. sizes of a 413. */
   data?: Record<string, unknown>;
 }
@@ -63,6 +66,26 @@ export interface TransferError {
 export const isTransferError = (value: unknown): value is TransferError =>
   typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string' &&
   (TRANSFER_ERROR_CODES as readonly string[]).includes((value as { code: string }).code);
+
+/** A name taken under `onConflict: fail` (the server's reason `conflict`): the user decides, a plain retry cannot mend it. */
+export const isConflictError = (error: TransferError): boolean => error.reason === 'conflict';
+
+/** Statuses a later try may not get again: the server is busy, down, or timed out on its side. */
+const TRANSIENT_STATUSES = [408, 425, 429, 500, 502, 503, 504];
+
+/**
+ * Whether trying an item again can succeed without the user changing anything: a lost connection, a time-out, a
+ * busy or failing server, a cancel, a file not picked again. A refusal for what the item is (a conflict, a name or
+ * size the storage will not take, a permission) fails again the same way, so "Retry failed" leaves it.
+ */
+export function isRetryable(error: TransferError): boolean {
+  if (isConflictError(error)) return false;
+  if (['network', 'timeout', 'cancelled', 'file_mismatch', 'unauthorized'].includes(error.code)) return true;
+  if (['too_large', 'quota_exceeded', 'slug_taken', 'storage_forbidden'].includes(error.code)) return false;
+  if (error.status !== undefined) return TRANSIENT_STATUSES.includes(error.status);
+  // A batch's item refused with a reason and no status: only the server's own failure is worth another try.
+  return error.reason === undefined || error.reason === 'internal';
+}
 
 /** How the worker reaches the API on the user's behalf. */
 export interface ApiAccess {
@@ -115,6 +138,10 @@ export interface FsFileUpload {
   relativePath?: string;
   /** A large file of a batch upload: the batch's task id. */
   batchOf?: string;
+  /** What to do when the name is taken (default `fail`: the explorer asks the user). */
+  onConflict?: FsConflictPolicy;
+  /** A run after the user decided on the conflicts the first run found; without it, a taken name is asked about. */
+  resolution?: ConflictResolution;
 }
 
 /** A file of a batch upload and where it goes below the batch's folder (`photos/a.jpg`, or just its name). */
@@ -136,6 +163,8 @@ export interface FsBatchUpload {
   /** The mount folder the files go in, ending in `/`. */
   folder: string;
   files: BatchFile[];
+  /** A run after the user decided on the conflicts the first run found; without it, taken names are asked about. */
+  resolution?: ConflictResolution;
 }
 
 /**
@@ -196,24 +225,64 @@ export interface FsDirectoryUpload {
   /** The mount folder, ending in `/`. */
   folder: string;
   directory: FileSystemDirectoryHandle;
+  resolution?: ConflictResolution;
 }
 
 /** One source file or folder and where it goes (a folder ends in `/` on both sides). */
 export interface FsCopyItem {
   sourcePath: string;
   targetPath: string;
+  /** What to do when the target is taken; the explorer's first run says `fail`, to ask the user. */
+  onConflict?: FsConflictPolicy;
 }
 
 /**
- * Copy files and folders: the server copies inside one storage; between storages the worker streams each file
- * from its signed download URL to its signed target, then commits. A retry sends only the files that failed.
+ * Copy or move files and folders: the server copies (or renames) inside one storage; between storages the worker
+ * streams each file from its signed download URL to its signed target, then commits (a move's commit deletes each
+ * source once its target is verified). A retry sends only the files that failed.
  */
 export interface FsCopy {
   taskId: string;
   api: ApiAccess;
+  operation: 'copy' | 'move';
   items: FsCopyItem[];
-  skipExisting: boolean;
 }
+
+/**
+ * A name a write found taken, for the user to decide on: `path` names the item as the task's result does (a
+ * relative path for uploads, a source path for copies and moves), `targetPath` is the file in the way. `identical`:
+ * same size, and same content where the storage could tell (a SHA-256 of LOCAL files).
+ */
+export interface FsConflict {
+  path: string;
+  targetPath: string;
+  identical: boolean;
+  existingSize?: number;
+  newSize?: number;
+}
+
+/** The conflicts-resolving choices the user has: skip the file, replace it, or keep both (the new one renamed). */
+export type ConflictChoice = Exclude<FsConflictPolicy, 'fail'>;
+
+/**
+ * What the user chose for a task's conflicts: one choice for all (`choice`), or one per item (`perPath`, by the
+ * conflict's `path`); `skipIdentical` skips identical files whatever the choice.
+ */
+export interface ConflictDecision {
+  choice: ConflictChoice;
+  skipIdentical: boolean;
+  perPath?: Record<string, ConflictChoice>;
+}
+
+/** The conflicts a task met, and what the user chose for them: what the task's next run is given. */
+export interface ConflictResolution {
+  decision: ConflictDecision;
+  conflicts: FsConflict[];
+}
+
+/** The policy a decision gives one conflict. */
+export const policyFor = (decision: ConflictDecision, conflict: Pick<FsConflict, 'path' | 'identical'>): ConflictChoice =>
+  decision.perPath?.[conflict.path] ?? (decision.skipIdentical && conflict.identical ? 'skip' : decision.choice);
 
 /** How a copy, delete or zip download is kept in the journal: the page's task, and what its runs before did. */
 export interface ItemsTaskRecord {
@@ -245,11 +314,33 @@ export interface FsZipDownload {
   sink: { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'stream'; writable: WritableStream<Uint8Array> };
 }
 
-/** Per-item result of copy, delete and download tasks: what is done, and what failed with why. */
+/**
+ * Per-item result of copy, move, delete, download and batch upload tasks: what is done, and what failed with why.
+ * `replaced` and `renamed` are the done items that replaced a file or were written under a new name; `conflicts`
+ * the items left undone because their name was taken, for the user to decide on.
+ */
 export interface FsItemsResult {
   succeeded: string[];
   skipped: string[];
   failed: { path: string; error: TransferError }[];
+  replaced?: string[];
+  renamed?: string[];
+  conflicts?: FsConflict[];
+}
+
+/**
+ * A task's result after a run that did only what the runs before left undone (a retry, or a run after the user
+ * decided on conflicts): what each run did, the failures a retry did not try again, and this run's conflicts.
+ */
+export function joinItemsResults(previous: FsItemsResult, result: FsItemsResult): FsItemsResult {
+  return {
+    ...result,
+    succeeded: [...previous.succeeded, ...result.succeeded],
+    skipped: [...previous.skipped, ...result.skipped],
+    replaced: [...(previous.replaced ?? []), ...(result.replaced ?? [])],
+    renamed: [...(previous.renamed ?? []), ...(result.renamed ?? [])],
+    failed: [...previous.failed.filter(({ error }) => !isRetryable(error)), ...result.failed],
+  };
 }
 
 /** Uploads into a mount make no share: the journal's share options are empty for them. */

@@ -13,7 +13,8 @@ export type ExplorerDialog =
   | { kind: 'mkdir' }
   | { kind: 'rename'; path: string }
   | { kind: 'delete'; paths: string[] }
-  | { kind: 'copy'; paths: string[] };
+  | { kind: 'copy'; paths: string[] }
+  | { kind: 'move'; paths: string[] };
 
 /** Why a folder could not be listed, as the API said it. */
 export interface ExplorerFailure {

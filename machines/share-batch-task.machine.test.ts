@@ -8,7 +8,8 @@ const shareOf = (path: string) => ({ id: `id-${path}`, slug: `s-${path}`, filena
 
 /**
  * A runner that behaves as the engine does for files shared together: its journal remembers each file's share, a
- * run sends only the files without one, and answers the whole batch's shares; the files in `failing` are refused.
+ * run sends only the files without one, and answers the whole batch's shares; the files in `failing` meet a busy
+ * server (a failure worth retrying).
  */
 function fakeShareEngine(failing: Set<string>) {
   const journal = new Map<string, ShareBatchEntry>();
@@ -20,7 +21,7 @@ function fakeShareEngine(failing: Set<string>) {
     const failed: ShareBatchResult['failed'] = [];
     for (const { relativePath } of files.filter((file) => !journal.has(file.relativePath))) {
       sent.push(relativePath);
-      if (failing.has(relativePath)) failed.push({ path: relativePath, error: { code: 'presign_failed', status: 400, serverMessage: 'Refused' } });
+      if (failing.has(relativePath)) failed.push({ path: relativePath, error: { code: 'presign_failed', status: 503, serverMessage: 'Busy' } });
       else journal.set(relativePath, { path: relativePath, share: shareOf(relativePath) });
       sendBack({ type: 'engine.item', currentFile: relativePath, counts: { success: journal.size, skipped: 0, failed: failed.length } });
     }

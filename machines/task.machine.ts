@@ -1,15 +1,33 @@
 import { assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
-import type { BatchFile, FsItemsResult, TaskType, TransferError, TransferProgress, UploadStage } from '../contract/transfer';
+import {
+  isRetryable,
+  joinItemsResults,
+  type BatchFile,
+  type ConflictDecision,
+  type ConflictResolution,
+  type FsConflict,
+  type FsItemsResult,
+  type TaskType,
+  type TransferError,
+  type TransferProgress,
+  type UploadStage,
+} from '../contract/transfer';
 
-/** Per-item counts of tasks over many files (copy, delete). */
+/**
+ * Per-item counts of tasks over many files (copy, move, delete, batch uploads); `replaced` and `renamed` are
+ * among `success`, and `conflicts` are names found taken, waiting for the user's decision.
+ */
 export interface ItemCounts {
   success: number;
   skipped: number;
   failed: number;
+  replaced?: number;
+  renamed?: number;
+  conflicts?: number;
 }
 
 /** How a task rebuilt after a reload starts. */
-export type RestoredStatus = 'awaitingFile' | 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+export type RestoredStatus = 'awaitingFile' | 'awaitingDecision' | 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
 
 export interface TaskInput {
   id: string;
@@ -33,11 +51,17 @@ export interface TaskContext extends Omit<TaskInput, 'restored'> {
   restoredAs?: RestoredStatus;
   /** What the runs before a retry of a copy or delete achieved: the runner does only what they left undone. */
   previous?: unknown;
+  /** The conflicts the last run met and what the user chose for them, for the run that follows. */
+  resolution?: ConflictResolution;
 }
 
-/** What the runner is given: the task, and on a retry what the runs before achieved. */
+/**
+ * What the runner is given: the task, on a retry what the runs before achieved, and after the user decided on
+ * conflicts, that decision.
+ */
 export interface RunnerInput extends Omit<TaskInput, 'restored'> {
   previous?: unknown;
+  resolution?: ConflictResolution;
 }
 
 /** What a running task's runner reports back. */
@@ -58,12 +82,14 @@ export type TaskEvent =
   | { type: 'task.filesProvided'; files: BatchFile[] }
   /** A batch stops sending and keeps what the server acknowledged; resume sends the rest. */
   | { type: 'task.pause' }
-  | { type: 'task.resume' };
+  | { type: 'task.resume' }
+  /** The user decided what becomes of the names the run found taken. */
+  | { type: 'task.resolve'; decision: ConflictDecision };
 
 const idle: TransferProgress = { loaded: 0, total: 0, percent: 0, speed: 0, secondsLeft: null };
 
 /** Tasks whose retry runs only the items that failed; a download makes its whole zip again. */
-const RETRIES_FAILED_ONLY: readonly TaskType[] = ['copy', 'delete'];
+const RETRIES_FAILED_ONLY: readonly TaskType[] = ['copy', 'move', 'delete'];
 
 export const isItemsResult = (value: unknown): value is FsItemsResult =>
   typeof value === 'object' && value !== null && ['succeeded', 'skipped', 'failed'].every((key) => Array.isArray((value as Record<string, unknown>)[key]));
@@ -74,13 +100,28 @@ export const isItemsResult = (value: unknown): value is FsItemsResult =>
  */
 function settled(previous: unknown, result: unknown): { result: unknown; counts?: ItemCounts } {
   if (!isItemsResult(result)) return { result };
-  const all = isItemsResult(previous)
-    ? { ...result, succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed }
-    : result;
+  const all = isItemsResult(previous) ? joinItemsResults(previous, result) : result;
   return { result: all, counts: countsOf(all) };
 }
 
-const countsOf = (result: FsItemsResult): ItemCounts => ({ success: result.succeeded.length, skipped: result.skipped.length, failed: result.failed.length });
+/** The counts of a result; the kinds of success and the conflicts only where there are some. */
+const countsOf = (result: FsItemsResult): ItemCounts => {
+  const extra = { replaced: result.replaced?.length ?? 0, renamed: result.renamed?.length ?? 0, conflicts: result.conflicts?.length ?? 0 };
+  return {
+    success: result.succeeded.length,
+    skipped: result.skipped.length,
+    failed: result.failed.length,
+    ...Object.fromEntries(Object.entries(extra).filter(([, count]) => count > 0)),
+  };
+};
+
+/** The names a finished run found taken, waiting for the user (none for a result of another shape). */
+export const conflictsOf = (result: unknown): FsConflict[] => (isConflicted(result) ? result.conflicts : []);
+const isConflicted = (result: unknown): result is { conflicts: FsConflict[] } =>
+  typeof result === 'object' && result !== null && Array.isArray((result as { conflicts?: unknown }).conflicts) && (result as { conflicts: unknown[] }).conflicts.length > 0;
+
+/** Failed items that a plain retry may mend (see isRetryable); a task that failed whole can always be tried again. */
+export const retryableFailures = (result: unknown): FsItemsResult['failed'] => (isItemsResult(result) ? result.failed.filter(({ error }) => isRetryable(error)) : []);
 
 /** Kinds of payload of batch uploads: files into a mount folder, and files shared together (the upload page). */
 const BATCH_KINDS: readonly unknown[] = ['fsBatchUpload', 'shareBatchUpload'];
@@ -116,6 +157,10 @@ export const taskMachine = setup({
       previous: ({ context }) => (RETRIES_FAILED_ONLY.includes(context.type) ? (context.result ?? context.previous) : undefined),
     }),
     settle: assign(({ context, event }) => (event.type === 'engine.done' ? settled(context.previous, event.result) : {})),
+    /** The user's decision on the conflicts of the result, for the next run. */
+    decide: assign({
+      resolution: ({ context, event }) => (event.type === 'task.resolve' ? { decision: event.decision, conflicts: conflictsOf(context.result) } : context.resolution),
+    }),
   },
   guards: {
     /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
@@ -124,10 +169,14 @@ export const taskMachine = setup({
       return context.type === 'upload' && !payload?.file && !payload?.url && !payload?.files && !payload?.directory;
     },
     pausable: ({ context }) => isBatch(context.payload),
+    hasConflicts: ({ event }) => event.type === 'engine.done' && conflictsOf(event.result).length > 0,
+    /** A partly done task retries only its items worth another try; with none, "Retry" has nothing to do. */
+    someRetryable: ({ context }) => retryableFailures(context.result).length > 0,
     restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,
     /** The run's per-item result says so, or else the last counts the runner sent. */
     someFailed: ({ context, event }) => {
-      const result = event.type === 'engine.done' ? event.result : undefined;
+      // Failures a retry left alone still count: the whole task's result, as settle will make it.
+      const result = event.type === 'engine.done' ? settled(context.previous, event.result).result : undefined;
       return isItemsResult(result) ? result.failed.length > 0 : (context.counts?.failed ?? 0) > 0;
     },
   },
@@ -147,6 +196,7 @@ export const taskMachine = setup({
     starting: {
       always: [
         { guard: { type: 'restoredAs', params: 'awaitingFile' }, target: 'awaitingFile' },
+        { guard: { type: 'restoredAs', params: 'awaitingDecision' }, target: 'awaitingDecision' },
         { guard: { type: 'restoredAs', params: 'completed' }, target: 'completed' },
         { guard: { type: 'restoredAs', params: 'partial' }, target: 'partial' },
         { guard: { type: 'restoredAs', params: 'failed' }, target: 'failed' },
@@ -182,6 +232,7 @@ export const taskMachine = setup({
           label: context.label,
           payload: context.payload,
           ...(context.previous !== undefined && { previous: context.previous }),
+          ...(context.resolution && { resolution: context.resolution }),
         }),
       },
       on: {
@@ -189,6 +240,7 @@ export const taskMachine = setup({
         'engine.progress': { actions: assign({ progress: ({ event }) => event.progress }) },
         'engine.item': { actions: assign({ currentFile: ({ event }) => event.currentFile, counts: ({ event }) => event.counts }) },
         'engine.done': [
+          { guard: 'hasConflicts', target: 'awaitingDecision', actions: 'settle' },
           { guard: 'someFailed', target: 'partial', actions: 'settle' },
           { target: 'completed', actions: 'settle' },
         ],
@@ -205,11 +257,30 @@ export const taskMachine = setup({
       tags: ['paused'],
       on: { 'task.resume': 'running', 'task.cancel': 'cancelled' },
     },
+    /**
+     * The run found names taken (and wrote nothing over them): the user chooses skip, replace or keep both, once
+     * for the task; the next run does those items as chosen, and what the run before did stays done.
+     */
+    awaitingDecision: {
+      tags: ['needsDecision'],
+      on: {
+        'task.resolve': [
+          { guard: 'fileMissing', target: 'awaitingFile', actions: 'decide' },
+          { target: 'running', actions: ['decide', 'restart'] },
+        ],
+        'task.cancel': 'cancelled',
+      },
+    },
     completed: { tags: ['done'] },
     /** Finished, but some items failed: the counts say how many. */
     partial: {
       tags: ['done', 'error'],
-      on: { 'task.retry': [{ guard: 'fileMissing', target: 'awaitingFile' }, { target: 'running', actions: 'restart' }] },
+      on: {
+        'task.retry': [
+          { guard: 'fileMissing', target: 'awaitingFile' },
+          { guard: 'someRetryable', target: 'running', actions: 'restart' },
+        ],
+      },
     },
     failed: {
       tags: ['error'],

@@ -1,4 +1,4 @@
-import type { BatchFile, FsCopyItem, FsItemsResult } from '../../contract/transfer';
+import { isRetryable, policyFor, type BatchFile, type ConflictResolution, type FsCopyItem, type FsItemsResult } from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
 
 /**
@@ -14,7 +14,8 @@ export type ExplorerTaskPayload =
    * (`directory`) is walked by the worker, so its count is not known here.
    */
   | { kind: 'fsBatchUpload'; files?: BatchFile[]; directory?: FileSystemDirectoryHandle; folder: string; count: number; fromFolder: boolean; resume?: boolean }
-  | { kind: 'fsCopy'; items: FsCopyItem[]; skipExisting: boolean }
+  /** A copy, or a move (`operation`; absent in records of copies kept before moves existed). */
+  | { kind: 'fsCopy'; items: FsCopyItem[]; operation?: 'copy' | 'move' }
   | { kind: 'fsDelete'; paths: string[] }
   | { kind: 'fsDownload'; paths: string[]; name: string; saveTo: ZipDestination };
 
@@ -49,8 +50,9 @@ export function fsDirectoryUploadTask(folder: string, directory: FileSystemDirec
   return { id: newTaskId(), type: 'upload', label, payload: { kind: 'fsBatchUpload', directory, folder, count: 0, fromFolder: true } satisfies ExplorerTaskPayload };
 }
 
-export function fsCopyTask(label: string, items: FsCopyItem[], skipExisting: boolean): TaskInput {
-  return { id: newTaskId(), type: 'copy', label, payload: { kind: 'fsCopy', items, skipExisting } satisfies ExplorerTaskPayload };
+/** A copy or a move of mount paths: a name taken in the target is asked about, never written over unasked. */
+export function fsCopyTask(label: string, items: FsCopyItem[], operation: 'copy' | 'move'): TaskInput {
+  return { id: newTaskId(), type: operation, label, payload: { kind: 'fsCopy', items, operation } satisfies ExplorerTaskPayload };
 }
 
 export function fsDeleteTask(label: string, paths: string[]): TaskInput {
@@ -62,10 +64,23 @@ export function fsDownloadTask(name: string, paths: string[], saveTo: ZipDestina
 }
 
 /**
+ * What the next run of a copy or move does: the items a retry may mend (as the first run sent them) and, once the
+ * user decided, the conflicts with their choice; the first run sends every item and asks about taken names.
+ */
+export function copyRunItems(items: FsCopyItem[], previous: FsItemsResult | undefined, resolution: ConflictResolution | undefined): FsCopyItem[] {
+  if (!previous) return items.map((item) => ({ ...item, onConflict: 'fail' }));
+  const retried = failedCopyItems(items, previous.failed.filter(({ error }) => isRetryable(error))).map((item) => ({ ...item, onConflict: 'fail' as const }));
+  const decided = resolution
+    ? resolution.conflicts.flatMap((conflict) => failedCopyItems(items, [conflict]).map((item) => ({ ...item, onConflict: policyFor(resolution.decision, conflict) })))
+    : [];
+  return [...retried, ...decided];
+}
+
+/**
  * The copies a retry makes: one per file that failed (the engine names failures by source file), each to the same
  * place as the first run sent it. A file of a copied folder becomes a copy of its own, into the folder's copy.
  */
-export function failedCopyItems(items: FsCopyItem[], failed: FsItemsResult['failed']): FsCopyItem[] {
+export function failedCopyItems(items: FsCopyItem[], failed: { path: string }[]): FsCopyItem[] {
   const bare = (path: string) => path.replace(/\/$/, '');
   return failed.flatMap(({ path }) => {
     const item = items.find((candidate) => bare(candidate.sourcePath) === bare(path)) ?? items.find((candidate) => path.startsWith(`${bare(candidate.sourcePath)}/`));

@@ -3,11 +3,11 @@ import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActor
 import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type FsZipDownload, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
-import { isItemsResult, taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
+import { conflictsOf, isItemsResult, taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
-import { failedCopyItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
+import { copyRunItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
 import { fileRequestGrants, isFileRequestPayload, withGrant, type FileRequestTaskPayload } from './file-request-tasks';
 import { isReceiptPayload } from './receipt-tasks';
 import { isShareBatchPayload, type ShareBatchPayload } from './share-tasks';
@@ -51,7 +51,7 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
       const { claimId, file } = input.payload;
       run = file ? transferEngine.uploadReceipt({ taskId: input.id, api, claimId, file }, relay) : Promise.reject({ code: 'unknown' } satisfies TransferError);
     } else if (isExplorerPayload(input.payload)) {
-      run = runExplorerTask(input.id, input.label, input.payload, input.previous as FsItemsResult | undefined, api, relay);
+      run = runExplorerTask(input, input.payload, api, relay);
     } else if (input.type === 'upload' && payload.url) {
       run = payload.resume
         ? transferEngine.resumeUrl(input.id, api, relay)
@@ -105,29 +105,29 @@ function runFileRequestUpload(taskId: string, payload: FileRequestTaskPayload, a
  * The mount explorer's tasks, each handed to its engine pipeline. A retry of a copy or delete (`previous`: what the
  * runs before achieved; the task machine joins the results) runs only what failed.
  */
-function runExplorerTask(
-  taskId: string,
-  label: string,
-  payload: ExplorerTaskPayload,
-  previous: FsItemsResult | undefined,
-  api: ApiAccess,
-  relay: (event: EngineEvent) => void,
-): Promise<unknown> {
+function runExplorerTask(input: RunnerInput, payload: ExplorerTaskPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+  const { id: taskId, label, resolution } = input;
+  const previous = input.previous as FsItemsResult | undefined;
+  const decided = resolution ? { resolution } : {};
   switch (payload.kind) {
     case 'fsUpload':
       if (!payload.file) return Promise.reject({ code: 'unknown' } satisfies TransferError);
       return payload.resume
-        ? transferEngine.resumeFile(taskId, payload.file, api, relay)
-        : transferEngine.uploadToMount({ taskId, api, file: payload.file, folder: payload.folder, ...(payload.relativePath && { relativePath: payload.relativePath }) }, relay);
+        ? transferEngine.resumeFile(taskId, payload.file, api, relay, resolution)
+        : transferEngine.uploadToMount(
+            { taskId, api, file: payload.file, folder: payload.folder, ...(payload.relativePath && { relativePath: payload.relativePath }), ...decided },
+            relay,
+          );
     case 'fsBatchUpload':
-      if (payload.directory && !payload.resume) return transferEngine.uploadDirectoryToMount({ taskId, api, label, folder: payload.folder, directory: payload.directory }, relay);
+      if (payload.directory && !payload.resume) return transferEngine.uploadDirectoryToMount({ taskId, api, label, folder: payload.folder, directory: payload.directory, ...decided }, relay);
       if (!payload.files) return Promise.reject({ code: 'unknown' } satisfies TransferError);
       return payload.resume
-        ? transferEngine.resumeBatch(taskId, payload.files, api, relay)
-        : transferEngine.uploadBatchToMount({ taskId, api, label, folder: payload.folder, files: payload.files }, relay);
+        ? transferEngine.resumeBatch(taskId, payload.files, api, relay, resolution)
+        : transferEngine.uploadBatchToMount({ taskId, api, label, folder: payload.folder, files: payload.files, ...decided }, relay);
     case 'fsCopy': {
-      const items = previous ? failedCopyItems(payload.items, previous.failed) : payload.items;
-      return transferEngine.copyInMounts({ taskId, api, items, skipExisting: payload.skipExisting }, relay, { taskType: 'copy', label, payload, ...(previous && { previous }) });
+      const operation = payload.operation ?? 'copy';
+      const items = copyRunItems(payload.items, previous, resolution);
+      return transferEngine.copyInMounts({ taskId, api, items, operation }, relay, { taskType: operation, label, payload, ...(previous && { previous }) });
     }
     case 'fsDelete': {
       const paths = previous ? previous.failed.map((item) => item.path) : payload.paths;
@@ -146,6 +146,12 @@ async function zipSink(saveTo: ZipDestination, name: string): Promise<FsZipDownl
   return saveTo.kind === 'file' ? saveTo : { kind: 'stream', writable: await streamedDownload(name) };
 }
 
+/** How a run that ended is shown again: waiting for the user's choice on conflicts, partly done, or done. */
+function finishedStatus(result: unknown): RestoredStatus {
+  if (conflictsOf(result).length > 0) return 'awaitingDecision';
+  return isItemsResult(result) && result.failed.length > 0 ? 'partial' : 'completed';
+}
+
 /** Bytes of a batch's acknowledged files. */
 function batchBytesDone(task: JournalTask): number {
   const done = new Set(task.done ?? []);
@@ -158,8 +164,7 @@ function batchBytesDone(task: JournalTask): number {
  */
 function itemsTaskFromJournal(task: JournalTask, record: NonNullable<JournalTask['itemsTask']>): TaskInput {
   const result = isItemsResult(task.result) ? task.result : undefined;
-  const status: RestoredStatus =
-    task.status === 'completed' ? (result && result.failed.length > 0 ? 'partial' : 'completed') : task.status === 'failed' ? 'failed' : 'cancelled';
+  const status: RestoredStatus = task.status === 'completed' ? finishedStatus(result) : task.status === 'failed' ? 'failed' : 'cancelled';
   return {
     id: task.taskId,
     type: record.taskType,
@@ -188,12 +193,11 @@ function restoredUploadPayload(task: JournalTask): UploadPayload | ExplorerTaskP
 export function taskFromJournal(task: JournalTask): TaskInput {
   if (task.itemsTask) return itemsTaskFromJournal(task, task.itemsTask);
   const loaded = task.batchFiles ? batchBytesDone(task) : Object.values(task.parts).reduce((sum, part) => sum + part.size, 0);
-  const someFailed = isItemsResult(task.result) && task.result.failed.length > 0;
   // URL uploads resume by themselves; local files need the user to pick the file (or the batch's files) again.
   const status: RestoredStatus =
-    task.status === 'completed' && someFailed
-      ? 'partial'
-      : task.status === 'completed' || task.status === 'failed' || task.status === 'cancelled'
+    task.status === 'completed'
+      ? finishedStatus(task.result)
+      : task.status === 'failed' || task.status === 'cancelled'
         ? task.status
         : task.kind === 'url'
           ? 'running'

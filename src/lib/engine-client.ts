@@ -12,6 +12,7 @@ import {
   type EngineEvent,
   type FileShareUpload,
   type FsBatchUpload,
+  type ConflictResolution,
   type FsCopy,
   type FsDelete,
   type FsDirectoryUpload,
@@ -83,8 +84,13 @@ async function stageFiles(taskId: string, files: BatchFile[]): Promise<void> {
 export const transferEngine = {
   uploadFile: (command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().uploadFile(command, Comlink.proxy(onEvent)),
-  resumeFile: (taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult | FileRequestUpload> =>
-    remote().resumeFile(taskId, file, api, Comlink.proxy(onEvent)),
+  resumeFile: (
+    taskId: string,
+    file: File,
+    api: ApiAccess,
+    onEvent: (event: EngineEvent) => void,
+    resolution?: ConflictResolution,
+  ): Promise<FileShare | FsUploadResult | FsItemsResult | FileRequestUpload> => remote().resumeFile(taskId, file, api, Comlink.proxy(onEvent), resolution),
   uploadReceipt: (command: ReceiptUpload, onEvent: (event: EngineEvent) => void): Promise<ExpenseReceipt> =>
     remote().uploadReceipt(command, Comlink.proxy(onEvent)),
   uploadToRequest: (command: RequestFileUpload, onEvent: (event: EngineEvent) => void): Promise<FileRequestUpload> =>
@@ -93,7 +99,7 @@ export const transferEngine = {
     remote().uploadUrl(command, Comlink.proxy(onEvent)),
   resumeUrl: (taskId: string, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare> =>
     remote().resumeUrl(taskId, api, Comlink.proxy(onEvent)),
-  uploadToMount: (command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult> =>
+  uploadToMount: (command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult | FsItemsResult> =>
     remote().uploadToMount(command, Comlink.proxy(onEvent)),
   uploadBatchToMount: async (command: FsBatchUpload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> => {
     await stageFiles(command.taskId, command.files);
@@ -101,9 +107,9 @@ export const transferEngine = {
   },
   uploadDirectoryToMount: (command: FsDirectoryUpload, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> =>
     remote().uploadDirectoryToMount(command, Comlink.proxy(onEvent)),
-  resumeBatch: async (taskId: string, files: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> => {
+  resumeBatch: async (taskId: string, files: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void, resolution?: ConflictResolution): Promise<FsItemsResult> => {
     await stageFiles(taskId, files);
-    return remote().resumeBatch(taskId, [], api, Comlink.proxy(onEvent));
+    return remote().resumeBatch(taskId, [], api, Comlink.proxy(onEvent), resolution);
   },
   uploadShareBatch: async (command: ShareBatchUpload, onEvent: (event: EngineEvent) => void): Promise<ShareBatchResult> => {
     await stageFiles(command.taskId, command.files);

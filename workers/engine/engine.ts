@@ -6,6 +6,7 @@ import {
   NO_SHARE_OPTIONS,
   type ApiAccess,
   type BatchFile,
+  type ConflictResolution,
   type EngineEvent,
   type FileShareUpload,
   type FsCopy,
@@ -32,7 +33,7 @@ import { fsDelete } from '../pipelines/fs-delete';
 import { directoryFiles } from '../pipelines/directory-files';
 import { fsBatchUpload } from '../pipelines/fs-batch-upload';
 import { fsDownloadZip } from '../pipelines/fs-download-zip';
-import { fsDescription, fsUpload } from '../pipelines/fs-upload';
+import { fsDescription, fsUploadAsking } from '../pipelines/fs-upload';
 import { fsProtocol, shareMultipartJob } from '../pipelines/multipart-protocol';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
@@ -109,13 +110,13 @@ export class TransferEngine {
    * A local file into a mount folder (mount explorer). Large files resume from the journal like file shares: a
    * retry, or the same file picked again after a reload, sends only the missing parts.
    */
-  async uploadToMount(command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult> {
+  async uploadToMount(command: FsFileUpload, onEvent: (event: EngineEvent) => void): Promise<FsUploadResult | FsItemsResult> {
     return this.run(command.taskId, async (signal) => {
       const context = this.context(signal, onEvent);
       if (command.file.size <= MULTIPART_THRESHOLD) {
-        return this.records.single(command.taskId, fsDescription(command), command.file.size, signal, () => fsUpload(command, context));
+        return this.records.single(command.taskId, fsDescription(command), command.file.size, signal, () => fsUploadAsking(command, context));
       }
-      return fsUpload(command, context, await this.records.unfinishedUpload(command.taskId));
+      return fsUploadAsking(command, context, await this.records.unfinishedUpload(command.taskId));
     });
   }
 
@@ -151,7 +152,7 @@ export class TransferEngine {
       const acknowledged = async (paths: string[]) => {
         if (paths.length > 0) await this.records.itemsDone(command.taskId, paths);
       };
-      const job = { ...command, files, done: new Set(known?.done ?? []), missing };
+      const job = { ...command, files, done: new Set(known?.done ?? []), missing, ...(command.resolution && { resolution: command.resolution }) };
       return fsBatchUpload(job, this.context(signal, onEvent), { ...this.records.largeFileHooks(), acknowledged });
     });
   }
@@ -160,12 +161,12 @@ export class TransferEngine {
    * A batch after a reload, with the files picked again: those that match the journal's (same relative path, size
    * and modification time) go on, the acknowledged ones are not sent again, and any not picked again fail as such.
    */
-  async resumeBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FsItemsResult> {
+  async resumeBatch(taskId: string, picked: BatchFile[], api: ApiAccess, onEvent: (event: EngineEvent) => void, resolution?: ConflictResolution): Promise<FsItemsResult> {
     return answered(async () => {
       const task = await this.records.task(taskId);
       if (!task?.batchFiles || task.fsFolder === undefined) throw new TransferFailure({ code: 'unknown' });
       const { files, missing } = matchMountBatch({ ...task, batchFiles: task.batchFiles }, this.batchFiles(taskId, picked));
-      return this.uploadBatchToMount({ taskId, api, label: task.label, folder: task.fsFolder, files }, onEvent, missing);
+      return this.uploadBatchToMount({ taskId, api, label: task.label, folder: task.fsFolder, files, ...(resolution && { resolution }) }, onEvent, missing);
     });
   }
 
@@ -216,7 +217,7 @@ export class TransferEngine {
     });
   }
 
-  /** Copies between mount paths (see fsCopy); the answer lists what was copied, skipped and failed. */
+  /** Copies or moves between mount paths (see fsCopy); the answer lists what was done, skipped and failed. */
   async copyInMounts(command: FsCopy, onEvent: (event: EngineEvent) => void, record?: ItemsTaskRecord): Promise<FsItemsResult> {
     return this.run(command.taskId, (signal) => this.records.items(command.taskId, record, signal, () => fsCopy(command, this.context(signal, onEvent))));
   }
@@ -272,7 +273,13 @@ export class TransferEngine {
    * Continue a multipart upload after a reload with the file the user picked again; it must be the same file
    * (name, size and last-modified), or the parts would not fit together.
    */
-  async resumeFile(taskId: string, file: File, api: ApiAccess, onEvent: (event: EngineEvent) => void): Promise<FileShare | FsUploadResult | FileRequestUpload> {
+  async resumeFile(
+    taskId: string,
+    file: File,
+    api: ApiAccess,
+    onEvent: (event: EngineEvent) => void,
+    resolution?: ConflictResolution,
+  ): Promise<FileShare | FsUploadResult | FsItemsResult | FileRequestUpload> {
     return answered(async () => {
       const task = await this.records.task(taskId);
       if (!task?.file) throw new TransferFailure({ code: 'unknown' });
@@ -280,7 +287,7 @@ export class TransferEngine {
       if (!same) throw new TransferFailure({ code: 'file_mismatch' });
       if (task.kind === 'fs' && task.fsFolder !== undefined) {
         // The folder already holds a dropped folder's sub-folders, so the file goes straight in by its name.
-        return this.uploadToMount({ taskId, api, file, folder: task.fsFolder }, onEvent);
+        return this.uploadToMount({ taskId, api, file, folder: task.fsFolder, ...(resolution && { resolution }) }, onEvent);
       }
       if (task.kind === 'fileRequest' && task.requestSlug !== undefined) {
         return this.uploadToRequest({ taskId, api, slug: task.requestSlug, file }, onEvent);

@@ -1,4 +1,5 @@
 import {
+  joinItemsResults,
   NO_SHARE_OPTIONS,
   type BatchFile,
   type FsItemsResult,
@@ -77,8 +78,7 @@ export class TaskRecords {
     if (!record) return work();
     const { previous, ...itemsTask } = record;
     await this.journal.append({ type: 'queued', taskId, at: this.now(), kind: 'fsItems', label: record.label, itemsTask, mimetype: '', options: NO_SHARE_OPTIONS, partSize: 0, partCount: 0, size: 0 });
-    const whole = (result: FsItemsResult) =>
-      previous ? { succeeded: [...previous.succeeded, ...result.succeeded], skipped: [...previous.skipped, ...result.skipped], failed: result.failed } : result;
+    const whole = (result: FsItemsResult) => (previous ? joinItemsResults(previous, result) : result);
     return this.ending(taskId, signal, work, whole);
   }
 

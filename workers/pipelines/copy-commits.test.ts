@@ -57,7 +57,7 @@ describe('Commits (batch-copy-commit)', () => {
     expect(JSON.parse(String(requests[0]?.body))).toMatchObject({ targetMountId: 'm2', files: [{ targetPath: '/dst/a', s3Path: 'key/a', etag: 'etag-a' }, { targetPath: '/dst/b' }, { targetPath: '/dst/c' }] });
     expect(result.succeeded).toEqual(['/dst/a', '/dst/c']);
     // Named by source path, as the task's other failures are.
-    expect(result.failed).toEqual([{ path: '/src/b', error: { code: 'commit_failed', serverMessage: 'Disk full' } }]);
+    expect(result.failed).toEqual([{ path: '/src/b', error: { code: 'commit_failed', serverMessage: 'Disk full', reason: 'io' } }]);
 
     // A copy finished later waits for the next second.
     commits.add(copyOf('d'), undefined);
@@ -96,5 +96,28 @@ describe('Commits (batch-copy-commit)', () => {
     commits.add(copyOf('a'), undefined);
     await commits.settled();
     expect(calls).toEqual([['/dst/a']]);
+  });
+
+  it('a move commits each copy with its source, counts the planned outcome, and prunes the moved folders last', async () => {
+    const { transport, requests } = server();
+    const result = emptyItemsResult();
+    const commits = new Commits(transport, api, new AbortController().signal, result, 'move');
+    commits.add({ ...copyOf('a'), outcome: 'renamed' }, undefined);
+    commits.add({ ...copyOf('b'), outcome: 'created' }, undefined);
+    await commits.settled();
+    await commits.pruneMovedFolders(['/src/']);
+
+    expect(requests.map((request) => request.path)).toEqual(['/user/fs/batch-move-commit', '/user/fs/batch-move-commit']);
+    expect(JSON.parse(String(requests[0]?.body))).toMatchObject({ files: [{ targetPath: '/dst/a', sourcePath: '/src/a' }, { targetPath: '/dst/b', sourcePath: '/src/b' }] });
+    expect(JSON.parse(String(requests[1]?.body))).toEqual({ targetMountId: 'm2', files: [], pruneFolders: ['/src/'] });
+    expect(result.succeeded).toEqual(['/dst/a', '/dst/b']);
+    expect(result.renamed).toEqual(['/dst/a']);
+  });
+
+  it('a move with nothing committed prunes nothing: its folders still hold every file', async () => {
+    const { transport, requests } = server();
+    const commits = new Commits(transport, api, new AbortController().signal, emptyItemsResult(), 'move');
+    await commits.pruneMovedFolders(['/src/']);
+    expect(requests).toEqual([]);
   });
 });

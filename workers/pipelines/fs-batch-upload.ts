@@ -1,9 +1,11 @@
 import type { FsUploadBatchResult } from '../../contract/fs';
-import type { ApiAccess, BatchFile, FsItemsResult, TransferError } from '../../contract/transfer';
+import type { FsConflictPolicy } from '../../contract/fs';
+import type { ApiAccess, BatchFile, ConflictResolution, FsItemsResult, TransferError } from '../../contract/transfer';
 import { cancelled } from '../engine/failure';
 import { planBatch, type BatchUnit } from '../planner/batch';
 import { apiFailure } from '../transport/api';
 import { BatchProgress } from './batch-progress';
+import { conflictPolicies, failuresToConflicts, findConflicts, recordOutcome } from './conflicts';
 import { postFormWithRetries } from './form-post';
 import { allFailed, emptyItemsResult, inLanes, isCancelled, itemReporter } from './fs-items';
 import { fsUpload } from './fs-upload';
@@ -23,6 +25,8 @@ export interface BatchJob {
   done: ReadonlySet<string>;
   /** Files of the batch the browser no longer has (not picked again after a reload): they fail as such. */
   missing?: string[];
+  /** What the user chose for the names the first run found taken; without it, taken names are asked about first. */
+  resolution?: ConflictResolution;
 }
 
 /** What the batch's large files are uploaded as: their own journal task, so that their parts resume. */
@@ -48,8 +52,21 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
   const result = emptyItemsResult();
   result.succeeded.push(...job.done);
   result.failed.push(...(job.missing ?? []).filter((path) => !job.done.has(path)).map((path) => ({ path, error: { code: 'file_mismatch' } satisfies TransferError })));
-  const units = planBatch(job.files, job.done);
-  const progress = new BatchProgress(taskId, context, job.files, job.done);
+  if (!job.resolution) {
+    // The first run writes nothing while names are taken: the user decides once for the whole batch.
+    context.emit({ type: 'engine.stage', taskId, stage: 'initializing' });
+    const writes = job.files.filter((entry) => !job.done.has(entry.relativePath)).map((entry) => ({ path: entry.relativePath, targetPath: `${job.folder}${entry.relativePath}`, file: entry.file }));
+    const conflicts = await findConflicts(context.transport, job.api, writes, signal);
+    if (conflicts.length > 0) return { ...result, conflicts };
+  }
+  const policyOf = conflictPolicies(job.resolution);
+  // Files the user chose to skip are done without sending a byte.
+  const skipped = job.files.filter((entry) => !job.done.has(entry.relativePath) && policyOf(entry.relativePath) === 'skip').map((entry) => entry.relativePath);
+  if (skipped.length > 0) await hooks.acknowledged(skipped);
+  result.skipped.push(...skipped);
+  const settled = new Set([...job.done, ...skipped]);
+  const units = planBatch(job.files, settled);
+  const progress = new BatchProgress(taskId, context, job.files, settled);
   const report = itemReporter(taskId, context.emit, 0, result, { signal, progressInBytes: true });
   context.emit({ type: 'engine.stage', taskId, stage: 'uploading' });
   report(units[0] ? firstPath(units[0]) : '');
@@ -58,7 +75,7 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
 
   const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>) => {
     const paths = unit.files.map((entry) => entry.relativePath);
-    const answer = await postGroup(job, unit, context, waitForNetwork).catch((error: unknown) => {
+    const answer = await postGroup(job, unit, policyOf, context, waitForNetwork).catch((error: unknown) => {
       if (isCancelled(error) || signal.aborted) throw cancelled();
       return { succeeded: [], failed: [], refused: error };
     });
@@ -70,8 +87,8 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
     await hooks.acknowledged(stored);
     const sizes = new Map(unit.files.map((entry) => [entry.relativePath, entry.file.size]));
     for (const path of stored) progress.acknowledge(sizes.get(path) ?? 0);
-    result.succeeded.push(...stored);
-    result.failed.push(...answer.failed.map((item) => ({ path: item.relativePath, error: { code: 'unknown', serverMessage: item.message } satisfies TransferError })));
+    for (const entry of answer.succeeded) recordOutcome(result, entry.relativePath, entry.outcome);
+    result.failed.push(...answer.failed.map((item) => ({ path: item.relativePath, error: { code: 'unknown', serverMessage: item.message, reason: item.error } satisfies TransferError })));
   };
 
   const sendLarge = async ({ file, relativePath }: BatchFile) => {
@@ -84,10 +101,14 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
       },
     };
     try {
-      await fsUpload({ taskId: subId, api: job.api, file, folder: job.folder, relativePath, batchOf: taskId }, sub, await hooks.resumeOf(subId));
+      const stored = await fsUpload(
+        { taskId: subId, api: job.api, file, folder: job.folder, relativePath, batchOf: taskId, onConflict: policyOf(relativePath) },
+        sub,
+        await hooks.resumeOf(subId),
+      );
       await hooks.acknowledged([relativePath]);
       progress.acknowledge(file.size);
-      result.succeeded.push(relativePath);
+      recordOutcome(result, relativePath, stored.outcome);
       await hooks.finishedLarge(subId);
     } catch (error) {
       if (isCancelled(error) || signal.aborted) throw cancelled();
@@ -114,27 +135,42 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
   }
   report(units.at(-1) ? firstPath(units.at(-1)!) : '', true);
   progress.end(true);
+  failuresToConflicts(result, (path) => `${job.folder}${path}`);
   return result;
 }
 
 const firstPath = (unit: BatchUnit) => (unit.kind === 'group' ? (unit.files[0]?.relativePath ?? '') : unit.file.relativePath);
 
 /** One group's request, tried again as a part would be; any other refusal fails the group's files. */
-const postGroup = (job: BatchJob, unit: Extract<BatchUnit, { kind: 'group' }>, context: MultipartContext, waitForNetwork: () => Promise<void>) =>
+const postGroup = (
+  job: BatchJob,
+  unit: Extract<BatchUnit, { kind: 'group' }>,
+  policyOf: (path: string) => FsConflictPolicy,
+  context: MultipartContext,
+  waitForNetwork: () => Promise<void>,
+) =>
   postFormWithRetries<FsUploadBatchResult>(context, {
     taskId: job.taskId,
     access: job.api,
     path: `${fsBase(job.api)}/upload-batch`,
-    form: () => groupForm(job.folder, unit),
+    form: () => groupForm(job.folder, unit, policyOf),
     waitForNetwork,
     refusal: (status, body) => apiFailure(status, body, 'unknown'),
   });
 
-/** The form the server reads in order: the folder, then each file's relative path right before its bytes. */
-function groupForm(folder: string, unit: Extract<BatchUnit, { kind: 'group' }>): FormData {
+/**
+ * The form the server reads in order: the folder, then each file's relative path right before its bytes, with an
+ * `onConflict` before the files it differs for from the one before.
+ */
+function groupForm(folder: string, unit: Extract<BatchUnit, { kind: 'group' }>, policyOf: (path: string) => FsConflictPolicy): FormData {
   const form = new FormData();
   form.append('path', folder);
+  let policy: FsConflictPolicy | undefined;
   for (const { file, relativePath } of unit.files) {
+    if (policyOf(relativePath) !== policy) {
+      policy = policyOf(relativePath);
+      form.append('onConflict', policy);
+    }
     form.append('relativePath', relativePath);
     form.append('file', file, file.name);
   }

@@ -1,10 +1,11 @@
-import type { FsBatchCopy, FsClientCopy } from '../../contract/fs';
+import type { FsBatchCopy, FsBatchMove, FsClientCopy } from '../../contract/fs';
 import { PART_TIMEOUT_MS, type ApiAccess, type FsCopy, type FsItemsResult } from '../../contract/transfer';
 import { cancelled, TransferFailure } from '../engine/failure';
 import { ProgressMeter } from '../engine/progress';
 import { callApi } from '../transport/api';
 import { Couriers, type CourierBytes } from '../transport/couriers';
 import { isSuccess, stripQuotes, type Transport } from '../transport/http';
+import { failuresToConflicts, recordOutcome } from './conflicts';
 import { Commits } from './copy-commits';
 import { allFailed, emptyItemsResult, isCancelled, itemReporter, serverFailures } from './fs-items';
 import { fsBase, fsProtocol } from './multipart-protocol';
@@ -50,15 +51,7 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
   const { taskId, api, signal } = { ...command, signal: context.signal };
   const result = emptyItemsResult();
   context.emit({ type: 'engine.stage', taskId, stage: 'starting' });
-  const answer = await callApi<FsBatchCopy>(context.transport, api, `${fsBase(api)}/batch-copy`, {
-    method: 'POST',
-    body: { items: command.items, skipExisting: command.skipExisting },
-    signal,
-    failure: 'unknown',
-  });
-  result.succeeded.push(...answer.copied);
-  result.skipped.push(...answer.skipped);
-  result.failed.push(...serverFailures(answer.failed));
+  const answer = await planItems(command, context, result);
   const copies = answer.clientCopies;
   const report = itemReporter(taskId, context.emit, result.succeeded.length + result.skipped.length + result.failed.length + copies.length, result, { signal: context.signal });
   report(copies[0]?.sourcePath ?? command.items[0]?.sourcePath ?? '');
@@ -71,7 +64,7 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
   );
   const loaded = new Map<FsClientCopy, number>();
   const showBytes = () => meter.update([...loaded.values()].reduce((sum, bytes) => sum + bytes, 0));
-  const commits = new Commits(context.transport, api, signal, result);
+  const commits = new Commits(context.transport, api, signal, result, command.operation);
   /** Multipart uploads that storage completed: the rest are aborted on a cancel. */
   const completed = new Set<FsClientCopy>();
   const queue = readUnits(copies, answer.readGroups);
@@ -121,11 +114,41 @@ async function planAndCopy(command: FsCopy, context: MultipartContext, couriers:
       throw stopped.reason;
     }
     await commits.settled();
+    if (command.operation === 'move') await commits.pruneMovedFolders(command.items.map((item) => item.sourcePath));
   } finally {
     context.scheduler.finish(taskId);
   }
   report(copies.at(-1)?.sourcePath ?? '', true);
+  failuresToConflicts(result);
   return result;
+}
+
+type PlannedCopies = Pick<FsBatchCopy, 'clientCopies' | 'readGroups'>;
+
+/**
+ * Asks the server to copy (or move) the items, one request per `onConflict` among them: it does what stays in one
+ * storage and answers the rest as client copies. What it did goes into `result`, with each file's outcome.
+ */
+async function planItems(command: FsCopy, context: MultipartContext, result: FsItemsResult): Promise<PlannedCopies> {
+  const planned: PlannedCopies = { clientCopies: [], readGroups: [] };
+  const policies = [...new Set(command.items.map((item) => item.onConflict ?? 'fail'))];
+  for (const onConflict of policies) {
+    const items = command.items.filter((item) => (item.onConflict ?? 'fail') === onConflict).map(({ sourcePath, targetPath }) => ({ sourcePath, targetPath }));
+    const answer = await callApi<FsBatchCopy | FsBatchMove>(context.transport, command.api, `${fsBase(command.api)}/batch-${command.operation}`, {
+      method: 'POST',
+      body: { items, onConflict },
+      signal: context.signal,
+      failure: 'unknown',
+    });
+    const done = new Map((answer.outcomes ?? []).map((entry) => [entry.targetPath, entry.outcome]));
+    for (const path of 'moved' in answer ? answer.moved : answer.copied) recordOutcome(result, path, done.get(path));
+    result.skipped.push(...answer.skipped);
+    result.failed.push(...serverFailures(answer.failed));
+    planned.clientCopies.push(...answer.clientCopies);
+    planned.readGroups?.push(...(answer.readGroups ?? []));
+  }
+  failuresToConflicts(result);
+  return planned;
 }
 
 /** The fs multipart calls (sign, complete, abort) for a copy's target, which the server already opened. */

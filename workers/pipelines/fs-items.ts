@@ -59,7 +59,7 @@ export const emptyItemsResult = (): FsItemsResult => ({ succeeded: [], skipped: 
 
 /** The server's per-path failures, as transfer errors that carry its (translated) message. */
 export const serverFailures = (failed: FsBatchResult['failed']): FsItemsResult['failed'] =>
-  failed.map((item) => ({ path: item.path, error: { code: 'unknown', serverMessage: item.message } }));
+  failed.map((item) => ({ path: item.path, error: { code: 'unknown', serverMessage: item.message, reason: item.error } }));
 
 /** A whole request refused: each of its paths failed for that reason (as the plain error a result carries). */
 export const allFailed = (paths: string[], error: unknown): FsItemsResult['failed'] => {

@@ -1,5 +1,5 @@
 import type { FileShare } from '../../contract/files';
-import type { FsMultipartInit, FsUploadResult } from '../../contract/fs';
+import type { FsConflictPolicy, FsMultipartInit, FsUploadResult } from '../../contract/fs';
 import type { MultipartInitResponse, MultipartSignResponse } from '../../contract/multipart';
 import type { ApiAccess, JournalPart, JournalTask, ShareOptions } from '../../contract/transfer';
 import { TransferFailure } from '../engine/failure';
@@ -111,7 +111,7 @@ export const fsBase = (api: ApiAccess) => `/${filesScope(api)}/fs`;
 export function fsProtocol(
   transport: Transport,
   api: ApiAccess,
-  fields: { folder: string; filename: string; contentType: string; size: number },
+  fields: { folder: string; filename: string; contentType: string; size: number; onConflict?: FsConflictPolicy },
 ): MultipartProtocol<FsUploadResult> {
   // The server names the file (normalised) at init; a resumed upload's name is the same folder and file name.
   let path = `${fields.folder}${fields.filename}`;
@@ -121,10 +121,12 @@ export function fsProtocol(
     async init(plan, signal) {
       const init = await callApi<FsMultipartInit>(transport, api, `${base}/init`, {
         method: 'POST',
-        body: { path: fields.folder, filename: fields.filename, contentType: fields.contentType, fileSize: fields.size },
+        body: { path: fields.folder, filename: fields.filename, contentType: fields.contentType, fileSize: fields.size, onConflict: fields.onConflict ?? 'fail' },
         signal,
         failure: 'init_failed',
       });
+      // Callers skip a taken name themselves (fsUpload); the server's skip is for other clients.
+      if (init.outcome === 'skipped') throw new TransferFailure({ code: 'init_failed', reason: 'conflict' });
       // The journal's plan must be the server's: both grow the part size the same way past 10,000 parts.
       if (init.partSize !== plan.partSize) throw new TransferFailure({ code: 'init_failed', serverMessage: `part size ${init.partSize}` });
       path = init.path;

@@ -39,7 +39,8 @@ export function apiFailure(status: number, body: Envelope | undefined, fallback:
               ? 'quota_exceeded'
               : 'too_large'
             : fallback;
-  return { code, status, ...(serverMessage && { serverMessage }), data };
+  const reason = typeof data.error === 'string' ? data.error : undefined;
+  return { code, status, ...(serverMessage && { serverMessage }), ...(reason && { reason }), data };
 }
 
 /** One JSON call to the app's API from the worker, with the user's credentials and language. */

@@ -1,10 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
-import { CheckCircle2, CircleAlert, Copy, ExternalLink, FileUp, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
-import { memo, useRef } from 'react';
+import { CheckCircle2, CircleAlert, Copy, CopyPlus, ExternalLink, FileUp, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
+import { memo, useRef, useState } from 'react';
 import type { FileShare } from '../../../contract/files';
 import { isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
-import { isBatch, isItemsResult, type TaskActor } from '../../../machines/task.machine';
+import { conflictsOf, isBatch, isItemsResult, retryableFailures, type ItemCounts, type TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes } from '../../lib/format';
 import { formatDuration } from '../../lib/format-short';
@@ -12,6 +12,7 @@ import { describeTransferError } from '../../lib/transfer-errors';
 import { copyText } from '../../lib/clipboard';
 import { toasts } from '../../lib/toast';
 import { BreakableName } from '../BreakableName';
+import { ConflictDialog } from './ConflictDialog';
 import { Button } from '../Button';
 import { LinkButton } from '../LinkButton';
 import { ProgressBar } from '../ProgressBar';
@@ -58,9 +59,13 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
   const { t } = useLingui();
   const { id, label, stage, error, result, counts, currentFile, type, total, status, fromFolder, isBatch } = useSelector(task, rowView, sameFields);
   const fileInput = useRef<HTMLInputElement>(null);
+  const [deciding, setDeciding] = useState(false);
   /** A task over many items that ended partly done names the items that failed, and why. */
   const failedItems = isItemsResult(result) ? result.failed : [];
-  const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, delete: t`Delete`, download: t`Download` };
+  /** Only failures another try may mend are retried: a refusal for what the item is would fail the same way. */
+  const retryable = status !== 'partial' || retryableFailures(result).length > 0;
+  const conflicts = status === 'awaitingDecision' ? conflictsOf(result).length : 0;
+  const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, move: t`Move`, delete: t`Delete`, download: t`Download` };
   /** A finished file share (an upload into a mount answers its path instead). */
   const share = status === 'completed' && typeof (result as Partial<FileShare> | undefined)?.slug === 'string' ? (result as FileShare) : undefined;
   /** Files shared together: the shares of those done, once the batch ended (partly done or not). */
@@ -80,7 +85,9 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
                 ? isBatch
                   ? t`Waiting for the files`
                   : t`Waiting for the file`
-                : t`Waiting`;
+                : status === 'awaitingDecision'
+                  ? t`Waiting for your choice`
+                  : t`Waiting`;
 
   return (
     <li className={styles.row} data-task-status={status} data-task-type={type} data-file-name={label}>
@@ -112,7 +119,12 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
             <X size={15} aria-hidden />
           </Button>
         )}
-        {(status === 'failed' || status === 'cancelled' || status === 'partial') && (
+        {status === 'awaitingDecision' && (
+          <Button size="small" variant="ghost" aria-label={t`Cancel ${label}`} onClick={() => task.send({ type: 'task.cancel' })}>
+            <X size={15} aria-hidden />
+          </Button>
+        )}
+        {(status === 'failed' || status === 'cancelled' || status === 'partial') && retryable && (
           <Button
             size="small"
             aria-label={status === 'partial' ? t`Retry the failed items of ${label}` : t`Retry ${label}`}
@@ -179,10 +191,18 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
           />
         </div>
       )}
-      {currentFile && status === 'running' && <span className={styles.meta}>{currentFile}</span>}
-      {counts && (
-        <span className={styles.meta}>{t`${counts.success} done, ${counts.skipped} skipped, ${counts.failed} failed`}</span>
+      {status === 'awaitingDecision' && (
+        <div className={styles.resume}>
+          <span>{t`${conflicts} names already exist where they go. Nothing was written over them.`}</span>
+          <Button size="small" variant="primary" onClick={() => setDeciding(true)}>
+            <CopyPlus size={15} aria-hidden />
+            {t`Choose what to do`}
+          </Button>
+          {deciding && <ConflictDialog task={task} onClose={() => setDeciding(false)} />}
+        </div>
       )}
+      {currentFile && status === 'running' && <span className={styles.meta}>{currentFile}</span>}
+      {counts && <ItemCountsText counts={counts} />}
       {batchShares && <ShareBatchLinks shares={batchShares} label={label} />}
       {status === 'partial' && failedItems.length > 0 && (
         <div className={styles.error}>
@@ -222,6 +242,14 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
     </li>
   );
 });
+
+/** "12 done (2 replaced, 1 kept both), 3 skipped, 0 failed": what became of each item of the task. */
+function ItemCountsText({ counts }: { counts: ItemCounts }) {
+  const { t } = useLingui();
+  const { success, skipped, failed, replaced = 0, renamed = 0 } = counts;
+  const how = [replaced > 0 && t`${replaced} replaced`, renamed > 0 && t`${renamed} kept both`].filter(Boolean).join(', ');
+  return <span className={styles.meta}>{how ? t`${success} done (${how}), ${skipped} skipped, ${failed} failed` : t`${success} done, ${skipped} skipped, ${failed} failed`}</span>;
+}
 
 const selectProgress = (state: TaskSnapshot) => state.context.progress;
 

@@ -11,26 +11,37 @@ import { crumbsOf, parentOf } from './explorer-path';
 import { ItemIcon } from './item-icon';
 
 interface CopyDialogProps {
+  operation: 'copy' | 'move';
   paths: string[];
   /** The folder the picker opens at: the one the items are in, where a copy most often goes next door. */
   startIn: string;
   onClose: () => void;
-  onCopy: (destination: string, skipExisting: boolean) => void;
+  onChoose: (destination: string) => void;
 }
 
-/** Picks the folder to copy into by browsing every mount the user may see; existing files are skipped by default. */
-export function CopyDialog({ paths, startIn, onClose, onCopy }: CopyDialogProps) {
+/**
+ * Picks the folder to copy or move into by browsing every mount the user may see. Names already taken there are
+ * asked about once the task has looked (skip, replace or keep both), so nothing is chosen about them here.
+ */
+export function CopyDialog({ operation, paths, startIn, onClose, onChoose }: CopyDialogProps) {
   const { t } = useLingui();
   const [folder, setFolder] = useState(startIn);
-  const [overwrite, setOverwrite] = useState(false);
   const listing = useFolder(folder);
   const folders = listing.data?.items.filter((item) => item.isDirectory) ?? [];
   const canCopyHere = Boolean(listing.data && !listing.data.isVirtual);
   const into = paths.some((path) => path.endsWith('/') && folder.startsWith(path));
+  // Moving items to the folder they are in would do nothing.
+  const inPlace = operation === 'move' && paths.every((path) => parentOf(path) === folder);
   const where = crumbsOf(folder).map((crumb) => crumb.name).join(' / ') || t`Root`;
+  const moving = operation === 'move';
 
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={t`Copy ${paths.length} items to…`} description={t`Choose the folder to copy into.`}>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={moving ? t`Move ${paths.length} items to…` : t`Copy ${paths.length} items to…`}
+      description={moving ? t`Choose the folder to move into.` : t`Choose the folder to copy into.`}
+    >
       <div className={styles.picker}>
         <p className={styles.pickerPath} aria-live="polite">
           {t`Folder:`} <strong>{where}</strong>
@@ -56,18 +67,15 @@ export function CopyDialog({ paths, startIn, onClose, onCopy }: CopyDialogProps)
           {listing.data && folders.length === 0 && <li className={styles.pickerEmpty}>{t`No folders here`}</li>}
           {listing.error && <li className="form-error">{listing.error}</li>}
         </ul>
-        <label className={styles.check}>
-          <input type="checkbox" checked={overwrite} onChange={(event) => setOverwrite(event.target.checked)} />
-          {t`Overwrite files that already exist`}
-        </label>
-        {into && <p className="form-error">{t`A folder cannot be copied into itself.`}</p>}
+        {into && <p className="form-error">{moving ? t`A folder cannot be moved into itself.` : t`A folder cannot be copied into itself.`}</p>}
+        {inPlace && !into && <p className={styles.pickerEmpty}>{t`The items are already in this folder.`}</p>}
       </div>
       <div className={dialogStyles.actions}>
         <Button className={styles.touchTarget} onClick={onClose}>
           {t`Cancel`}
         </Button>
-        <Button className={styles.touchTarget} variant="primary" disabled={!canCopyHere || into} onClick={() => onCopy(folder, !overwrite)}>
-          {t`Copy here`}
+        <Button className={styles.touchTarget} variant="primary" disabled={!canCopyHere || into || inPlace} onClick={() => onChoose(folder)}>
+          {moving ? t`Move here` : t`Copy here`}
         </Button>
       </div>
     </Dialog>

@@ -6,6 +6,7 @@ import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
 import { fsCopyTask, fsDeleteTask, fsDirectoryUploadTask, fsDownloadTask, fsUploadTask, type ZipDestination } from '../../app/explorer-tasks';
+import { ConflictPrompts } from '../../components/task-manager/ConflictPrompts';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
@@ -83,14 +84,15 @@ export function Explorer() {
     send({ type: 'selection.clear' });
   };
 
-  const copy = (paths: string[], destination: string, skipExisting: boolean) => {
+  const copy = (paths: string[], destination: string, operation: 'copy' | 'move') => {
     // A target ending in `/` is the folder each source goes into, by its own name.
     const items = paths.map((sourcePath) => ({ sourcePath, targetPath: destination }));
-    const task = fsCopyTask(t`Copy to ${destination}`, items, skipExisting);
+    const task = fsCopyTask(operation === 'move' ? t`Move to ${destination}` : t`Copy to ${destination}`, items, operation);
     tasks.send({ type: 'tasks.add', task });
     watch([task.id]);
     send({ type: 'dialog.close' });
-    toasts.success(t`Copying ${paths.length} items to ${destination}`);
+    send({ type: 'selection.clear' });
+    toasts.success(operation === 'move' ? t`Moving ${paths.length} items to ${destination}` : t`Copying ${paths.length} items to ${destination}`);
   };
 
   const copyLink = async (item: FsItem) => {
@@ -147,6 +149,7 @@ export function Explorer() {
       <header className={styles.header}>
         <h1>{t`Mount explorer`}</h1>
         <TaskManagerPanel manager={tasks} />
+        <ConflictPrompts manager={tasks} />
       </header>
       <Breadcrumb folder={folder} />
       {previewItem ? (
@@ -197,7 +200,7 @@ function ExplorerDialogs({
   send: ReturnType<typeof useExplorer>['send'];
   items: FsItem[];
   onRemove: (paths: string[]) => void;
-  onCopy: (paths: string[], destination: string, skipExisting: boolean) => void;
+  onCopy: (paths: string[], destination: string, operation: 'copy' | 'move') => void;
 }) {
   const dialog = context.dialog;
   const close = () => send({ type: 'dialog.close' });
@@ -213,7 +216,8 @@ function ExplorerDialogs({
     case 'delete':
       return <DeleteDialog paths={dialog.paths} onClose={close} onConfirm={() => onRemove(dialog.paths)} />;
     case 'copy':
-      return <CopyDialog paths={dialog.paths} startIn={folder} onClose={close} onCopy={(destination, skip) => onCopy(dialog.paths, destination, skip)} />;
+    case 'move':
+      return <CopyDialog operation={dialog.kind} paths={dialog.paths} startIn={folder} onClose={close} onChoose={(destination) => onCopy(dialog.paths, destination, dialog.kind)} />;
   }
 }
 

@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { Copy, Download, FileArchive, FolderOpen, Link2, Pencil, Trash2 } from 'lucide-react';
+import { Copy, Download, FileArchive, FolderInput, FolderOpen, Link2, Pencil, Trash2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { FsItem } from '../../../contract/fs';
 import type { ExplorerEvent } from '../../../machines/explorer.machine';
@@ -15,7 +15,7 @@ export interface ItemHandlers {
 }
 
 export interface ItemAction {
-  id: 'open' | 'rename' | 'download' | 'copyLink' | 'zip' | 'copy' | 'delete';
+  id: 'open' | 'rename' | 'download' | 'copyLink' | 'zip' | 'copy' | 'move' | 'delete';
   label: string;
   icon: ReactNode;
   danger?: boolean;
@@ -38,6 +38,7 @@ export function useSelectionActions(selected: FsItem[], handlers: ItemHandlers):
     one && !one.isDirectory && { id: 'copyLink', label: t`Copy link`, icon: icon(Link2), run: () => handlers.onCopyLink(one) },
     real && (!one || one.isDirectory) && { id: 'zip', label: t`Download as zip`, icon: icon(FileArchive), run: () => handlers.onDownloadZip(selected) },
     real && { id: 'copy', label: t`Copy to…`, icon: icon(Copy), run: () => send({ type: 'dialog.open', dialog: { kind: 'copy', paths } }) },
+    real && { id: 'move', label: t`Move to…`, icon: icon(FolderInput), run: () => send({ type: 'dialog.open', dialog: { kind: 'move', paths } }) },
     real && { id: 'delete', label: t`Delete`, icon: icon(Trash2), danger: true, run: () => send({ type: 'dialog.open', dialog: { kind: 'delete', paths } }) },
   ];
   return actions.filter((action): action is ItemAction => Boolean(action));
