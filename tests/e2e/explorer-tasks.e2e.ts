@@ -137,9 +137,12 @@ describe('mount explorer tasks', () => {
     expect(Object.fromEntries(await tree('/s3/batch/'))).toEqual(Object.fromEntries(expected));
     expect(await suite.s3.pendingUploads()).toEqual([]);
 
-    // A second copy skips what is there.
+    // A second copy asks about the 30 names already there, and skips them when told to.
     await option(page, 'batch').click();
     await copySelectionTo(page, ['s3']);
+    const ask = page.getByRole('dialog', { name: 'Some names already exist' });
+    await ask.getByText('30 items of "Copy to /s3/" already exist where they go.').waitFor();
+    await ask.getByRole('button', { name: 'Skip', exact: true }).click();
     expect(await taskEnds(page, 'Copy to /s3/', 'Completed')).toContain('0 done, 30 skipped, 0 failed');
 
     // S3 → LOCAL, into another folder.

@@ -53,7 +53,7 @@ describe('mount explorer on a desktop', () => {
     await option(page, 'notes.txt').click({ button: 'right' });
     const menu = page.getByRole('menu', { name: 'Actions for notes.txt' });
     await menu.waitFor();
-    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Rename', 'Download', 'Copy link', 'Copy to…', 'Delete']);
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['Open', 'Rename', 'Download', 'Copy link', 'Copy to…', 'Move to…', 'Delete']);
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Open');
     await page.getByText('1 selected').waitFor();
     await menu.getByRole('menuitem', { name: 'Rename' }).click();
@@ -67,7 +67,7 @@ describe('mount explorer on a desktop', () => {
     await option(page, 'renamed.txt').click({ modifiers: ['Control'] });
     await option(page, 'inner').click({ button: 'right' });
     const both = page.getByRole('menu', { name: 'Actions for 2 items' });
-    expect(await both.getByRole('menuitem').allTextContents()).toEqual(['Download as zip', 'Copy to…', 'Delete']);
+    expect(await both.getByRole('menuitem').allTextContents()).toEqual(['Download as zip', 'Copy to…', 'Move to…', 'Delete']);
     // A click outside closes it.
     await page.getByRole('heading', { name: 'Mount explorer' }).click();
     await both.waitFor({ state: 'detached' });
@@ -275,9 +275,15 @@ describe('mount explorer on a phone', () => {
     await page.getByRole('toolbar', { name: 'Selection actions' }).getByRole('button', { name: 'Copy to…' }).tap();
     const copy = page.getByRole('dialog', { name: 'Copy 1 items to…' });
     await copy.getByText('Folder: local / many').waitFor();
-    for (const control of [copy.getByText('Overwrite files that already exist'), copy.getByRole('button', { name: 'Up one level' }), copy.getByRole('button', { name: 'Copy here' }), copy.getByRole('button', { name: 'Close' })]) {
+    for (const control of [copy.getByRole('button', { name: 'Up one level' }), copy.getByRole('button', { name: 'Copy here' }), copy.getByRole('button', { name: 'Close' })]) {
       expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
+    // Move sits beside Copy on the phone's selection bar; its picker refuses the folder the item is already in.
+    await copy.getByRole('button', { name: 'Close' }).tap();
+    await page.getByRole('toolbar', { name: 'Selection actions' }).getByRole('button', { name: 'Move to…' }).tap();
+    const move = page.getByRole('dialog', { name: 'Move 1 items to…' });
+    await move.getByText('The items are already in this folder.').waitFor();
+    expect(await move.getByRole('button', { name: 'Move here' }).isDisabled()).toBe(true);
   }, 60_000);
 });
 
