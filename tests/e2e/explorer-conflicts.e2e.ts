@@ -122,7 +122,7 @@ describe('writing into names that exist', () => {
     for (const [name, bytes] of files) {
       const form = new FormData();
       form.append('path', `/local/moving/${name.includes('/') ? `${name.slice(0, name.lastIndexOf('/'))}/` : ''}`);
-      form.append('file', new Blob([bytes]), name.split('/').pop());
+      form.append('file', new Blob([new Uint8Array(bytes)]), name.split('/').pop());
       const answer = await fetch(`${suite.server.url}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
       expect(answer.status).toBe(201);
     }
