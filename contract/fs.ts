@@ -329,7 +329,7 @@ export const fsItemOutcomeSchema = v.object({ sourcePath: v.string(), targetPath
 export type FsItemOutcome = v.InferOutput<typeof fsItemOutcomeSchema>;
 
 /**
- * `failed[].error` is the reason (`conflict` for a name taken under `fail`: the one failure a run with another
+ * `failed[].error` is the reason (`fs_exists` for a name taken under `fail`: the one failure a run with another
  * `onConflict` can mend). A client copy's planned outcome is its `outcome`; `renamed` targets stay reserved until
  * committed.
  */

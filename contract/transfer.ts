@@ -67,8 +67,8 @@ export const isTransferError = (value: unknown): value is TransferError =>
   typeof value === 'object' && value !== null && typeof (value as { code?: unknown }).code === 'string' &&
   (TRANSFER_ERROR_CODES as readonly string[]).includes((value as { code: string }).code);
 
-/** A name taken under `onConflict: fail` (the server's reason `conflict`): the user decides, a plain retry cannot mend it. */
-export const isConflictError = (error: TransferError): boolean => error.reason === 'conflict';
+/** A name taken under `onConflict: fail` (the server's `fs_exists`): the user decides, a plain retry cannot mend it. */
+export const isConflictError = (error: TransferError): boolean => error.reason === 'fs_exists';
 
 /** Statuses a later try may not get again: the server is busy, down, or timed out on its side. */
 const TRANSIENT_STATUSES = [408, 425, 429, 500, 502, 503, 504];

@@ -66,7 +66,7 @@ describe('failuresToConflicts', () => {
       succeeded: [],
       skipped: [],
       failed: [
-        { path: '/a/x', error: { code: 'unknown', reason: 'conflict' } },
+        { path: '/a/x', error: { code: 'unknown', reason: 'fs_exists' } },
         { path: '/a/y', error: { code: 'unknown', reason: 'internal' } },
       ],
     };

@@ -126,7 +126,7 @@ export function fsProtocol(
         failure: 'init_failed',
       });
       // Callers skip a taken name themselves (fsUpload); the server's skip is for other clients.
-      if (init.outcome === 'skipped') throw new TransferFailure({ code: 'init_failed', reason: 'conflict' });
+      if (init.outcome === 'skipped') throw new TransferFailure({ code: 'init_failed', reason: 'fs_exists' });
       // The journal's plan must be the server's: both grow the part size the same way past 10,000 parts.
       if (init.partSize !== plan.partSize) throw new TransferFailure({ code: 'init_failed', serverMessage: `part size ${init.partSize}` });
       path = init.path;

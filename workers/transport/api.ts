@@ -39,7 +39,8 @@ export function apiFailure(status: number, body: Envelope | undefined, fallback:
               ? 'quota_exceeded'
               : 'too_large'
             : fallback;
-  const reason = typeof data.error === 'string' ? data.error : undefined;
+  // A name taken in a mount is told apart from other conflicts, as batch answers tell it (`fs_exists`).
+  const reason = data.issue === 'exists' ? 'fs_exists' : typeof data.error === 'string' ? data.error : undefined;
   return { code, status, ...(serverMessage && { serverMessage }), ...(reason && { reason }), data };
 }
 
