@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { Suspense, useCallback, useState, useSyncExternalStore } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { taskManagerMachine } from '../../../machines/task-manager.machine';
 import type { TaskActor } from '../../../machines/task.machine';
-import { ConflictDialog } from './ConflictDialog';
+import { LazyConflictDialog } from './lazy-conflict-dialog';
 
 type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 
@@ -26,5 +26,9 @@ export function ConflictPrompts({ manager }: { manager: TaskManagerActor }) {
     () => tasks.find((task) => !asked.has(task.id) && task.ref.getSnapshot().hasTag('needsDecision'))?.ref,
   );
   if (!waiting) return null;
-  return <ConflictDialog key={waiting.id} task={waiting} onClose={() => setAsked((ids) => new Set([...ids, waiting.id]))} />;
+  return (
+    <Suspense fallback={null}>
+      <LazyConflictDialog key={waiting.id} task={waiting} onClose={() => setAsked((ids) => new Set([...ids, waiting.id]))} />
+    </Suspense>
+  );
 }

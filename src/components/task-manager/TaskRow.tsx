@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { CheckCircle2, CircleAlert, Copy, CopyPlus, ExternalLink, FileUp, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
-import { memo, useRef, useState } from 'react';
+import { memo, Suspense, useRef, useState } from 'react';
 import type { FileShare } from '../../../contract/files';
 import { isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
 import { conflictsOf, isBatch, isItemsResult, retryableFailures, type ItemCounts, type TaskActor } from '../../../machines/task.machine';
@@ -12,7 +12,7 @@ import { describeTransferError } from '../../lib/transfer-errors';
 import { copyText } from '../../lib/clipboard';
 import { toasts } from '../../lib/toast';
 import { BreakableName } from '../BreakableName';
-import { ConflictDialog } from './ConflictDialog';
+import { LazyConflictDialog } from './lazy-conflict-dialog';
 import { Button } from '../Button';
 import { LinkButton } from '../LinkButton';
 import { ProgressBar } from '../ProgressBar';
@@ -198,7 +198,11 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
             <CopyPlus size={15} aria-hidden />
             {t`Choose what to do`}
           </Button>
-          {deciding && <ConflictDialog task={task} onClose={() => setDeciding(false)} />}
+          {deciding && (
+            <Suspense fallback={null}>
+              <LazyConflictDialog task={task} onClose={() => setDeciding(false)} />
+            </Suspense>
+          )}
         </div>
       )}
       {currentFile && status === 'running' && <span className={styles.meta}>{currentFile}</span>}
