@@ -284,11 +284,128 @@ export interface ConflictResolution {
 export const policyFor = (decision: ConflictDecision, conflict: Pick<FsConflict, 'path' | 'identical'>): ConflictChoice =>
   decision.perPath?.[conflict.path] ?? (decision.skipIdentical && conflict.identical ? 'skip' : decision.choice);
 
+// ----------------------------------------------------------------------------------------------- task payloads
+
+/**
+ * What a task of the task manager carries to its runner (src/app/tasks.ts), one shape per kind: the machine reads
+ * only what every kind shares (a missing local file after a reload, a batch that pauses), the runner switches on
+ * `kind`, and the journal keeps the ones it restores. A local file is absent after a reload until picked again;
+ * `resume` then continues the journal's upload.
+ */
+export type TaskPayload =
+  | ShareUploadPayload
+  | ShareBatchPayload
+  | RequestUploadPayload
+  | ReceiptUploadPayload
+  | FsUploadPayload
+  | FsBatchUploadPayload
+  | FsCopyPayload
+  | FsDeletePayload
+  | FsDownloadPayload;
+
+/** One file, or what a web address serves, as a file share (the upload page). */
+export interface ShareUploadPayload {
+  kind: 'shareUpload';
+  file?: File;
+  url?: string;
+  /** For URL uploads: the name to give the file. */
+  filename?: string;
+  mimetype: string;
+  storageConfigId?: string;
+  options: ShareOptions;
+  resume?: boolean;
+}
+
+/**
+ * Files shared together on the upload page: one task, each file its own share. `fromFolder` is for the row's
+ * re-pick after a reload, as a mount batch's (shared files are picked as files, never as a folder).
+ */
+export interface ShareBatchPayload {
+  kind: 'shareBatchUpload';
+  files?: BatchFile[];
+  count: number;
+  fromFolder: false;
+  storageConfigId?: string;
+  options: ShareOptions;
+  resume?: boolean;
+}
+
+/** A file sent through a file request, with the sender's grant this browser holds for `slug`. */
+export interface RequestUploadPayload {
+  kind: 'fileRequestUpload';
+  slug: string;
+  file?: File;
+  resume?: boolean;
+}
+
+/** A receipt of the expense claim `claimId`. */
+export interface ReceiptUploadPayload {
+  kind: 'receiptUpload';
+  claimId: string;
+  file?: File;
+}
+
+/** A local file into a mount folder; `relativePath` keeps a dropped folder's structure. */
+export interface FsUploadPayload {
+  kind: 'fsUpload';
+  file?: File;
+  folder: string;
+  relativePath?: string;
+  resume?: boolean;
+}
+
+/**
+ * Files picked or dropped together into a mount folder: one task (`fromFolder`: picked again as a folder after a
+ * reload, else as files). A folder picked as a handle (`directory`) is walked by the worker, so its count is not
+ * known here.
+ */
+export interface FsBatchUploadPayload {
+  kind: 'fsBatchUpload';
+  files?: BatchFile[];
+  directory?: FileSystemDirectoryHandle;
+  folder: string;
+  count: number;
+  fromFolder: boolean;
+  resume?: boolean;
+}
+
+/** A copy, or a move (`operation`; absent in records of copies kept before moves existed). */
+export interface FsCopyPayload {
+  kind: 'fsCopy';
+  items: FsCopyItem[];
+  operation?: 'copy' | 'move';
+}
+
+export interface FsDeletePayload {
+  kind: 'fsDelete';
+  paths: string[];
+}
+
+/**
+ * Where a zip goes: a file the user picked (File System Access API), or a download the browser saves as it
+ * streams (through the service worker), opened when the task runs: a retry starts a new one.
+ */
+export type ZipDestination = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'download' };
+
+export interface FsDownloadPayload {
+  kind: 'fsDownload';
+  paths: string[];
+  name: string;
+  saveTo: ZipDestination;
+}
+
+/** The payloads of the mount explorer's tasks. */
+export type ExplorerTaskPayload = FsUploadPayload | FsBatchUploadPayload | FsCopyPayload | FsDeletePayload | FsDownloadPayload;
+
+/** Batch uploads pause: the engine keeps what the server acknowledged (or shared), and a resume sends the rest. */
+export const isBatchPayload = (payload: TaskPayload): payload is FsBatchUploadPayload | ShareBatchPayload =>
+  payload.kind === 'fsBatchUpload' || payload.kind === 'shareBatchUpload';
+
 /** How a copy, delete or zip download is kept in the journal: the page's task, and what its runs before did. */
 export interface ItemsTaskRecord {
   taskType: Exclude<TaskType, 'upload'>;
   label: string;
-  payload: unknown;
+  payload: FsCopyPayload | FsDeletePayload | FsDownloadPayload;
   /** The result of the runs before this one (a retry runs only their failures): the journal keeps the whole task's. */
   previous?: FsItemsResult;
 }

@@ -16,7 +16,7 @@ function fakeRunner() {
   return { runTask, log, report: (event: TaskEvent) => report?.(event) };
 }
 
-const input: TaskInput = { id: 't1', type: 'upload', label: 'a.txt', payload: { file: new File(['x'], 'a.txt') } };
+const input: TaskInput = { id: 't1', type: 'upload', label: 'a.txt', payload: { kind: 'shareUpload', file: new File(['x'], 'a.txt'), mimetype: 'text/plain', options: { expires_in: 0, max_views: 0 } } };
 const progress = { loaded: 50, total: 100, percent: 50, speed: 10, secondsLeft: 5 };
 
 describe('task machine', () => {
@@ -70,7 +70,7 @@ describe('restored tasks', () => {
   it('an upload rebuilt after a reload waits for its file, then runs with it', () => {
     const runner = fakeRunner();
     const actor = createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), {
-      input: { ...input, payload: { options: {} }, restored: { status: 'awaitingFile' } },
+      input: { ...input, payload: { kind: 'shareUpload', mimetype: 'text/plain', options: { expires_in: 0, max_views: 0 } }, restored: { status: 'awaitingFile' } },
     }).start();
     expect(actor.getSnapshot().value).toBe('awaitingFile');
     expect(actor.getSnapshot().hasTag('needsFile')).toBe(true);
@@ -85,7 +85,7 @@ describe('restored tasks', () => {
     const done = createActor(taskMachine, { input: { ...input, restored: { status: 'completed', result: { slug: 's' } } } }).start();
     expect(done.getSnapshot().value).toBe('completed');
     expect(done.getSnapshot().context.result).toEqual({ slug: 's' });
-    const failed = createActor(taskMachine, { input: { ...input, payload: {}, restored: { status: 'failed', error: { code: 'network' } } } }).start();
+    const failed = createActor(taskMachine, { input: { ...input, payload: { kind: 'fsUpload', folder: '/local/' }, restored: { status: 'failed', error: { code: 'network' } } } }).start();
     failed.send({ type: 'task.retry' });
     expect(failed.getSnapshot().value).toBe('awaitingFile');
   });

@@ -1,5 +1,6 @@
-import { assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
+import { assertEvent, assign, fromCallback, setup, type ActorRefFrom } from 'xstate';
 import {
+  isBatchPayload,
   isRetryable,
   joinItemsResults,
   type BatchFile,
@@ -7,6 +8,7 @@ import {
   type ConflictResolution,
   type FsConflict,
   type FsItemsResult,
+  type TaskPayload,
   type TaskType,
   type TransferError,
   type TransferProgress,
@@ -34,8 +36,8 @@ export interface TaskInput {
   type: TaskType;
   /** What the user recognises the task by, e.g. the file name. */
   label: string;
-  /** What the runner needs (a File and options for uploads); opaque to the machine. */
-  payload: unknown;
+  /** What the runner needs (a File and options for uploads); the machine reads only what every kind shares. */
+  payload: TaskPayload;
   /** Set for tasks rebuilt from the journal after a reload. */
   restored?: { status: RestoredStatus; progress?: TransferProgress; result?: unknown; error?: TransferError };
 }
@@ -123,11 +125,33 @@ const isConflicted = (result: unknown): result is { conflicts: FsConflict[] } =>
 /** Failed items that a plain retry may mend (see isRetryable); a task that failed whole can always be tried again. */
 export const retryableFailures = (result: unknown): FsItemsResult['failed'] => (isItemsResult(result) ? result.failed.filter(({ error }) => isRetryable(error)) : []);
 
-/** Kinds of payload of batch uploads: files into a mount folder, and files shared together (the upload page). */
-const BATCH_KINDS: readonly unknown[] = ['fsBatchUpload', 'shareBatchUpload'];
+/** A local file or files the upload needs, absent after a reload until picked again (URL uploads need none). */
+function lacksLocalFiles(payload: TaskPayload): boolean {
+  switch (payload.kind) {
+    case 'shareUpload':
+      return !payload.file && !payload.url;
+    case 'fsBatchUpload':
+      return !payload.files && !payload.directory;
+    case 'shareBatchUpload':
+      return !payload.files;
+    case 'fsUpload':
+    case 'fileRequestUpload':
+    case 'receiptUpload':
+      return !payload.file;
+    default:
+      return false;
+  }
+}
 
-/** Batch uploads pause: the engine keeps what the server acknowledged (or shared), and a resume sends the rest. */
-export const isBatch = (payload: unknown) => BATCH_KINDS.includes((payload as { kind?: unknown } | undefined)?.kind);
+/** The payload with the file picked again after a reload, continuing the journal's upload. */
+function withPickedFile(payload: TaskPayload, file: File): TaskPayload {
+  return payload.kind === 'shareUpload' || payload.kind === 'fsUpload' || payload.kind === 'fileRequestUpload' ? { ...payload, file, resume: true } : payload;
+}
+
+/** The payload with a batch's files picked again after a reload. */
+function withPickedFiles(payload: TaskPayload, files: BatchFile[]): TaskPayload {
+  return payload.kind === 'fsBatchUpload' || payload.kind === 'shareBatchUpload' ? { ...payload, files, resume: true } : payload;
+}
 
 /**
  * One task: running → completed | partial | failed | cancelled; a failed or cancelled task can be retried.
@@ -156,27 +180,34 @@ export const taskMachine = setup({
       counts: undefined,
       previous: ({ context }) => (RETRIES_FAILED_ONLY.includes(context.type) ? (context.result ?? context.previous) : undefined),
     }),
-    settle: assign(({ context, event }) => (event.type === 'engine.done' ? settled(context.previous, event.result) : {})),
+    settle: assign(({ context, event }) => {
+      assertEvent(event, 'engine.done');
+      return settled(context.previous, event.result);
+    }),
     /** The user's decision on the conflicts of the result, for the next run. */
     decide: assign({
-      resolution: ({ context, event }) => (event.type === 'task.resolve' ? { decision: event.decision, conflicts: conflictsOf(context.result) } : context.resolution),
+      resolution: ({ context, event }) => {
+        assertEvent(event, 'task.resolve');
+        return { decision: event.decision, conflicts: conflictsOf(context.result) };
+      },
     }),
   },
   guards: {
     /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
-    fileMissing: ({ context }) => {
-      const payload = context.payload as { file?: File; url?: string; files?: BatchFile[]; directory?: unknown } | undefined;
-      return context.type === 'upload' && !payload?.file && !payload?.url && !payload?.files && !payload?.directory;
+    fileMissing: ({ context }) => context.type === 'upload' && lacksLocalFiles(context.payload),
+    pausable: ({ context }) => isBatchPayload(context.payload),
+    hasConflicts: ({ event }) => {
+      assertEvent(event, 'engine.done');
+      return conflictsOf(event.result).length > 0;
     },
-    pausable: ({ context }) => isBatch(context.payload),
-    hasConflicts: ({ event }) => event.type === 'engine.done' && conflictsOf(event.result).length > 0,
     /** A partly done task retries only its items worth another try; with none, "Retry" has nothing to do. */
     someRetryable: ({ context }) => retryableFailures(context.result).length > 0,
     restoredAs: ({ context }, status: RestoredStatus) => context.restoredAs === status,
     /** The run's per-item result says so, or else the last counts the runner sent. */
     someFailed: ({ context, event }) => {
       // Failures a retry left alone still count: the whole task's result, as settle will make it.
-      const result = event.type === 'engine.done' ? settled(context.previous, event.result).result : undefined;
+      assertEvent(event, 'engine.done');
+      const { result } = settled(context.previous, event.result);
       return isItemsResult(result) ? result.failed.length > 0 : (context.counts?.failed ?? 0) > 0;
     },
   },
@@ -210,13 +241,13 @@ export const taskMachine = setup({
         'task.fileProvided': {
           target: 'running',
           actions: assign({
-            payload: ({ context, event }) => ({ ...(context.payload as object), file: event.file, resume: true }),
+            payload: ({ context, event }) => withPickedFile(context.payload, event.file),
           }),
         },
         'task.filesProvided': {
           target: 'running',
           actions: assign({
-            payload: ({ context, event }) => ({ ...(context.payload as object), files: event.files, resume: true }),
+            payload: ({ context, event }) => withPickedFiles(context.payload, event.files),
           }),
         },
         'task.cancel': 'cancelled',

@@ -1,32 +1,19 @@
-import { isRetryable, policyFor, type BatchFile, type ConflictResolution, type FsCopyItem, type FsItemsResult } from '../../contract/transfer';
+import {
+  isRetryable,
+  policyFor,
+  type BatchFile,
+  type ConflictResolution,
+  type ExplorerTaskPayload,
+  type FsCopyItem,
+  type FsItemsResult,
+  type ZipDestination,
+} from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
 
 /**
- * What the mount explorer's tasks carry to their runner (src/app/tasks.ts), which hands them to the transfer
- * engine. The explorer only builds these and sends `tasks.add`; it never talks to the engine itself.
+ * The tasks the mount explorer adds to the task manager: it only builds these and sends `tasks.add`; the runner
+ * (src/app/tasks.ts) hands them to the transfer engine.
  */
-export type ExplorerTaskPayload =
-  /** `file` is absent after a reload until the user picks it again; `resume` continues the journal's upload. */
-  | { kind: 'fsUpload'; file?: File; folder: string; relativePath?: string; resume?: boolean }
-  /**
-   * Files picked or dropped together: one task. `files` is absent after a reload until they are picked again
-   * (`fromFolder`: as a folder, else as files); `resume` continues the journal's batch. A folder picked as a handle
-   * (`directory`) is walked by the worker, so its count is not known here.
-   */
-  | { kind: 'fsBatchUpload'; files?: BatchFile[]; directory?: FileSystemDirectoryHandle; folder: string; count: number; fromFolder: boolean; resume?: boolean }
-  /** A copy, or a move (`operation`; absent in records of copies kept before moves existed). */
-  | { kind: 'fsCopy'; items: FsCopyItem[]; operation?: 'copy' | 'move' }
-  | { kind: 'fsDelete'; paths: string[] }
-  | { kind: 'fsDownload'; paths: string[]; name: string; saveTo: ZipDestination };
-
-/**
- * Where a zip goes: a file the user picked (File System Access API), or a download the browser saves as it
- * streams (through the service worker), opened when the task runs: a retry starts a new one.
- */
-export type ZipDestination = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'download' };
-
-export const isExplorerPayload = (payload: unknown): payload is ExplorerTaskPayload =>
-  typeof payload === 'object' && payload !== null && typeof (payload as { kind?: unknown }).kind === 'string';
 
 const newTaskId = () => crypto.randomUUID();
 

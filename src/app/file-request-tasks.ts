@@ -3,22 +3,9 @@ import type { ApiAccess } from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
 
-/**
- * A file sent through a file request, as a task of the task manager: its runner (src/app/tasks.ts) hands it to the
- * engine's `uploadToRequest` with the sender's grant. `file` is absent after a reload until it is picked again.
- */
-export interface FileRequestTaskPayload {
-  kind: 'fileRequestUpload';
-  slug: string;
-  file?: File;
-  resume?: boolean;
-}
-
-export const isFileRequestPayload = (payload: unknown): payload is FileRequestTaskPayload =>
-  typeof payload === 'object' && payload !== null && (payload as { kind?: unknown }).kind === 'fileRequestUpload';
-
+/** A file sent through a file request, as a task: the runner hands it to the engine with the sender's grant. */
 export function fileRequestTask(slug: string, file: File): TaskInput {
-  return { id: crypto.randomUUID(), type: 'upload', label: file.name, payload: { kind: 'fileRequestUpload', slug, file } satisfies FileRequestTaskPayload };
+  return { id: crypto.randomUUID(), type: 'upload', label: file.name, payload: { kind: 'fileRequestUpload', slug, file } };
 }
 
 type StoredGrants = Record<string, { grant: string; expiresAt: number }>;

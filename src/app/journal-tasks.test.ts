@@ -15,7 +15,7 @@ const restoredState = (task: JournalTask) => {
 describe('the task list after a reload is the list before it', () => {
   it('a copy that ended partly done comes back partly done, with its counts, failures and what a retry needs', () => {
     const result: FsItemsResult = { succeeded: ['/local/a.txt'], skipped: ['/local/b.txt'], failed: [{ path: '/local/c.txt', error: { code: 'network' } }] };
-    const payload = { kind: 'fsCopy', items: [{ sourcePath: '/local/', targetPath: '/s3/' }], skipExisting: true };
+    const payload = { kind: 'fsCopy' as const, items: [{ sourcePath: '/local/', targetPath: '/s3/' }], operation: 'copy' as const };
     const task: JournalTask = {
       ...base,
       taskId: 'c1',

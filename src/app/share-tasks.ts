@@ -1,24 +1,5 @@
-import type { BatchFile, ShareOptions } from '../../contract/transfer';
+import type { BatchFile, ShareBatchPayload, ShareOptions } from '../../contract/transfer';
 import type { TaskInput } from '../../machines/task.machine';
-
-/**
- * Files shared together on the upload page: one task, each file its own share (the runner, src/app/tasks.ts, hands
- * it to the engine's `uploadShareBatch`). `files` is absent after a reload until they are picked again (as files,
- * never as a folder: `fromFolder` is for the row's re-pick, as a mount batch's); `resume` continues the journal's
- * batch.
- */
-export interface ShareBatchPayload {
-  kind: 'shareBatchUpload';
-  files?: BatchFile[];
-  count: number;
-  fromFolder: false;
-  storageConfigId?: string;
-  options: ShareOptions;
-  resume?: boolean;
-}
-
-export const isShareBatchPayload = (payload: unknown): payload is ShareBatchPayload =>
-  typeof payload === 'object' && payload !== null && (payload as { kind?: unknown }).kind === 'shareBatchUpload';
 
 /**
  * Keys of files shared together: each file's name, with ` (2)`, ` (3)`… for a name seen before, so that two

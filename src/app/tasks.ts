@@ -1,29 +1,28 @@
 import { i18n } from '@lingui/core';
 import { createActor, fromCallback, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
-import { isTransferError, type ApiAccess, type EngineEvent, type FsItemsResult, type FsZipDownload, type JournalTask, type ShareOptions, type TransferError } from '../../contract/transfer';
+import {
+  isTransferError,
+  type ApiAccess,
+  type EngineEvent,
+  type ExplorerTaskPayload,
+  type FsItemsResult,
+  type FsZipDownload,
+  type JournalTask,
+  type RequestUploadPayload,
+  type ShareBatchPayload,
+  type ShareUploadPayload,
+  type TaskPayload,
+  type TransferError,
+  type ZipDestination,
+} from '../../contract/transfer';
 import type { authMachine, StoredCredentials } from '../../machines/auth.machine';
 import { taskManagerMachine } from '../../machines/task-manager.machine';
 import { conflictsOf, isItemsResult, taskMachine, type RestoredStatus, type RunnerInput, type TaskEvent, type TaskInput } from '../../machines/task.machine';
 import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '../lib/engine-client';
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
-import { copyRunItems, isExplorerPayload, type ExplorerTaskPayload, type ZipDestination } from './explorer-tasks';
-import { fileRequestGrants, isFileRequestPayload, withGrant, type FileRequestTaskPayload } from './file-request-tasks';
-import { isReceiptPayload } from './receipt-tasks';
-import { isShareBatchPayload, type ShareBatchPayload } from './share-tasks';
-
-/** What an upload task carries: the file (absent after a reload until picked again) or a URL, and how to share it. */
-export interface UploadPayload {
-  file?: File;
-  url?: string;
-  /** For URL uploads: the name to give the file. */
-  filename?: string;
-  mimetype: string;
-  storageConfigId?: string;
-  options: ShareOptions;
-  /** Continue the journal's upload rather than start a new one. */
-  resume?: boolean;
-}
+import { copyRunItems } from './explorer-tasks';
+import { fileRequestGrants, withGrant } from './file-request-tasks';
 
 /**
  * The real runner of the task machine: hands the task to the transfer engine in the worker and relays its
@@ -36,40 +35,10 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
       finished = true;
       sendBack(event);
     };
-    const payload = input.payload as UploadPayload;
     const api = apiAccess(credentials(), i18n.locale);
     // The engine's events name their task; the task's own actor needs no name.
     const relay = ({ taskId: _taskId, ...event }: EngineEvent) => sendBack(event);
-    const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
-    let run: Promise<unknown>;
-    if (isShareBatchPayload(input.payload)) {
-      run = runShareBatch(input.id, input.label, input.payload, api, relay);
-    } else if (isFileRequestPayload(input.payload)) {
-      run = runFileRequestUpload(input.id, input.payload, api, relay);
-    } else if (isReceiptPayload(input.payload)) {
-      // Checked before the explorer's: any payload with a `kind` looks like one of theirs.
-      const { claimId, file } = input.payload;
-      run = file ? transferEngine.uploadReceipt({ taskId: input.id, api, claimId, file }, relay) : Promise.reject({ code: 'unknown' } satisfies TransferError);
-    } else if (isExplorerPayload(input.payload)) {
-      run = runExplorerTask(input, input.payload, api, relay);
-    } else if (input.type === 'upload' && payload.url) {
-      run = payload.resume
-        ? transferEngine.resumeUrl(input.id, api, relay)
-        : transferEngine.uploadUrl(
-            { taskId: input.id, api, url: payload.url, ...(payload.filename && { filename: payload.filename }), ...config, options: payload.options },
-            relay,
-          );
-    } else if (input.type === 'upload' && payload.file) {
-      run = payload.resume
-        ? transferEngine.resumeFile(input.id, payload.file, api, relay)
-        : transferEngine.uploadFile(
-            { taskId: input.id, api, file: payload.file, mimetype: payload.mimetype, ...config, options: payload.options },
-            relay,
-          );
-    } else {
-      finish({ type: 'engine.failed', error: { code: 'unknown' } });
-      return () => {};
-    }
+    const run = runPayload(input, api, relay);
     run.then(
       (result) => finish({ type: 'engine.done', result }),
       (error: unknown) => {
@@ -82,19 +51,50 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     };
   });
 
+const missingFile = () => Promise.reject({ code: 'unknown' } satisfies TransferError);
+
+/** Hands a task to the engine pipeline its payload's kind calls for. */
+function runPayload(input: RunnerInput, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+  const { payload } = input;
+  switch (payload.kind) {
+    case 'shareUpload':
+      return runShareUpload(input.id, payload, api, relay);
+    case 'shareBatchUpload':
+      return runShareBatch(input.id, input.label, payload, api, relay);
+    case 'fileRequestUpload':
+      return runFileRequestUpload(input.id, payload, api, relay);
+    case 'receiptUpload':
+      return payload.file ? transferEngine.uploadReceipt({ taskId: input.id, api, claimId: payload.claimId, file: payload.file }, relay) : missingFile();
+    default:
+      return runExplorerTask(input, payload, api, relay);
+  }
+}
+
+/** One file or a web address as a file share: new, or the journal's upload going on. */
+function runShareUpload(taskId: string, payload: ShareUploadPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+  const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
+  if (payload.url) {
+    if (payload.resume) return transferEngine.resumeUrl(taskId, api, relay);
+    return transferEngine.uploadUrl({ taskId, api, url: payload.url, ...(payload.filename && { filename: payload.filename }), ...config, options: payload.options }, relay);
+  }
+  if (!payload.file) return missingFile();
+  if (payload.resume) return transferEngine.resumeFile(taskId, payload.file, api, relay);
+  return transferEngine.uploadFile({ taskId, api, file: payload.file, mimetype: payload.mimetype, ...config, options: payload.options }, relay);
+}
+
 /** Files shared together: a new batch, or the journal's (a retry or a reload) with the files it has not shared. */
 function runShareBatch(taskId: string, label: string, payload: ShareBatchPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
-  if (!payload.files) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+  if (!payload.files) return missingFile();
   if (payload.resume) return transferEngine.resumeShareBatch(taskId, payload.files, api, relay);
   const config = payload.storageConfigId ? { storageConfigId: payload.storageConfigId } : {};
   return transferEngine.uploadShareBatch({ taskId, api, label, files: payload.files, options: payload.options, ...config }, relay);
 }
 
 /** A file through a file request, new or resumed, with the grant this browser holds for the request. */
-function runFileRequestUpload(taskId: string, payload: FileRequestTaskPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+function runFileRequestUpload(taskId: string, payload: RequestUploadPayload, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
   const grant = fileRequestGrants.get(payload.slug);
   if (!grant) return Promise.reject({ code: 'unauthorized' } satisfies TransferError);
-  if (!payload.file) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+  if (!payload.file) return missingFile();
   const granted = withGrant(api, grant);
   return payload.resume
     ? transferEngine.resumeFile(taskId, payload.file, granted, relay)
@@ -111,7 +111,7 @@ function runExplorerTask(input: RunnerInput, payload: ExplorerTaskPayload, api: 
   const decided = resolution ? { resolution } : {};
   switch (payload.kind) {
     case 'fsUpload':
-      if (!payload.file) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+      if (!payload.file) return missingFile();
       return payload.resume
         ? transferEngine.resumeFile(taskId, payload.file, api, relay, resolution)
         : transferEngine.uploadToMount(
@@ -120,7 +120,7 @@ function runExplorerTask(input: RunnerInput, payload: ExplorerTaskPayload, api: 
           );
     case 'fsBatchUpload':
       if (payload.directory && !payload.resume) return transferEngine.uploadDirectoryToMount({ taskId, api, label, folder: payload.folder, directory: payload.directory, ...decided }, relay);
-      if (!payload.files) return Promise.reject({ code: 'unknown' } satisfies TransferError);
+      if (!payload.files) return missingFile();
       return payload.resume
         ? transferEngine.resumeBatch(taskId, payload.files, api, relay, resolution)
         : transferEngine.uploadBatchToMount({ taskId, api, label, folder: payload.folder, files: payload.files, ...decided }, relay);
@@ -175,7 +175,7 @@ function itemsTaskFromJournal(task: JournalTask, record: NonNullable<JournalTask
 }
 
 /** What an upload from the journal carries until its file (or its batch's files) is picked again. */
-function restoredUploadPayload(task: JournalTask): UploadPayload | ExplorerTaskPayload | ShareBatchPayload | FileRequestTaskPayload {
+function restoredUploadPayload(task: JournalTask): TaskPayload {
   if (task.kind === 'fileRequest') return { kind: 'fileRequestUpload', slug: task.requestSlug ?? '', resume: true };
   const config = task.storageConfigId ? { storageConfigId: task.storageConfigId } : {};
   if (task.kind === 'shareBatch') {
@@ -186,7 +186,7 @@ function restoredUploadPayload(task: JournalTask): UploadPayload | ExplorerTaskP
     return { kind: 'fsBatchUpload', folder: task.fsFolder ?? '/', count: task.batchFiles.length, fromFolder, resume: true };
   }
   if (task.kind === 'fs') return { kind: 'fsUpload', folder: task.fsFolder ?? '/', resume: true };
-  return { ...(task.url && { url: task.url }), mimetype: task.mimetype, options: task.options, ...config, resume: true };
+  return { kind: 'shareUpload', ...(task.url && { url: task.url }), mimetype: task.mimetype, options: task.options, ...config, resume: true };
 }
 
 /** A journal entry as a task of the list: finished ones as they ended, unfinished uploads waiting for their file. */

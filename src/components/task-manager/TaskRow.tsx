@@ -3,8 +3,8 @@ import { useSelector } from '@xstate/react';
 import { CheckCircle2, CircleAlert, Copy, CopyPlus, ExternalLink, FileUp, Pause, Play, RotateCcw, Trash2, X } from 'lucide-react';
 import { memo, Suspense, useRef, useState } from 'react';
 import type { FileShare } from '../../../contract/files';
-import { isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
-import { conflictsOf, isBatch, isItemsResult, retryableFailures, type ItemCounts, type TaskActor } from '../../../machines/task.machine';
+import { isBatchPayload, isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
+import { conflictsOf, isItemsResult, retryableFailures, type ItemCounts, type TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes } from '../../lib/format';
 import { formatDuration } from '../../lib/format-short';
@@ -36,7 +36,7 @@ type TaskSnapshot = ReturnType<TaskActor['getSnapshot']>;
 const rowView = (state: TaskSnapshot) => {
   const { id, label, stage, error, result, counts, currentFile, type, progress, payload } = state.context;
   // Files into a mount folder, or files shared together: picked again as a folder or as files after a reload.
-  const batch = isBatch(payload) ? (payload as { fromFolder: boolean }) : undefined;
+  const batch = isBatchPayload(payload) ? payload : undefined;
   return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value), fromFolder: batch?.fromFolder, isBatch: Boolean(batch) };
 };
 

@@ -3,7 +3,6 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { fromPromise } from 'xstate';
 import { expenseClaimMachine, type ClaimAction, type ClaimViewer } from '../../../machines/expense-claim.machine';
-import { isReceiptPayload } from '../../app/receipt-tasks';
 import type { TaskManager } from '../../app/tasks';
 import { deleteExpense, deleteReceipt, fireExpenseEvent, getExpense, updateExpense } from '../../lib/api/expenses';
 import { toasts } from '../../lib/toast';
@@ -54,7 +53,7 @@ export function useReceiptTasks(tasks: TaskManager, claimId: string) {
     tasks,
     (state) => state.context.tasks.filter((task) => {
       const payload = task.ref.getSnapshot().context.payload;
-      return isReceiptPayload(payload) && payload.claimId === claimId;
+      return payload.kind === 'receiptUpload' && payload.claimId === claimId;
     }),
     (a, b) => a.length === b.length && a.every((task, index) => task === b[index]),
   );

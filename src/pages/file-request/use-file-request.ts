@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { fromPromise } from 'xstate';
 import { fileRequestMachine } from '../../../machines/file-request.machine';
-import { fileRequestGrants, fileRequestTask, isFileRequestPayload } from '../../app/file-request-tasks';
+import { fileRequestGrants, fileRequestTask } from '../../app/file-request-tasks';
 import { taskFromJournal, type TaskManager } from '../../app/tasks';
 import { askFileRequestGrant, getPublicFileRequest, listSentFiles } from '../../lib/api/file-requests';
 import { transferEngine } from '../../lib/engine-client';
@@ -41,7 +41,7 @@ export function useRequestTasks(tasks: TaskManager, slug: string) {
     (state) =>
       state.context.tasks.filter((task) => {
         const payload = task.ref.getSnapshot().context.payload;
-        return isFileRequestPayload(payload) && payload.slug === slug;
+        return payload.kind === 'fileRequestUpload' && payload.slug === slug;
       }),
     (a, b) => a.length === b.length && a.every((task, index) => task === b[index]),
   );

@@ -3,7 +3,7 @@ import { FileUp, Trash2 } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { uploadMimeType } from '../../../contract/files';
 import { shareBatchTask } from '../../app/share-tasks';
-import type { UploadPayload } from '../../app/tasks';
+import type { ShareUploadPayload } from '../../../contract/transfer';
 import { Button } from '../../components/Button';
 import { formatBytes } from '../../lib/format';
 import { DropZone } from './DropZone';
@@ -37,7 +37,8 @@ export function FileUploadPanel({ form, sharedFiles }: { form: ReturnType<typeof
     const options = shareOptionsFor(form.values, files.length);
     const [only] = files;
     if (files.length === 1 && only) {
-      const payload: UploadPayload = {
+      const payload: ShareUploadPayload = {
+        kind: 'shareUpload',
         file: only,
         mimetype: uploadMimeType(only.name, only.type),
         ...(form.selectedConfig && { storageConfigId: form.selectedConfig }),

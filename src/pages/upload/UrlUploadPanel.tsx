@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import * as v from 'valibot';
 import { asRequestFailure } from '../../../contract/envelope';
 import { sourceUrlSchema, type UrlInfo } from '../../../contract/url-upload';
-import type { UploadPayload } from '../../app/tasks';
+import type { ShareUploadPayload } from '../../../contract/transfer';
 import { Button } from '../../components/Button';
 import { Field } from '../../components/Field';
 import { getUrlInfo } from '../../lib/api/url-upload';
@@ -50,7 +50,8 @@ export function UrlUploadPanel({ form }: { form: ReturnType<typeof useUploadForm
     const problem = form.optionsProblem(1);
     if (problem) return setError(problem);
     setError(undefined);
-    const payload: UploadPayload = {
+    const payload: ShareUploadPayload = {
+      kind: 'shareUpload',
       url: info.url,
       filename: filename.trim() || info.filename,
       mimetype: info.contentType,

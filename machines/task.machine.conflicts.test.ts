@@ -19,7 +19,7 @@ function scriptedRunner(results: FsItemsResult[]) {
 }
 
 const start = (type: TaskType, runner: ReturnType<typeof scriptedRunner>) =>
-  createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input: { id: 't1', type, label: 'photos', payload: { kind: 'fsCopy' } } }).start();
+  createActor(taskMachine.provide({ actors: { runTask: runner.runTask } }), { input: { id: 't1', type, label: 'photos', payload: { kind: 'fsCopy', items: [] } } }).start();
 
 const conflicts: FsConflict[] = [
   { path: '/a/same.txt', targetPath: '/b/same.txt', identical: true },

@@ -17,7 +17,7 @@ function fakeEngine(failing: Record<string, number> = {}) {
   const left = { ...failing };
   const runTask = fromCallback<TaskEvent, RunnerInput>(({ input, sendBack }) => {
     const previous = input.previous as FsItemsResult | undefined;
-    const items = previous ? previous.failed.map((item) => item.path) : (input.payload as { items: string[] }).items;
+    const items = previous ? previous.failed.map((item) => item.path) : input.payload.kind === 'fsDelete' ? input.payload.paths : [];
     runs.push({ items, ...(previous && { previous }) });
     const result: FsItemsResult = { succeeded: [], skipped: [], failed: [] };
     let next = 0;
@@ -50,7 +50,7 @@ const items = ['/local/a.txt', '/local/b.txt', '/local/c.txt', '/local/d.txt', '
 
 function startTask(type: TaskType, engine: ReturnType<typeof fakeEngine>) {
   return createActor(taskMachine.provide({ actors: { runTask: engine.runTask } }), {
-    input: { id: `${type}-1`, type, label: `${type} task`, payload: { items } },
+    input: { id: `${type}-1`, type, label: `${type} task`, payload: { kind: 'fsDelete', paths: items } },
   }).start();
 }
 
