@@ -65,7 +65,7 @@ export async function importCloudPaste(
   }
   try {
     await deps.db.transaction().execute(async (trx) => {
-      const ctx: ImportContext = { deps: { ...deps, db: trx }, data, options, report };
+      const ctx: ImportContext = { deps: { ...deps, db: trx }, data, options, report, brought: { storageConfigs: new Set(), apiKeys: new Set() } };
       await importStorageConfigs(ctx);
       await importMounts(ctx);
       await importAdmins(ctx);
