@@ -3,7 +3,8 @@
  * an API key: rows naming the install's own ids (its LOCAL config, its key) and rows whose storage paths climb out
  * or are absolute are refused and reported with their ids; nothing of the install becomes a share, no mount lands on
  * its config, CloudPaste's honest rows still come over, and neither a second run nor the server's share-area sweep
- * tries the refused rows again. Runs on SQLite, and on PostgreSQL with TEST_DATABASE=postgres.
+ * tries the refused rows again. Without --merge, a source naming the install's own rows does not pass for an earlier
+ * run of itself. Runs on SQLite, and on PostgreSQL with TEST_DATABASE=postgres.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,13 +17,14 @@ import { CLOUDPASTE_DB, CLOUDPASTE_SECRET, cloudPasteS3rver } from '../../tests/
 import { bytesOf, fileClient } from '../../tests/fixtures/files';
 import { fsClient } from '../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../tests/fixtures/s3rver';
-import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import { createdPasteSchema } from '../../contract/pastes';
+import { ADMIN_PASSWORD, createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
 import { moveSharesIntoArea } from '../services/share-area';
 import { findStorageConfig } from '../services/storage-configs';
 import { shareAreaKeyOf } from '../storage/keys';
 import { driverFor } from '../storage/registry';
 import type { Refused } from './import-cloudpaste/report';
-import { importCloudPaste } from './import-cloudpaste/runner';
+import { ImportRefused, importCloudPaste } from './import-cloudpaste/runner';
 import { readCloudPaste } from './import-cloudpaste/source';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -183,5 +185,36 @@ describe('merging a hostile CloudPaste database', () => {
     expect(failed.stdout).toContain('file shares "bad-path-0" (id "hostile-path-0"): its storage path "../x" is not a safe key');
     expect(failed.stdout).toContain('"bad-path-1" (id "hostile-path-1"): its storage path "/etc/passwd"');
     expect(failed.stderr).toContain('6 row(s) refused');
+  });
+});
+
+describe('a CloudPaste database naming the install’s own rows, without --merge', () => {
+  let t: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'clipstash-hostile-'));
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is refused as an install with data of its own, and its admin keeps the password', async () => {
+    const token = await t.login();
+    const own = await expectOk(await t.request('/api/paste', { token, json: { content: 'mine' } }), createdPasteSchema, 201);
+    const file = join(dir, 'same-ids.db');
+    copyFileSync(CLOUDPASTE_DB, file);
+    const db = new SQLite(file);
+    db.prepare(`update pastes set id = ? where slug = 'notes-plain'`).run(own.id);
+    db.close();
+
+    // Were the paste taken for an earlier run's, the import would go on as into an empty install and give the
+    // install's admin CloudPaste's password.
+    const run = importCloudPaste(t.deps, readCloudPaste(file), { secret: CLOUDPASTE_SECRET, merge: false, dryRun: false }, { info: () => undefined, warn: () => undefined });
+    await expect(run).rejects.toThrow(ImportRefused);
+    await t.login('admin', ADMIN_PASSWORD);
+    await expectError(await t.request('/api/admin/login', { json: { username: 'admin', password: 'admin123' } }), 401);
   });
 });
