@@ -65,6 +65,8 @@ function writeHostileSource(dir: string, install: Install): string {
     db.prepare(`insert into api_keys (id, name, key, text_permission, expires_at) values (?, 'hijack', 'hijack-secret-key', 1, '9999-12-31 23:59:59')`).run(
       install.keyId,
     );
+    // Text from the source is printed: an escape sequence in it must not reach the terminal as one.
+    db.prepare(`insert into system_settings (key, value) values (?, '1')`).run('\u001b[2Jcleared');
     db.prepare(`insert into pastes (id, slug, content, created_by) values ('hostile-paste', 'planted', 'planted on the install key', ?)`).run(
       `apikey:${install.keyId}`,
     );
@@ -133,6 +135,8 @@ describe('merging a hostile CloudPaste database', () => {
     const lines = report.lines(false).join('\n');
     expect(lines).toContain('file shares: imported 3, 1 skipped, 7 refused');
     expect(lines).toContain(`file shares "bad-path-3" (id "hostile-path-3"): its storage path "a\\\\..\\\\b" is not a safe key`);
+    expect(lines).toContain('settings \\u001b[2Jcleared: Clipstash has no such setting');
+    expect(report.lines(false).filter((line) => /\p{Cc}/u.test(line))).toEqual([]);
   });
 
   it('makes nothing of the install a share and mounts nothing on its config', async () => {

@@ -2,6 +2,9 @@
 export const KINDS = ['storage configs', 'mounts', 'admin', 'API keys', 'pastes', 'file shares', 'settings'] as const;
 export type Kind = (typeof KINDS)[number];
 
+/** A line with its control characters written out (`\u001b`): text from the source must not steer the terminal. */
+const visible = (line: string): string => line.replace(/\p{Cc}/gu, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 export interface Skipped {
   kind: Kind;
   /** The row as a person finds it in CloudPaste: a slug, a name, a path. */
@@ -66,9 +69,8 @@ export class ImportReport {
     }
     if (this.refused.length > 0) {
       lines.push('Refused (never imported, and refused again by every run):');
-      // Quoted: a hostile row's text may hold control characters that a terminal would obey.
       for (const row of this.refused) lines.push(`  ${row.kind} ${JSON.stringify(row.item)} (id ${JSON.stringify(row.id)}): ${row.reason}`);
     }
-    return lines;
+    return lines.map(visible);
   }
 }
