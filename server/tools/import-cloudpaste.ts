@@ -3,6 +3,7 @@
  *   [--s3-endpoint URL] [--merge] [--dry-run]`
  * Imports a CloudPaste install into this one's database, as the server's own configuration names it (DATA_DIR, or
  * DATABASE_URL with ENCRYPTION_KEY): see server/tools/import-cloudpaste/runner.ts and docs/coming-from-cloudpaste.md.
+ * Exits 0 when done, 2 when done but rows were refused (listed in the summary), 1 when it stopped on an error.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
