@@ -114,4 +114,25 @@ describe('import-cloudpaste guards', () => {
     await expect(cli('--from', file)).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('--secret') });
     await expect(cli('--from', file, '--secret', 'wrong')).rejects.toMatchObject({ stderr: expect.stringContaining('ENCRYPTION_SECRET') });
   });
+
+  it('knows an earlier run’s storage config in a later dry run, by the install’s own key', async () => {
+    const own = await cloudPasteS3rver();
+    try {
+      const dataDir = join(dir, 'rerun-data');
+      const cli = (...args: string[]) =>
+        promisify(execFile)(
+          process.execPath,
+          ['--import', 'tsx', 'server/tools/import-cloudpaste.ts', '--from', CLOUDPASTE_DB, '--secret', CLOUDPASTE_SECRET, '--s3-endpoint', own.endpoint, ...args],
+          { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } },
+        );
+      expect((await cli()).stdout).toContain('storage configs: imported 1');
+      // Sealed with the install's key: a throwaway key would not open it, and the config would look foreign.
+      const dry = await cli('--dry-run');
+      expect(dry.stdout).toContain('storage configs: would import 0, 1 imported before');
+      expect(dry.stdout).toContain('file shares: would import 0, 3 imported before');
+      expect(dry.stdout).not.toContain('Refused');
+    } finally {
+      await own.stop();
+    }
+  });
 });

@@ -61,6 +61,7 @@ describe('importing a CloudPaste install', () => {
       { kind: 'settings', item: 'db_initialized', reason: "CloudPaste's own bookkeeping, not a setting" },
       { kind: 'settings', item: 'schema_version', reason: "CloudPaste's own bookkeeping, not a setting" },
     ]);
+    expect(report.refused).toEqual([]);
     expect(report.sharesMoved).toBe(3);
     expect(report.sharesNotMoved).toBe(0);
   });

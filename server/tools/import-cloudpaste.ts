@@ -3,6 +3,7 @@
  *   [--s3-endpoint URL] [--merge] [--dry-run]`
  * Imports a CloudPaste install into this one's database, as the server's own configuration names it (DATA_DIR, or
  * DATABASE_URL with ENCRYPTION_KEY): see server/tools/import-cloudpaste/runner.ts and docs/coming-from-cloudpaste.md.
+ * Exits 0 when done, 2 when done but rows were refused (listed in the summary), 1 when it stopped on an error.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,9 @@ const USAGE =
   'usage: npm run import-cloudpaste -- --from CLOUDPASTE_DB_OR_D1_SQL --secret ENCRYPTION_SECRET [--s3-endpoint URL] [--merge] [--dry-run]';
 
 class UsageError extends Error {}
+
+/** The exit code of an import that refused rows: what it could trust is in, and a script sees that not all is. */
+const REFUSED_EXIT_CODE = 2;
 
 function parse(argv: string[]): ImportOptions & { from: string } {
   const named = new Map<string, string>();
@@ -60,10 +64,17 @@ async function main() {
   const dataDir = noDatabaseYet ? mkdtempSync(join(tmpdir(), 'clipstash-dry-run-')) : config.dataDir;
   const db = await openDatabase(dataDir, config.databaseUrl);
   try {
-    const secrets = createSecretBox(args.dryRun ? randomBytes(32) : loadEncryptionKey(config.dataDir, config.encryptionKey));
+    // A dry run reads the install's key where there is one (an earlier run's storage secrets are recognised by
+    // it), and never creates one.
+    const hasKey = Boolean(config.encryptionKey) || existsSync(join(config.dataDir, 'secret.key'));
+    const secrets = createSecretBox(args.dryRun && !hasKey ? randomBytes(32) : loadEncryptionKey(config.dataDir, config.encryptionKey));
     const report = await importCloudPaste({ db, config, secrets, now: () => new Date() }, data, args);
     console.log(args.dryRun ? 'Would import:' : 'Imported:');
     for (const line of report.lines(args.dryRun)) console.log(line);
+    if (report.refused.length > 0) {
+      console.error(`${report.refused.length} row(s) refused: they name what this import does not bring, or an unsafe storage key (listed above).`);
+      process.exitCode = REFUSED_EXIT_CODE;
+    }
   } finally {
     await db.destroy();
     if (noDatabaseYet) rmSync(dataDir, { recursive: true, force: true });

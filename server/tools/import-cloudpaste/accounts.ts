@@ -39,12 +39,21 @@ export async function importAdmins(ctx: ImportContext): Promise<void> {
   }
 }
 
-/** CloudPaste's API keys with their permissions and base paths, stored as SHA-256 like ours; their ids are kept. */
+/**
+ * CloudPaste's API keys with their permissions and base paths, stored as SHA-256 like ours; their ids are kept. A
+ * key whose id the install holds is an earlier run's only when it has the same secret; otherwise it is refused.
+ */
 export async function importApiKeys(ctx: ImportContext): Promise<void> {
   const { db } = ctx.deps;
   for (const key of ctx.data.apiKeys) {
     if (await exists(ctx, 'api_keys', key.id)) {
-      ctx.report.alreadyThere('API keys');
+      const row = await db.selectFrom('api_keys').select('key_hash').where('id', '=', key.id).executeTakeFirstOrThrow();
+      if (row.key_hash === keyColumns(key.key).key_hash) {
+        ctx.brought.apiKeys.add(key.id);
+        ctx.report.alreadyThere('API keys');
+      } else {
+        ctx.report.refuse('API keys', key.id, key.name, "its id is an API key of the install's own, not one an earlier import made");
+      }
       continue;
     }
     const basicPath = normalizeBasicPath((key.basic_path ?? '/').trim() || '/');
@@ -80,6 +89,7 @@ export async function importApiKeys(ctx: ImportContext): Promise<void> {
         updated_at: at,
       })
       .execute();
+    ctx.brought.apiKeys.add(key.id);
     ctx.report.add('API keys');
   }
 }

@@ -15,12 +15,26 @@ export interface ImportOptions {
   s3Endpoint?: string;
 }
 
-/** What each kind's import gets: the app's deps on the import's transaction, the source, the options, the report. */
+/**
+ * The ids of the source's storage configs and API keys that this import brings: made by this run, or found made by
+ * an earlier run of the same rows (the same bucket and keys, the same key secret). A row may point only at these;
+ * any other id, the install's own or one missing from the source, is never trusted.
+ */
+export interface Brought {
+  storageConfigs: Set<string>;
+  apiKeys: Set<string>;
+}
+
+/**
+ * What each kind's import gets: the app's deps on the import's transaction, the source, the options, the report,
+ * and what the kinds imported before it brought.
+ */
 export interface ImportContext {
   deps: AppDeps & { db: Transaction<Database> };
   data: CloudPasteData;
   options: ImportOptions;
   report: ImportReport;
+  brought: Brought;
 }
 
 /** CloudPaste's times (ISO, or SQLite's `YYYY-MM-DD HH:MM:SS` in UTC) as our canonical UTC ISO text. */

@@ -17,11 +17,21 @@ export class ImportRefused extends Error {}
 class DryRunOver extends Error {}
 
 /**
+ * Whether an earlier run brought this CloudPaste: its admin is here under CloudPaste's id (every run that is not a
+ * merge brings it). Ids of other rows alone prove nothing: a crafted source can name the install's own.
+ */
+async function importedBefore(db: DB, data: CloudPasteData): Promise<boolean> {
+  const ids = data.admins.map((admin) => admin.id);
+  return ids.length > 0 && (await db.selectFrom('admins').select('id').where('id', 'in', ids).executeTakeFirst()) !== undefined;
+}
+
+/**
  * What the install holds besides its own starting state (the admin, the built-in LOCAL storage and its mount) and
  * besides what an earlier run brought from this same CloudPaste (found by CloudPaste's ids, which the import keeps).
  */
 async function otherData(db: DB, data: CloudPasteData): Promise<string[]> {
-  const ours = new Set([data.pastes, data.files, data.apiKeys, data.mounts, data.s3Configs].flat().map((row) => row.id));
+  const sourceRows = [data.pastes, data.files, data.apiKeys, data.mounts, data.s3Configs].flat();
+  const ours = new Set((await importedBefore(db, data)) ? sourceRows.map((row) => row.id) : []);
   const counts: [string, { id: string }[]][] = [
     ['pastes', await db.selectFrom('pastes').select('id').execute()],
     ['file shares', await db.selectFrom('files').select('id').execute()],
@@ -65,7 +75,7 @@ export async function importCloudPaste(
   }
   try {
     await deps.db.transaction().execute(async (trx) => {
-      const ctx: ImportContext = { deps: { ...deps, db: trx }, data, options, report };
+      const ctx: ImportContext = { deps: { ...deps, db: trx }, data, options, report, brought: { storageConfigs: new Set(), apiKeys: new Set() } };
       await importStorageConfigs(ctx);
       await importMounts(ctx);
       await importAdmins(ctx);

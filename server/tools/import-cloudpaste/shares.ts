@@ -1,9 +1,12 @@
 import { slugProblem } from '../../../contract/slugs';
 import { hashPassword } from '../../security/passwords';
 import { isSlugTaken, type SlugTable } from '../../services/slugs';
+import { assertSafeKey } from '../../storage/driver';
+import { isReservedAreaKey } from '../../storage/keys';
 import { createdAt, exists, isoTime, ownerOf, type ImportContext } from './context';
 import type { Kind } from './report';
 import type { CpFile, CpPaste } from './source';
+import { NOT_BROUGHT_CONFIG } from './storage';
 
 type Share = CpPaste | CpFile;
 
@@ -13,6 +16,11 @@ type Share = CpPaste | CpFile;
  * keeps (rehashed with scrypt here; CloudPaste's own hash is of no use).
  */
 async function shareColumns(ctx: ImportContext, table: SlugTable, kind: Kind, share: Share) {
+  const owner = ownerOf(share.created_by);
+  const ownerKey = owner.startsWith('apikey:') ? owner.slice('apikey:'.length) : undefined;
+  if (ownerKey !== undefined && !ctx.brought.apiKeys.has(ownerKey)) {
+    return ctx.report.refuse(kind, share.id, share.slug, "its owner is not an API key this import brings (an id of the install's own, or one missing from the source)");
+  }
   const problem = slugProblem(share.slug);
   if (problem) return ctx.report.skip(kind, share.slug, `the slug is not allowed here (${problem})`);
   if (await isSlugTaken(ctx.deps.db, table, share.slug)) return ctx.report.skip(kind, share.slug, 'the install has a share with that slug');
@@ -28,7 +36,7 @@ async function shareColumns(ctx: ImportContext, table: SlugTable, kind: Kind, sh
     expires_at: isoTime(share.expires_at),
     max_views: share.max_views ?? 0,
     views: share.views ?? 0,
-    created_by: ownerOf(share.created_by),
+    created_by: owner,
     created_at: at,
     updated_at: isoTime(share.updated_at) ?? at,
   };
@@ -55,8 +63,23 @@ export async function importPastes(ctx: ImportContext): Promise<void> {
 const isMountUpload = (file: CpFile): boolean => file.slug === `M-${file.id.slice(0, 5)}`;
 
 /**
+ * Why an object key from the source is refused, by the server's own rules for keys (no `..`, `.` or empty segment,
+ * no leading `/`, no backslash, no control character) and outside the areas the app keeps for itself.
+ */
+function storageKeyProblem(key: string): string | undefined {
+  try {
+    assertSafeKey(key);
+  } catch {
+    return `its storage path ${JSON.stringify(key)} is not a safe key (a "..", "." or empty segment, an absolute path, a backslash or a control character)`;
+  }
+  if (isReservedAreaKey(key)) return `its storage path ${JSON.stringify(key)} is in an area Clipstash keeps for itself`;
+  return undefined;
+}
+
+/**
  * CloudPaste's file shares, committed, at their object's current key: the share-area move (run after the import,
- * see runner.ts) then takes the objects out of the mounts' reach.
+ * see runner.ts) then takes the objects out of the mounts' reach. A share on a storage config this import does not
+ * bring, or at an unsafe key, is refused: never written, so no later move tries it again.
  */
 export async function importFiles(ctx: ImportContext): Promise<void> {
   for (const file of ctx.data.files) {
@@ -68,8 +91,13 @@ export async function importFiles(ctx: ImportContext): Promise<void> {
       ctx.report.skip('file shares', file.slug, `uploaded through a mount (${file.storage_path}): it stays a file of the mount, not a share`);
       continue;
     }
-    if (!(await exists(ctx, 'storage_configs', file.s3_config_id))) {
-      ctx.report.skip('file shares', file.slug, 'its storage config was not imported');
+    if (!ctx.brought.storageConfigs.has(file.s3_config_id)) {
+      ctx.report.refuse('file shares', file.id, file.slug, NOT_BROUGHT_CONFIG);
+      continue;
+    }
+    const keyProblem = storageKeyProblem(file.storage_path);
+    if (keyProblem) {
+      ctx.report.refuse('file shares', file.id, file.slug, keyProblem);
       continue;
     }
     const columns = await shareColumns(ctx, 'files', 'file shares', file);
@@ -82,7 +110,7 @@ export async function importFiles(ctx: ImportContext): Promise<void> {
         mimetype: file.mimetype || 'application/octet-stream',
         size: file.size,
         storage_config_id: file.s3_config_id,
-        storage_path: file.storage_path.replace(/^\/+/, ''),
+        storage_path: file.storage_path,
         // Written by the move into the share area, which knows the storage's URL of the new key.
         s3_url: null,
         etag: file.etag,
