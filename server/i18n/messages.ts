@@ -259,6 +259,10 @@ export const messages = {
   fs_not_found: { en: 'No file or folder at {path}', zh: '{path} 处没有文件或文件夹' },
   fs_not_a_folder: { en: '{path} is not a folder', zh: '{path} 不是文件夹' },
   fs_not_a_file: { en: '{path} is not a file', zh: '{path} 不是文件' },
+  fs_name_too_long: {
+    en: 'The name in {field} is too long for this storage: the longest that fits here is {max} bytes of UTF-8 (as many Latin letters, or {cjk} Chinese characters)',
+    zh: '{field} 中的名称对此存储来说过长：这里最多可容纳 {max} 字节的 UTF-8（即 {max} 个拉丁字母，或 {cjk} 个汉字）',
+  },
   fs_exists: { en: 'Something already exists at {path}', zh: '{path} 已存在' },
   fs_virtual_read_only: {
     en: '{path} is not inside a mount point: nothing can be written there',

@@ -23,7 +23,8 @@ import { MIN_PART_BYTES, planUpload } from '../../contract/parts';
 import { sweepAsLeader } from '../services/upload-sweeper';
 import { bytesOf, fileClient, patternBytes, sha256, type Auth } from '../../tests/fixtures/files';
 import { fsClient, mountOfKind } from '../../tests/fixtures/fs';
-import type { RunningS3rver } from '../../tests/fixtures/s3rver';
+import { S3RVER_LONGEST_NAME_BYTES, type RunningS3rver } from '../../tests/fixtures/s3rver';
+import { FS_NAME_MAX_BYTES } from '../../contract/fs-paths';
 import { createTestApp, expectError, expectOk, HOUR, type TestApp } from '../../tests/fixtures/test-app';
 import { FILE_REQUEST_GRANTS_PER_WINDOW } from './file-requests';
 
@@ -173,6 +174,16 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     const short = await initOk(request.slug, grant, 'short.txt', 300);
     const shortParts = await sendParts(request.slug, grant, short, patternBytes(200, 2));
     expect((await expectError(await complete(request.slug, grant, short, shortParts), 400)).data).toMatchObject({ issue: 'size_mismatch' });
+  });
+
+  it('stores a name as long as the storage holds, and refuses a longer one at init with name_too_long (400)', async () => {
+    const request = await create();
+    const grant = await grantOf(request.slug);
+    const longest = `${'n'.repeat((kind === 'LOCAL' ? FS_NAME_MAX_BYTES : S3RVER_LONGEST_NAME_BYTES) - 4)}.txt`;
+    expect((await sendOk(request.slug, grant, longest, TEXT)).filename).toBe(longest);
+    const refused = await expectError(await init(request.slug, grant, `${'n'.repeat(FS_NAME_MAX_BYTES - 3)}.txt`, 10), 400);
+    expect(refused.data).toMatchObject({ field: 'filename', issue: 'name_too_long', maxBytes: FS_NAME_MAX_BYTES });
+    expect(refused.message).toContain(`${FS_NAME_MAX_BYTES} bytes`);
   });
 
   it('refuses bytes that are not what the name says where types are limited, and keeps nothing of them', async () => {
