@@ -83,6 +83,10 @@ export const messages = {
     zh: '文件内容与其文件名所示的类型不符',
   },
   file_request_grant_missing: { en: 'Open the request\'s link again to send files', zh: '请重新打开收集链接以发送文件' },
+  file_request_grant_password_changed: {
+    en: 'The request\'s password has changed; open the link again and enter the new one',
+    zh: '此收集的密码已更改，请重新打开链接并输入新密码',
+  },
   file_request_grant_expired: { en: 'Your permission to send files has expired; open the link again', zh: '发送文件的许可已过期，请重新打开链接' },
   file_request_grant_other: { en: 'This permission is for another file request', zh: '此许可属于另一个文件收集' },
   file_request_rate_limited: { en: 'Too many attempts, try again in {minutes} minutes', zh: '尝试次数过多，请 {minutes} 分钟后再试' },
