@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { FS_PATH_MAX_BYTES } from './fs-paths';
 import { mimeTypeOf } from './mime';
 import { customSlugSchema } from './slugs';
 import { isoTimestampSchema } from './time';
@@ -165,7 +166,8 @@ export type FileRequestGrant = v.InferOutput<typeof fileRequestGrantSchema>;
 
 /** The sender's multipart calls mirror the share upload API (`/api/s3/multipart/*`); `file_id` names the received file. */
 export const fileRequestInitSchema = v.object({
-  filename: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(255, 'too_long')),
+  // The server keeps the name's last segment and checks its bytes against the storage (`name_too_long`).
+  filename: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(FS_PATH_MAX_BYTES, 'too_long')),
   content_type: v.optional(v.string(), 'application/octet-stream'),
   size: v.pipe(v.number(), v.integer(), v.minValue(1, 'must_be_positive')),
   part_size: v.pipe(v.number(), v.integer(), v.minValue(MIN_PART_BYTES, 'too_small')),

@@ -1,5 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorReason } from '../contract/envelope';
+import { FS_NAME_MAX_BYTES } from '../contract/fs-paths';
 import { ENCRYPTED_PAYLOAD_MIN_BYTES } from '../contract/paste-encryption';
 import type { MessageKey, MessageParams } from './i18n/messages';
 
@@ -35,7 +36,15 @@ const ISSUE_MESSAGES: Partial<Record<string, { key: MessageKey; params?: Message
   payload_too_short: { key: 'encrypted_payload_too_short', params: { min: ENCRYPTED_PAYLOAD_MIN_BYTES } },
 };
 
+/**
+ * A name longer than the storage holds: the message says the longest that fits (bytes of UTF-8; a Chinese
+ * character takes three), and `data.maxBytes` says it to programs.
+ */
+export const nameTooLong = (field: string, maxBytes: number) =>
+  new ApiError(400, 'fs_name_too_long', { field, max: maxBytes, cjk: Math.floor(maxBytes / 3) }, { field, issue: 'name_too_long', maxBytes });
+
 export const badInput = (field: string, issue: string) => {
+  if (issue === 'name_too_long') return nameTooLong(field, FS_NAME_MAX_BYTES);
   const specific = ISSUE_MESSAGES[issue];
   return new ApiError(400, specific?.key ?? 'invalid_input', { field, issue, ...specific?.params }, { field, issue });
 };

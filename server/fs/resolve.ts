@@ -1,8 +1,9 @@
 import type { AppDeps, Principal } from '../context';
-import { ApiError, badInput } from '../errors';
+import { FS_NAME_MAX_BYTES } from '../../contract/fs-paths';
+import { ApiError, badInput, nameTooLong } from '../errors';
 import { visibleMounts, type MountRow } from '../services/mounts';
 import { findStorageConfig } from '../services/storage-configs';
-import type { FolderListing, StorageDriver } from '../storage/driver';
+import { MAX_KEY_BYTES, type FolderListing, type StorageDriver } from '../storage/driver';
 import { folderSegments, isReservedAreaKey } from '../storage/keys';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 import { isWithin, normalizePath, outsideBasePath, pathOfSegments, ROOT, type FsPath } from './paths';
@@ -81,6 +82,7 @@ const segmentsOf = (mountPath: string) => mountPath.split('/').filter(Boolean);
 export function withInner(target: Omit<MountTarget, 'kind' | 'path' | 'inner' | 'key'>, inner: string[]): MountTarget {
   const key = [...target.rootSegments, ...inner].join('/');
   if (isReservedAreaKey(key)) throw badInput('path', 'invalid_path');
+  assertKeyFits(key, inner.at(-1) ?? '');
   return {
     kind: 'mount',
     mount: target.mount,
@@ -91,6 +93,17 @@ export function withInner(target: Omit<MountTarget, 'kind' | 'path' | 'inner' | 
     key,
     path: pathOfSegments([...segmentsOf(target.mount.mount_path), ...inner]),
   };
+}
+
+/**
+ * A key longer than any storage holds (S3's 1024 bytes, which every driver keeps) is refused here, before a
+ * driver sees it, with the longest last name that would fit in its folder.
+ */
+function assertKeyFits(key: string, name: string) {
+  const keyBytes = Buffer.byteLength(key);
+  if (keyBytes <= MAX_KEY_BYTES) return;
+  const room = MAX_KEY_BYTES - (keyBytes - Buffer.byteLength(name));
+  throw room > 0 ? nameTooLong('path', Math.min(room, FS_NAME_MAX_BYTES)) : badInput('path', 'too_long');
 }
 
 /** A folder's entries, or with `recursive` its whole tree, as the mount sees them: without the reserved areas. */

@@ -4,7 +4,8 @@ import { reasonOf } from '../storage/reason';
 
 /**
  * Runs a storage call and turns what a driver throws into an answer: a key the driver refuses is bad input, a
- * missing object a 404, anything else the storage's fault (502, with its reason), never a bare 500.
+ * missing object a 404, anything else the storage's fault (502, with its reason, in words and as `data.reason`),
+ * never a bare 500 and never the driver's own message.
  */
 export async function onStorage<T>(path: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -19,5 +20,6 @@ export function storageError(path: string, error: unknown): Error {
   if (error instanceof UnsafeKeyError) return badInput('path', 'invalid_path');
   if (error instanceof ObjectNotFoundError) return new ApiError(404, 'fs_not_found', { path });
 
-  return new ApiError(502, 'fs_storage_unavailable', { reason: reasonOf(error) });
+  const reason = reasonOf(error);
+  return new ApiError(502, 'fs_storage_unavailable', { reason }, { reason: reason.reason });
 }

@@ -13,6 +13,12 @@ describe('messages', () => {
     expect(placeholders(zh)).toEqual(placeholders(en));
   });
 
+  it('translates a message given as a placeholder (a failure’s reason) into the same language', () => {
+    const params = { reason: { messageKey: 'reason_no_space' as const } };
+    expect(translate('storage_unavailable', 'en', params)).toBe('The storage could not be reached: the storage is full');
+    expect(translate('storage_unavailable', 'zh', params)).toBe('无法访问存储：存储空间已满');
+  });
+
   it('fills placeholders and leaves unknown ones alone', () => {
     expect(translate('too_many_attempts', 'en', { minutes: 7 })).toBe('Too many failed logins, try again in 7 minutes');
     expect(translate('too_many_attempts', 'zh', { minutes: 7 })).toBe('登录失败次数过多，请 7 分钟后再试');

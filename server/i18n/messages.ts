@@ -83,6 +83,10 @@ export const messages = {
     zh: '文件内容与其文件名所示的类型不符',
   },
   file_request_grant_missing: { en: 'Open the request\'s link again to send files', zh: '请重新打开收集链接以发送文件' },
+  file_request_grant_password_changed: {
+    en: 'The request\'s password has changed; open the link again and enter the new one',
+    zh: '此收集的密码已更改，请重新打开链接并输入新密码',
+  },
   file_request_grant_expired: { en: 'Your permission to send files has expired; open the link again', zh: '发送文件的许可已过期，请重新打开链接' },
   file_request_grant_other: { en: 'This permission is for another file request', zh: '此许可属于另一个文件收集' },
   file_request_rate_limited: { en: 'Too many attempts, try again in {minutes} minutes', zh: '尝试次数过多，请 {minutes} 分钟后再试' },
@@ -259,6 +263,10 @@ export const messages = {
   fs_not_found: { en: 'No file or folder at {path}', zh: '{path} 处没有文件或文件夹' },
   fs_not_a_folder: { en: '{path} is not a folder', zh: '{path} 不是文件夹' },
   fs_not_a_file: { en: '{path} is not a file', zh: '{path} 不是文件' },
+  fs_name_too_long: {
+    en: 'The name in {field} is too long for this storage: the longest that fits here is {max} bytes of UTF-8 (as many Latin letters, or {cjk} Chinese characters)',
+    zh: '{field} 中的名称对此存储来说过长：这里最多可容纳 {max} 字节的 UTF-8（即同样多的拉丁字母，或 {cjk} 个汉字）',
+  },
   fs_exists: { en: 'Something already exists at {path}', zh: '{path} 已存在' },
   fs_virtual_read_only: {
     en: '{path} is not inside a mount point: nothing can be written there',
@@ -321,16 +329,33 @@ export const messages = {
     zh: '文件内容与其类型不符：收据必须确实是其文件名所示的图片或 PDF',
   },
   internal: { en: 'Internal server error', zh: '服务器内部错误' },
+  // Why a storage or fetch failed, as the `{reason}` of the messages above (server/storage/reason.ts).
+  reason_name_too_long: { en: 'a name is too long for the storage', zh: '名称对存储来说过长' },
+  reason_permission_denied: { en: 'the server may not write or read there', zh: '服务器无权在此读写' },
+  reason_read_only: { en: 'the storage is read-only', zh: '存储为只读' },
+  reason_no_space: { en: 'the storage is full', zh: '存储空间已满' },
+  reason_bucket_missing: { en: 'the bucket does not exist', zh: '存储桶不存在' },
+  reason_bad_credentials: { en: 'the access key or secret is wrong', zh: '访问密钥或密钥不正确' },
+  reason_access_denied: { en: 'access was denied', zh: '访问被拒绝' },
+  reason_unreachable: { en: 'no connection could be made', zh: '无法建立连接' },
+  reason_timeout: { en: 'no answer in time', zh: '响应超时' },
+  reason_unknown: { en: 'an unexpected error (the server log has the details)', zh: '意外错误（详情见服务器日志）' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 
 export type MessageKey = keyof typeof messages;
 export type Lang = 'en' | 'zh';
-export type MessageParams = Record<string, string | number>;
+/** A message inside another (a failure's reason), translated with it into the same language. */
+export interface MessageRef {
+  messageKey: MessageKey;
+}
+export type MessageParams = Record<string, string | number | MessageRef>;
 
 export function translate(key: MessageKey, lang: Lang, params: MessageParams = {}): string {
-  return messages[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return messages[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === 'object' ? translate(value.messageKey, lang) : String(value);
+  });
 }
 
 /** zh, zh-CN, zh-Hans… → Chinese; anything else → English. */

@@ -47,8 +47,9 @@ export class UrlFetchError extends Error {
   constructor(
     readonly kind: 'timeout' | 'redirects' | 'bad_redirect' | 'network',
     detail: string,
+    cause?: unknown,
   ) {
-    super(detail);
+    super(detail, { cause });
     this.name = 'UrlFetchError';
   }
 }
@@ -134,7 +135,7 @@ async function requestOnce(url: URL, request: SafeRequest, policy: FetchPolicy):
     req.once('error', (error) => {
       if (error instanceof UrlFetchError || error instanceof UrlRefusedError) reject(error);
       else if ((error as { name?: string }).name === 'AbortError') reject(error);
-      else reject(new UrlFetchError('network', (error as Error).message));
+      else reject(new UrlFetchError('network', (error as Error).message, error));
     });
     req.end();
   });

@@ -59,13 +59,15 @@ function claimRoutes(deps: AppDeps) {
 
   app.get('/:id/receipts/:receiptId', async (c) => {
     const { row, driver } = await findReceipt(deps, c.get('principal'), c.req.param('id'), c.req.param('receiptId'));
+    // The app fetches receipts with its credentials and shows them from a blob, so nothing here is for a page to
+    // render: an attachment, sandboxed, PDF included, which keeps a crafted PDF from opening inline on our origin.
     return serveObject(c.req.raw, {
       driver,
       key: row.storage_path,
       size: Number(row.size),
       etag: row.etag,
       contentType: row.content_type,
-      disposition: 'inline',
+      disposition: 'attachment',
       filename: row.filename,
     });
   });

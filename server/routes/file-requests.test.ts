@@ -23,7 +23,8 @@ import { MIN_PART_BYTES, planUpload } from '../../contract/parts';
 import { sweepAsLeader } from '../services/upload-sweeper';
 import { bytesOf, fileClient, patternBytes, sha256, type Auth } from '../../tests/fixtures/files';
 import { fsClient, mountOfKind } from '../../tests/fixtures/fs';
-import type { RunningS3rver } from '../../tests/fixtures/s3rver';
+import { S3RVER_LONGEST_NAME_BYTES, type RunningS3rver } from '../../tests/fixtures/s3rver';
+import { FS_NAME_MAX_BYTES } from '../../contract/fs-paths';
 import { createTestApp, expectError, expectOk, HOUR, type TestApp } from '../../tests/fixtures/test-app';
 import { FILE_REQUEST_GRANTS_PER_WINDOW } from './file-requests';
 
@@ -175,6 +176,16 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     expect((await expectError(await complete(request.slug, grant, short, shortParts), 400)).data).toMatchObject({ issue: 'size_mismatch' });
   });
 
+  it('stores a name as long as the storage holds, and refuses a longer one at init with name_too_long (400)', async () => {
+    const request = await create();
+    const grant = await grantOf(request.slug);
+    const longest = `${'n'.repeat((kind === 'LOCAL' ? FS_NAME_MAX_BYTES : S3RVER_LONGEST_NAME_BYTES) - 4)}.txt`;
+    expect((await sendOk(request.slug, grant, longest, TEXT)).filename).toBe(longest);
+    const refused = await expectError(await init(request.slug, grant, `${'n'.repeat(FS_NAME_MAX_BYTES - 3)}.txt`, 10), 400);
+    expect(refused.data).toMatchObject({ field: 'filename', issue: 'name_too_long', maxBytes: FS_NAME_MAX_BYTES });
+    expect(refused.message).toContain(`${FS_NAME_MAX_BYTES} bytes`);
+  });
+
   it('refuses bytes that are not what the name says where types are limited, and keeps nothing of them', async () => {
     const request = await create({ allowed_types: ['.pdf'] });
     const folder = request.target.kind === 'folder' ? request.target.path : '';
@@ -231,6 +242,66 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
 
     t.clock.advance(13 * HOUR);
     await expectError(await init(request.slug, grant, 'a.txt', 10), 401);
+  });
+
+  it('ends the grants earned with a password once the password is changed, set or removed', async () => {
+    const request = await create({ password: 'first' });
+    const first = await grantOf(request.slug, { password: 'first' });
+    const ref = await initOk(request.slug, first, 'a.txt', TEXT.length);
+    expect((await patch(request.id, { password: 'second' })).status).toBe(200);
+    for (const res of [await init(request.slug, first, 'b.txt', 10), await call(request.slug, 'sign', first, { file_id: ref.file_id, upload_id: ref.upload_id, partNumbers: [1] })]) {
+      expect((await expectError(res, 401)).message).toMatch(/password has changed/);
+    }
+    // The same password set again is a new setting: the grant of the one before still ends.
+    const second = await grantOf(request.slug, { password: 'second' });
+    expect((await patch(request.id, { password: 'second' })).status).toBe(200);
+    await expectError(await init(request.slug, second, 'b.txt', 10), 401);
+    const third = await grantOf(request.slug, { password: 'second' });
+    expect((await patch(request.id, { password: null })).status).toBe(200);
+    await expectError(await init(request.slug, third, 'b.txt', 10), 401);
+
+    // Without a password, grants keep working through other edits, and end when one is set.
+    const open = await grantOf(request.slug);
+    expect((await patch(request.id, { title: 'Edited', max_files: 50 })).status).toBe(200);
+    await initOk(request.slug, open, 'c.txt', 10);
+    expect((await patch(request.id, { password: 'new' })).status).toBe(200);
+    await expectError(await init(request.slug, open, 'd.txt', 10), 401);
+  });
+
+  it('takes no more bytes through part URLs signed before the request closed, expired or was deleted', async () => {
+    /** An upload begun and its first part's URL signed, the request still open. */
+    const signedPart = async (slug: string) => {
+      const grant = await grantOf(slug);
+      const ref = await initOk(slug, grant, 'late.txt', TEXT.length);
+      const signed = await expectOk(await call(slug, 'sign', grant, { file_id: ref.file_id, upload_id: ref.upload_id, partNumbers: [1] }), multipartSignResponseSchema);
+      const put = async () => fetch(await t.overHttp(signed.urls[0]?.url ?? ''), { method: 'PUT', body: new Uint8Array(TEXT) });
+      return { grant, ref, put };
+    };
+
+    const closing = await create();
+    const closed = await signedPart(closing.slug);
+    expect((await patch(closing.id, { closed: true })).status).toBe(200);
+    const late = await closed.put();
+    // LOCAL's upload route asks the request; S3 takes the part (its URL lives PRESIGN_TTL_SECONDS), but nothing of it
+    // becomes a file: completing is refused.
+    if (kind === 'LOCAL') expect(late.status).toBe(410);
+    else expect(late.status).toBe(200);
+    const parts = [{ partNumber: 1, etag: (late.headers.get('etag') ?? 'none').replace(/"/g, '') }];
+    await expectError(await complete(closing.slug, closed.grant, closed.ref, parts), 410);
+    // Opened again, the same URL works: the request takes files again.
+    expect((await patch(closing.id, { closed: false })).status).toBe(200);
+    expect((await closed.put()).status).toBe(200);
+
+    const expiring = await create({ expires_at: new Date(t.clock.now().getTime() + 60_000).toISOString() });
+    const expired = await signedPart(expiring.slug);
+    t.clock.advance(60_000);
+    expect((await expired.put()).status).toBe(kind === 'LOCAL' ? 410 : 200);
+
+    const deleting = await create();
+    const deleted = await signedPart(deleting.slug);
+    expect((await t.request(`/api/file-requests/${deleting.id}`, { token, method: 'DELETE' })).status).toBe(200);
+    // Its uploads were aborted with it: the part finds no upload.
+    expect((await deleted.put()).status).toBe(404);
   });
 
   it('keeps a folder target inside a mount its creator may write, outside the share area', async () => {

@@ -3,6 +3,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError } from '../errors';
+import { assertRequestTakesPart } from '../services/file-requests';
 import { findStorageConfig } from '../services/storage-configs';
 import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError } from '../storage/driver';
 import type { LocalStorageDriver } from '../storage/local';
@@ -79,6 +80,7 @@ export function localStorageRoutes(deps: AppDeps) {
           .where('status', '=', 'committed')
           .executeTakeFirst();
     if (committed) throw new ApiError(409, 'upload_already_committed');
+    if (grant.part) await assertRequestTakesPart(deps, grant.key, grant.part.uploadId);
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     const tooLarge = () => new ApiError(413, 'upload_body_too_large', { size: grant.size }, { size: grant.size });
     if (declared > grant.size) throw tooLarge();

@@ -241,7 +241,7 @@ export async function requestBySlug(deps: AppDeps, slug: string): Promise<FileRe
 }
 
 /** 410 for a closed or expired request, 409 for a full one: nothing more is accepted. */
-export function assertOpen(request: FileRequest): void {
+export function assertOpen(request: Pick<FileRequest, 'state'>): void {
   if (request.state === 'closed') throw new ApiError(410, 'file_request_closed');
   if (request.state === 'expired') throw new ApiError(410, 'file_request_expired');
   if (request.state === 'full') throw new ApiError(409, 'file_request_full');
@@ -253,9 +253,18 @@ export interface GrantClaims {
   senderId: string;
   senderName: string | null;
   expiresAt: number;
+  /** The request's password when it was given (passwordMark): a grant dies with the password it was earned with. */
+  passwordMark?: string;
 }
 
 const GRANT_PURPOSE = 'file-request-grant';
+
+/**
+ * A keyed fingerprint of the request's password hash (of "no password" when it has none). Each setting of the
+ * password hashes it with a new salt, so setting, changing or removing it changes the mark, and the sender, who
+ * can read the grant's claims, learns nothing they could test passwords against.
+ */
+const passwordMark = (deps: AppDeps, row: FileRequestRow) => deps.secrets.sign('file-request-password', row.password_hash ?? '').slice(0, 22);
 
 /**
  * `POST /api/public/file-requests/{slug}/grant`: after the password (when the request has one), a signed grant of
@@ -273,14 +282,15 @@ export async function grantUpload(deps: AppDeps, slug: string, input: { password
     senderId: randomBase62(16),
     senderName: input.sender_name || null,
     expiresAt: deps.now().getTime() + FILE_REQUEST_GRANT_SECONDS * 1000,
+    passwordMark: passwordMark(deps, row),
   };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { grant: `${payload}.${deps.secrets.sign(GRANT_PURPOSE, payload)}`, expires_in: FILE_REQUEST_GRANT_SECONDS };
 }
 
 /**
- * The grant an upload call carries (`Authorization: FileRequest <grant>`): 401 when missing, forged or expired,
- * 403 when it was given for another request.
+ * The grant an upload call carries (`Authorization: FileRequest <grant>`): 401 when missing, forged, expired or
+ * earned with a password the request no longer has, 403 when it was given for another request.
  */
 export function checkGrant(deps: AppDeps, header: string | undefined, request: FileRequestRow): GrantClaims {
   const [scheme, token] = (header ?? '').trim().split(/\s+/);
@@ -290,7 +300,29 @@ export function checkGrant(deps: AppDeps, header: string | undefined, request: F
   const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as GrantClaims;
   if (claims.expiresAt <= deps.now().getTime()) throw new ApiError(401, 'file_request_grant_expired');
   if (claims.requestId !== request.id) throw new ApiError(403, 'file_request_grant_other');
+  // Grants from before marks existed carry none: they pass only while the request has no password.
+  const mark = claims.passwordMark ?? (request.password_hash === null ? passwordMark(deps, request) : '');
+  if (mark !== passwordMark(deps, request)) throw new ApiError(401, 'file_request_grant_password_changed');
   return claims;
+}
+
+/**
+ * A part PUT to a signed LOCAL URL (routes/local-storage.ts) of a request's pending upload: refused (410) once the
+ * request is closed or expired, though the URL is still valid. A full request still takes the parts of the uploads
+ * that filled it. A deleted request's uploads were aborted with it, so their parts find no upload.
+ */
+export async function assertRequestTakesPart(deps: AppDeps, key: string, uploadId: string): Promise<void> {
+  const row = await deps.db
+    .selectFrom('file_request_uploads')
+    .innerJoin('file_requests', 'file_requests.id', 'file_request_uploads.request_id')
+    .selectAll('file_requests')
+    .where('file_request_uploads.upload_id', '=', uploadId)
+    .where('file_request_uploads.storage_key', '=', key)
+    .where('file_request_uploads.status', '=', 'pending')
+    .executeTakeFirst();
+  if (!row) return;
+  const { state } = await presentRequest(deps, row);
+  if (state !== 'full') assertOpen({ state });
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../context';
 import { bareEtag, type ObjectHead, type StorageDriver } from '../storage/driver';
 import { isShareAreaKey, SHARE_AREA, shareAreaKeyOf } from '../storage/keys';
-import { reasonOf } from '../storage/reason';
+import { describeError } from '../storage/reason';
 import { driverFor } from '../storage/registry';
 import { findStorageConfig } from './storage-configs';
 import type { FileRow } from './files';
@@ -49,7 +49,7 @@ export async function moveSharesIntoArea(deps: AppDeps, log: ShareMoveLog = cons
       } catch (error) {
         failedIds.add(row.id);
         result.failed++;
-        log.warn(`Share ${row.slug}: its object could not be moved into the share area (${reasonOf(error)}); it is tried again later.`);
+        log.warn(`Share ${row.slug}: its object could not be moved into the share area (${describeError(error)}); it is tried again later.`);
       }
     }
   }
@@ -125,7 +125,7 @@ async function finishLeftovers(deps: AppDeps, log: ShareMoveLog, result: ShareMo
       await deps.db.updateTable('files').set({ moved_from: null }).where('id', '=', row.id).execute();
     } catch (error) {
       result.failed++;
-      log.warn(`Share ${row.slug}: the object it was moved from could not be deleted (${reasonOf(error)}); it is tried again later.`);
+      log.warn(`Share ${row.slug}: the object it was moved from could not be deleted (${describeError(error)}); it is tried again later.`);
     }
   }
 }

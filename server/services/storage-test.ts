@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { StorageTestResult } from '../../contract/storage';
 import type { AppDeps } from '../context';
-import { translate, type Lang, type MessageKey, type MessageParams } from '../i18n/messages';
+import { translate, type Lang, type MessageKey, type MessageParams, type MessageRef } from '../i18n/messages';
 import type { StorageDriver } from '../storage/driver';
 import { reasonOf } from '../storage/reason';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
@@ -15,7 +15,9 @@ const CHECK_TIMEOUT_MS = 15_000;
 const withTimeout = <T>(promise: Promise<T>, what: string): Promise<T> =>
   Promise.race([
     promise,
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} timed out`)), CHECK_TIMEOUT_MS).unref()),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(Object.assign(new Error(`${what} timed out`), { name: 'TimeoutError' })), CHECK_TIMEOUT_MS).unref(),
+    ),
   ]);
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -98,8 +100,8 @@ async function localPresignCheck(driver: StorageDriver, key: string, origin: str
  * answer shows whether the ETag is exposed.
  */
 async function s3PresignAndCorsCheck(driver: StorageDriver, key: string, origin: string) {
-  let putError: string | undefined;
-  let corsError: string | undefined;
+  let putError: string | MessageRef | undefined;
+  let corsError: string | MessageRef | undefined;
   let etagExposed = false;
   try {
     const url = await driver.presignPut(key, { contentType: 'text/plain', size: 16, expiresInSeconds: 300, baseUrl: origin });
@@ -126,7 +128,7 @@ async function s3PresignAndCorsCheck(driver: StorageDriver, key: string, origin:
       signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
     });
     const text = await res.text();
-    if (!res.ok) putError = `HTTP ${res.status} ${s3ErrorText(text)}`;
+    if (!res.ok) putError = `HTTP ${res.status}${s3ErrorCode(text)}`;
     else {
       const expected = createHash('md5').update(bytes).digest('hex');
       const etag = (res.headers.get('etag') ?? '').replace(/"/g, '');
@@ -146,9 +148,11 @@ async function s3PresignAndCorsCheck(driver: StorageDriver, key: string, origin:
   return { putError, corsError, etagExposed };
 }
 
-/** `Code: Message` from an S3 XML error body, else the start of the body. */
-function s3ErrorText(body: string): string {
-  const code = /<Code>([^<]*)<\/Code>/.exec(body)?.[1];
-  const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1];
-  return code ? `${code}${message ? `: ${message}` : ''}` : body.slice(0, 200);
+/**
+ * ` (Code)` from an S3 XML error body: S3's fixed vocabulary (`AccessDenied`, `SignatureDoesNotMatch`) tells the
+ * admin what to fix; its free-text message and anything else in the body stay out of the answer.
+ */
+function s3ErrorCode(body: string): string {
+  const code = /<Code>([A-Za-z]{1,64})<\/Code>/.exec(body)?.[1];
+  return code ? ` (${code})` : '';
 }

@@ -9,6 +9,7 @@ import type { MessageKey } from '../i18n/messages';
 import { safeFetch, UrlFetchError, UrlRefusedError, type FetchPolicy, type SafeRequest, type SafeResponse } from '../net/safe-fetch';
 import { contentDisposition, cleanContentType } from '../storage/http-headers';
 import { cleanFilename } from '../storage/keys';
+import { reasonOf } from '../storage/reason';
 import { APP_VERSION } from '../version';
 import { assertFits, type UploadLimits } from './upload-limits';
 import { readSettings } from './settings';
@@ -52,7 +53,7 @@ export function urlProblem(error: unknown): unknown {
     if (error.kind === 'timeout') return new ApiError(400, 'url_timeout', {}, { field: 'url', issue: 'timeout' });
     if (error.kind === 'redirects') return new ApiError(400, 'url_too_many_redirects', { max: 5 }, { field: 'url', issue: 'too_many_redirects' });
     if (error.kind === 'bad_redirect') return new ApiError(400, 'url_bad_redirect', {}, { field: 'url', issue: 'bad_redirect' });
-    return new ApiError(400, 'url_fetch_failed', { reason: error.message.slice(0, 200) }, { field: 'url', issue: 'network' });
+    return new ApiError(400, 'url_fetch_failed', { reason: reasonOf(error) }, { field: 'url', issue: 'network' });
   }
   return error;
 }

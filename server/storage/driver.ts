@@ -198,6 +198,9 @@ export class UnsafeKeyError extends Error {
 
 const CONTROL = /\p{Cc}/u;
 
+/** Longest key (bytes of UTF-8): S3's limit, kept by every driver so that a mount can move between storages. */
+export const MAX_KEY_BYTES = 1024;
+
 /** LOCAL keeps writes in progress and object metadata under these folders: no key may name them. */
 const RESERVED_SEGMENTS = new Set(['.', '..', '.staging', '.meta']);
 
@@ -208,7 +211,7 @@ const RESERVED_SEGMENTS = new Set(['.', '..', '.staging', '.meta']);
 export function assertSafeKey(key: string): void {
   if (
     key.length === 0 ||
-    Buffer.byteLength(key) > 1024 ||
+    Buffer.byteLength(key) > MAX_KEY_BYTES ||
     key.startsWith('/') ||
     key.includes('\\') ||
     CONTROL.test(key) ||

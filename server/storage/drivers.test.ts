@@ -423,6 +423,33 @@ describe('LOCAL driver specifics', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+  it('keeps the metadata of a name too long for `<name>.json` apart, through put, copy, move, folders and delete', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      const long = `${'l'.repeat(251)}.bin`;
+      const bytes = randomBytes(5_000);
+      expect(await driver.put(`d/${long}`, Readable.from([bytes]), { contentType: 'application/octet-stream' })).toEqual({ size: bytes.length, etag: md5(bytes) });
+      const sidecar = join(root, '.meta', 'd', '.meta', `${sha256(Buffer.from(long))}.json`);
+      expect(listFiles(join(root, '.meta'))).toEqual([sidecar]);
+      expect(JSON.parse(readFileSync(sidecar, 'utf8'))).toEqual({ size: bytes.length, etag: md5(bytes) });
+      // Read from the sidecar, not hashed again: a sidecar that says otherwise (same size) is believed.
+      writeFileSync(sidecar, JSON.stringify({ size: bytes.length, etag: 'remembered' }));
+      expect(await driver.head(`d/${long}`)).toEqual({ size: bytes.length, etag: 'remembered' });
+      expect((await driver.list('d')).objects.map((object) => object.etag)).toEqual(['remembered']);
+      writeFileSync(sidecar, JSON.stringify({ size: bytes.length, etag: md5(bytes) }));
+
+      await driver.copy(`d/${long}`, `e/${long}`);
+      await driver.move(`d/${long}`, `d/short.bin`);
+      expect(await driver.head(`e/${long}`)).toEqual({ size: bytes.length, etag: md5(bytes) });
+      expect(listFiles(join(root, '.meta')).sort()).toEqual([join(root, '.meta', 'd', 'short.bin.json'), join(root, '.meta', 'e', '.meta', `${sha256(Buffer.from(long))}.json`)].sort());
+      await driver.removeFolder('e');
+      await driver.delete('d/short.bin');
+      expect(listFiles(root)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the s3rver fixture', () => {

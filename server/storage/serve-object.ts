@@ -20,8 +20,8 @@ export interface ObjectToServe {
 /**
  * Streams a stored object with Range support: 206 with Content-Range for one satisfiable range, 416 for an
  * unsatisfiable one, the whole object otherwise. Never buffered: the storage stream is handed to the response.
- * Served with `X-Content-Type-Options: nosniff` and, for anything but PDF, `Content-Security-Policy: sandbox`,
- * so an uploaded HTML or SVG file never runs as our origin.
+ * Served with `X-Content-Type-Options: nosniff` and, for anything but a PDF shown inline,
+ * `Content-Security-Policy: sandbox`, so an uploaded HTML or SVG file never runs as our origin.
  */
 export async function serveObject(httpRequest: Request, object: ObjectToServe): Promise<Response> {
   const headers = new Headers({
@@ -34,7 +34,8 @@ export async function serveObject(httpRequest: Request, object: ObjectToServe): 
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Expose-Headers': EXPOSED_HEADERS,
   });
-  if (needsSandbox(object.contentType)) headers.set('Content-Security-Policy', 'sandbox');
+  // An attachment is not for rendering: sandboxed whatever its type, should a browser render it after all.
+  if (object.disposition === 'attachment' || needsSandbox(object.contentType)) headers.set('Content-Security-Policy', 'sandbox');
   const etag = object.etag ? `"${object.etag}"` : undefined;
   if (etag) headers.set('ETag', etag);
 

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { SecretBox } from '../../security/secret-box';
 import { assertSafeFolder, assertSafeKey, UnsafeKeyError } from '../driver';
 
@@ -36,7 +37,22 @@ export const pathOf = (context: LocalContext, key: string) => pathUnder(context.
 /** Where the metadata of a key's object (or, without `.json`, of a folder's objects) is kept. */
 export const metaFolderOf = (context: LocalContext, key: string) => pathUnder(join(context.root, META), key);
 
-export const metaPathOf = (context: LocalContext, key: string) => `${metaFolderOf(context, key)}.json`;
+/** Longest name of one entry the disk holds (bytes): ext4, XFS, Btrfs and tmpfs all stop at 255. */
+const LOCAL_NAME_MAX_BYTES = 255;
+const SIDECAR_SUFFIX = '.json';
+
+/**
+ * The metadata file of a key's object: `<name>.json` beside the folder's metadata, or, when that would be longer
+ * than the disk allows, `.meta/<sha-256 of the name>.json` one folder below. No key segment may be `.meta`, so that
+ * folder never meets the metadata of a real folder, and any name the disk holds keeps its metadata.
+ */
+export function metaPathOf(context: LocalContext, key: string): string {
+  const folder = metaFolderOf(context, key);
+  const name = folder.slice(folder.lastIndexOf(sep) + 1);
+  if (Buffer.byteLength(name) + SIDECAR_SUFFIX.length <= LOCAL_NAME_MAX_BYTES) return `${folder}${SIDECAR_SUFFIX}`;
+  const digest = createHash('sha256').update(name).digest('hex');
+  return join(dirname(folder), META, `${digest}${SIDECAR_SUFFIX}`);
+}
 
 /**
  * The absolute path of a key, refused when a symbolic link is anywhere on the way (or is the object itself): a
