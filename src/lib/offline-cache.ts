@@ -30,6 +30,14 @@ function fingerprint(text: string): string {
 const loadStore = () => import('./offline-store').then(({ offlineStore }) => offlineStore, () => undefined);
 
 /**
+ * Bumped by each forgetting, so that an answer still waiting to be stored (storing waits for the page to settle)
+ * is not written after the forgetting that should have taken it.
+ */
+const forgettings = { all: 0, signedIn: 0 };
+const forgottenSince = (asked: typeof forgettings, owner: string) =>
+  forgettings.all !== asked.all || (owner !== PUBLIC_OWNER && forgettings.signedIn !== asked.signedIn);
+
+/**
  * The page's offline API layer (src/lib/api/client.ts uses it): successful business GETs are stored, and served
  * back as a 200 answer when the network fails. Every operation fails soft: no storage means no offline copy.
  */
@@ -37,8 +45,11 @@ export const offlineCache = {
   /** Keeps a successful JSON answer to a GET (once the page has settled; resolves once written or given up). */
   async store(request: string, owner: string, contentType: string | null, body: unknown): Promise<void> {
     const cachedAt = Date.now();
+    const asked = { ...forgettings };
     await new Promise((resolve) => whenSettled(() => resolve(undefined)));
-    await (await loadStore())?.store(request, owner, contentType, body, cachedAt);
+    const store = await loadStore();
+    if (forgottenSince(asked, owner)) return;
+    await store?.store(request, owner, contentType, body, cachedAt);
   },
 
   /** The stored answer to this GET as a 200 response, or undefined (none, expired, someone else's). */
@@ -48,11 +59,13 @@ export const offlineCache = {
 
   /** Forgets every answer given to a signed-in user (at sign-out: they must not outlive the session). */
   async forgetSignedIn(): Promise<void> {
+    forgettings.signedIn++;
     await (await loadStore())?.forgetAllBut(PUBLIC_OWNER);
   },
 
-  /** Forgets everything (tests; a future "clear offline data" button). */
+  /** Forgets everything (the settings' "Clear offline data"); rejects when the browser's storage refused. */
   async clear(): Promise<void> {
+    forgettings.all++;
     await (await loadStore())?.clear();
   },
 };
