@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { a11yInBothThemes, newPerson } from './harness';
-import { assetCached, controlledByServiceWorker, createPaste, offlineDatabaseKeys, pasteInOfflineDatabase } from './offline';
+import { a11yInBothThemes, loginAsAdmin, newPerson } from './harness';
+import {
+  assetCached,
+  controlledByServiceWorker,
+  createPaste,
+  offlineDatabaseKeys,
+  offlineDatabaseOwners,
+  pasteInOfflineDatabase,
+} from './offline';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -18,7 +25,7 @@ describe('what the offline cache keeps on a shared machine', () => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByText(secret).waitFor();
     await controlledByServiceWorker(page);
-    await assetCached(page, /\/PasteViewPage-[\w-]+\.js$/);
+    await assetCached(page, /\/paste-view-[\w-]+\.js$/);
     // Then the open paste, in the same page (the app's own navigation): its answer is stored after the one-time
     // paste's was decided, so once it is in the database the one-time paste's fate is known too.
     // (Home first: the paste page keeps what it opened for as long as it stays mounted.)
@@ -59,6 +66,28 @@ describe('what the offline cache keeps on a shared machine', () => {
     await page.reload();
     await failure.getByText('Network error, please check your connection').waitFor();
     expect(await page.locator('body').innerText()).not.toContain(openText);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('signing out forgets what the admin was answered, and keeps what the visitor read before', async () => {
+    const text = 'Read before signing in, kept after signing out.';
+    const slug = await createPaste(suite.server.url, { content: text, slug: 'visitor-offline-e2e' });
+    const { page, context, errors } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/paste/${slug}`);
+    await page.getByText(text).waitFor();
+    await pasteInOfflineDatabase(page, slug);
+
+    await loginAsAdmin(page, suite.server.url);
+    await page.getByRole('navigation', { name: 'Admin panel' }).getByRole('link', { name: 'Text management' }).click();
+    await page.getByRole('heading', { name: 'Text management', exact: true }).waitFor();
+    // The admin's answers (dashboard, text list) are kept under the session's fingerprint.
+    await expect.poll(() => offlineDatabaseOwners(page), { timeout: 20_000 }).toEqual([expect.stringMatching(/^admin:/), 'public']);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('heading', { name: 'Log in to Clipstash' }).waitFor();
+    await expect.poll(() => offlineDatabaseOwners(page), { timeout: 20_000 }).toEqual(['public']);
+    expect(await offlineDatabaseKeys(page, 'pastes')).toEqual([slug]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -7,45 +7,30 @@ export async function controlledByServiceWorker(page: Page) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
 }
 
-/** Waits until the service worker's runtime cache holds a build asset whose name matches. */
+// Polled from here, not with page.waitForFunction: that takes the Promise an async predicate returns as its
+// (truthy) answer, and so returned at once, before anything was cached.
+const POLL = { timeout: 20_000, interval: 200 };
+
+/** Waits until one of the service worker's caches (its precache or its runtime cache) holds a matching asset. */
 export async function assetCached(page: Page, name: RegExp) {
-  await page.waitForFunction(
-    async (source) => {
-      const cache = await caches.open('clipstash-assets');
-      return (await cache.keys()).some((request) => new RegExp(source).test(new URL(request.url).pathname));
-    },
-    name.source,
-    { timeout: 20_000, polling: 200 },
-  );
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (source) => {
+          for (const cacheName of await caches.keys()) {
+            const keys = await (await caches.open(cacheName)).keys();
+            if (keys.some((request) => new RegExp(source).test(new URL(request.url).pathname))) return true;
+          }
+          return false;
+        }, name.source),
+      POLL,
+    )
+    .toBe(true);
 }
 
-/** Waits until the page's offline database (version 2, four stores) holds the answer for paste `slug`. */
+/** Waits until the page's offline database holds the answer for paste `slug`. */
 export async function pasteInOfflineDatabase(page: Page, slug: string) {
-  await page.waitForFunction(
-    async (key) => {
-      // Never the first to open it: a probe would create an empty database and hold up the app's own upgrade.
-      if (!(await indexedDB.databases()).some((info) => info.name === 'clipstash-offline')) return false;
-      return new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('clipstash-offline');
-        open.onsuccess = () => {
-          const db = open.result;
-          const stores = ['pastes', 'files', 'directories', 'settings'].every((name) => db.objectStoreNames.contains(name));
-          if (!stores) {
-            db.close();
-            resolve(false);
-            return;
-          }
-          const get = db.transaction('pastes').objectStore('pastes').get(key);
-          get.onsuccess = () => resolve(typeof get.result?.cachedAt === 'number');
-          get.onerror = () => resolve(false);
-          db.close();
-        };
-        open.onerror = () => resolve(false);
-      });
-    },
-    slug,
-    { polling: 200, timeout: 20_000 },
-  );
+  await expect.poll(() => offlineDatabaseKeys(page, 'pastes'), POLL).toContain(slug);
 }
 
 /** A paste created by the admin through the API; returns its slug. */
@@ -75,4 +60,27 @@ export async function offlineDatabaseKeys(page: Page, store: 'pastes' | 'files')
       open.onerror = () => reject(new Error(String(open.error)));
     });
   }, store);
+}
+
+/** Whose answers the page's offline database holds, across its four stores, each owner once ([] before it exists). */
+export async function offlineDatabaseOwners(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((info) => info.name === 'clipstash-offline')) return [];
+    return new Promise<string[]>((resolve, reject) => {
+      const open = indexedDB.open('clipstash-offline');
+      open.onsuccess = () => {
+        const names = ['pastes', 'files', 'directories', 'settings'];
+        const transaction = open.result.transaction(names);
+        const owners = new Set<string>();
+        for (const name of names) {
+          const all = transaction.objectStore(name).getAll();
+          all.onsuccess = () => all.result.forEach((entry: { owner: string }) => owners.add(entry.owner));
+        }
+        transaction.oncomplete = () => resolve([...owners].sort());
+        transaction.onerror = () => reject(new Error(String(transaction.error)));
+        open.result.close();
+      };
+      open.onerror = () => reject(new Error(String(open.error)));
+    });
+  });
 }

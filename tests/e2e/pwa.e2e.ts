@@ -192,7 +192,7 @@ describe('offline', () => {
     await page.goto(pasteUrl);
     await page.getByText('Still here without a network.').waitFor();
     await controlledByServiceWorker(page);
-    await assetCached(page, /\/PasteViewPage-[\w-]+\.js$/);
+    await assetCached(page, /\/paste-view-[\w-]+\.js$/);
     // The API answer went to the offline database (version 2, four stores).
     await pasteInOfflineDatabase(page, slug);
 
