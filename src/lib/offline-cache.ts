@@ -29,6 +29,17 @@ function fingerprint(text: string): string {
  */
 const loadStore = () => import('./offline-store').then(({ offlineStore }) => offlineStore, () => undefined);
 
+/** The IndexedDB database of the offline cache (src/lib/offline-store.ts opens it). */
+export const OFFLINE_DATABASE_NAME = 'clipstash-offline';
+
+/** Whether the database may exist, told without opening it (which would create it, and load Dexie to do so). */
+async function databaseMayExist(): Promise<boolean> {
+  if (typeof indexedDB === 'undefined') return false;
+  if (typeof indexedDB.databases !== 'function') return true;
+  const databases = await indexedDB.databases().catch(() => undefined);
+  return databases?.some((info) => info.name === OFFLINE_DATABASE_NAME) ?? true;
+}
+
 /**
  * Bumped by each forgetting, so that an answer still waiting to be stored (storing waits for the page to settle)
  * is not written after the forgetting that should have taken it.
@@ -60,7 +71,8 @@ export const offlineCache = {
   /** Forgets every answer given to a signed-in user (at sign-out: they must not outlive the session). */
   async forgetSignedIn(): Promise<void> {
     forgettings.signedIn++;
-    await (await loadStore())?.forgetAllBut(PUBLIC_OWNER);
+    // Every page that starts signed out asks: a visitor who never stored anything loads nothing for it.
+    if (await databaseMayExist()) await (await loadStore())?.forgetAllBut(PUBLIC_OWNER);
   },
 
   /** Forgets everything (the settings' "Clear offline data"); rejects when the browser's storage refused. */

@@ -1,9 +1,9 @@
 import type { Dexie, EntityTable } from 'dexie';
+import { OFFLINE_DATABASE_NAME } from './offline-cache';
 import { mayKeepOffline, offlineSlot } from './offline-policy';
 /** Business answers are kept 7 days; the database is at version 2 with four stores. */
 export const OFFLINE_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const OFFLINE_DATABASE_VERSION = 2;
-const DATABASE_NAME = 'clipstash-offline';
 
 interface CachedAnswer {
   /** The answer's JSON body (the envelope), as the server sent it. */
@@ -45,7 +45,7 @@ function db(): Promise<OfflineDatabase | undefined> {
   if (typeof indexedDB === 'undefined') return Promise.resolve(undefined);
   database ??= import('dexie').then(
     ({ Dexie }) => {
-      const store = new Dexie(DATABASE_NAME) as OfflineDatabase;
+      const store = new Dexie(OFFLINE_DATABASE_NAME) as OfflineDatabase;
       store.version(OFFLINE_DATABASE_VERSION).stores({
         pastes: 'slug, cachedAt',
         files: 'slug, cachedAt',
