@@ -26,11 +26,13 @@ function storedDismissal(): number | undefined {
 
 /**
  * A shared computer: what a signed-in user was answered must not stay in the offline cache after the session ends
- * (a sign-out, an expired token, a revoked key).
+ * (a sign-out, an expired token, a revoked key), nor after one that ended where this page did not see it (another
+ * tab, a page closed first): a page that starts signed out forgets them once it has settled.
  */
 function forgetSignedInAnswersAtSignOut(auth: Actor<typeof authMachine>) {
   const signedIn = () => Boolean(auth.getSnapshot().context.adminToken || auth.getSnapshot().context.apiKey);
   let wasSignedIn = signedIn();
+  if (!wasSignedIn) whenSettled(() => void (signedIn() ? undefined : offlineCache.forgetSignedIn()));
   auth.subscribe(() => {
     const now = signedIn();
     if (wasSignedIn && !now) void offlineCache.forgetSignedIn();

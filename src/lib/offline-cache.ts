@@ -29,6 +29,25 @@ function fingerprint(text: string): string {
  */
 const loadStore = () => import('./offline-store').then(({ offlineStore }) => offlineStore, () => undefined);
 
+/** The IndexedDB database of the offline cache (src/lib/offline-store.ts opens it). */
+export const OFFLINE_DATABASE_NAME = 'clipstash-offline';
+
+/** Whether the database may exist, told without opening it (which would create it, and load Dexie to do so). */
+async function databaseMayExist(): Promise<boolean> {
+  if (typeof indexedDB === 'undefined') return false;
+  if (typeof indexedDB.databases !== 'function') return true;
+  const databases = await indexedDB.databases().catch(() => undefined);
+  return databases?.some((info) => info.name === OFFLINE_DATABASE_NAME) ?? true;
+}
+
+/**
+ * Bumped by each forgetting, so that an answer still waiting to be stored (storing waits for the page to settle)
+ * is not written after the forgetting that should have taken it.
+ */
+const forgettings = { all: 0, signedIn: 0 };
+const forgottenSince = (asked: typeof forgettings, owner: string) =>
+  forgettings.all !== asked.all || (owner !== PUBLIC_OWNER && forgettings.signedIn !== asked.signedIn);
+
 /**
  * The page's offline API layer (src/lib/api/client.ts uses it): successful business GETs are stored, and served
  * back as a 200 answer when the network fails. Every operation fails soft: no storage means no offline copy.
@@ -37,8 +56,11 @@ export const offlineCache = {
   /** Keeps a successful JSON answer to a GET (once the page has settled; resolves once written or given up). */
   async store(request: string, owner: string, contentType: string | null, body: unknown): Promise<void> {
     const cachedAt = Date.now();
+    const asked = { ...forgettings };
     await new Promise((resolve) => whenSettled(() => resolve(undefined)));
-    await (await loadStore())?.store(request, owner, contentType, body, cachedAt);
+    const store = await loadStore();
+    if (forgottenSince(asked, owner)) return;
+    await store?.store(request, owner, contentType, body, cachedAt);
   },
 
   /** The stored answer to this GET as a 200 response, or undefined (none, expired, someone else's). */
@@ -48,11 +70,14 @@ export const offlineCache = {
 
   /** Forgets every answer given to a signed-in user (at sign-out: they must not outlive the session). */
   async forgetSignedIn(): Promise<void> {
-    await (await loadStore())?.forgetAllBut(PUBLIC_OWNER);
+    forgettings.signedIn++;
+    // Every page that starts signed out asks: a visitor who never stored anything loads nothing for it.
+    if (await databaseMayExist()) await (await loadStore())?.forgetAllBut(PUBLIC_OWNER);
   },
 
-  /** Forgets everything (tests; a future "clear offline data" button). */
+  /** Forgets everything (the settings' "Clear offline data"); rejects when the browser's storage refused. */
   async clear(): Promise<void> {
+    forgettings.all++;
     await (await loadStore())?.clear();
   },
 };

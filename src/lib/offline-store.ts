@@ -1,8 +1,9 @@
 import type { Dexie, EntityTable } from 'dexie';
+import { OFFLINE_DATABASE_NAME } from './offline-cache';
+import { mayKeepOffline, offlineSlot } from './offline-policy';
 /** Business answers are kept 7 days; the database is at version 2 with four stores. */
 export const OFFLINE_CACHE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const OFFLINE_DATABASE_VERSION = 2;
-const DATABASE_NAME = 'clipstash-offline';
 
 interface CachedAnswer {
   /** The answer's JSON body (the envelope), as the server sent it. */
@@ -35,43 +36,6 @@ type OfflineDatabase = Dexie & {
   settings: EntityTable<SettingEntry, 'key'>;
 };
 
-type StoreName = 'pastes' | 'files' | 'directories' | 'settings';
-interface Slot {
-  store: StoreName;
-  key: string;
-}
-
-/**
- * GETs that are never kept: system, health and version; credential and slug checks, whose
- * stale answers would lie; API keys (secrets are not copied); raw text, remote-URL helpers; file download, file
- * view, Office preview, and the mount file system's preview and download (binary content). Anything else that is
- * not JSON is skipped when stored.
- */
-const NEVER_CACHED = [
-  /^\/(system|health|version)(\/|$)/,
-  /^\/test\//,
-  /^\/admin\/check$/,
-  /^\/admin\/api-keys(\/|$)/,
-  /^\/slugs\//,
-  /^\/raw\//,
-  /^\/url\//,
-  /^\/(file-download|file-view|office-preview)(\/|$)/,
-  /^\/(admin|user)\/fs\/(preview|download)$/,
-];
-
-/** Where an API path's answer lives: pastes and files by slug, directory listings by path, the rest by path. */
-export function offlineSlot(request: string): Slot | undefined {
-  const url = new URL(request, 'http://api.invalid');
-  const path = url.pathname;
-  if (NEVER_CACHED.some((pattern) => pattern.test(path))) return undefined;
-  const paste = /^\/paste\/([^/]+)$/.exec(path);
-  if (paste?.[1]) return { store: 'pastes', key: decodeURIComponent(paste[1]) };
-  const file = /^\/public\/files\/([^/]+)$/.exec(path);
-  if (file?.[1]) return { store: 'files', key: decodeURIComponent(file[1]) };
-  if (/^\/(admin|user)\/fs\/list$/.test(path)) return { store: 'directories', key: url.searchParams.get('path') ?? '/' };
-  return { store: 'settings', key: `api:${path}${url.search}` };
-}
-
 /**
  * Dexie loads on first use, not with the app: a visitor's first render does not wait for it, and it is only needed
  * once there is something to store (by then the service worker keeps its code for offline use too).
@@ -81,14 +45,14 @@ function db(): Promise<OfflineDatabase | undefined> {
   if (typeof indexedDB === 'undefined') return Promise.resolve(undefined);
   database ??= import('dexie').then(
     ({ Dexie }) => {
-      const store = new Dexie(DATABASE_NAME) as OfflineDatabase;
+      const store = new Dexie(OFFLINE_DATABASE_NAME) as OfflineDatabase;
       store.version(OFFLINE_DATABASE_VERSION).stores({
         pastes: 'slug, cachedAt',
         files: 'slug, cachedAt',
         directories: 'path, cachedAt',
         settings: 'key, cachedAt',
       });
-      void sweepExpired(store);
+      void sweep(store);
       return store;
     },
     () => {
@@ -101,14 +65,19 @@ function db(): Promise<OfflineDatabase | undefined> {
 
 const expired = (cachedAt: number, now: number) => now - cachedAt >= OFFLINE_CACHE_MAX_AGE_MS || cachedAt > now;
 
-/** Drops every entry older than 7 days; runs once per page, when the database is first used. */
-async function sweepExpired(store: OfflineDatabase) {
+/**
+ * Drops every entry older than 7 days, and every share the policy refuses (kept by a version before it); runs once
+ * per page, when the database is first used.
+ */
+async function sweep(store: OfflineDatabase) {
   const cutoff = Date.now() - OFFLINE_CACHE_MAX_AGE_MS;
-  await Promise.all(
-    [store.pastes, store.files, store.directories, store.settings].map((table) =>
+  await Promise.all([
+    ...[store.pastes, store.files, store.directories, store.settings].map((table) =>
       table.where('cachedAt').belowOrEqual(cutoff).delete(),
     ),
-  ).catch(() => undefined);
+    store.pastes.filter((entry) => !mayKeepOffline({ store: 'pastes', key: entry.slug }, entry.body)).delete(),
+    store.files.filter((entry) => !mayKeepOffline({ store: 'files', key: entry.slug }, entry.body)).delete(),
+  ]).catch(() => undefined);
 }
 
 /** The Dexie side of the offline API cache (src/lib/offline-cache.ts loads it when first needed). */
@@ -121,7 +90,9 @@ export const offlineStore = {
     try {
       const store = await db();
       if (!store) return;
-      if (slot.store === 'directories') await store.directories.put({ ...entry, path: slot.key });
+      // A share that has become private since it was kept (a limit or password added) loses its old copy too.
+      if (!mayKeepOffline(slot, body)) await store[slot.store].delete(slot.key);
+      else if (slot.store === 'directories') await store.directories.put({ ...entry, path: slot.key });
       else if (slot.store === 'settings') await store.settings.put({ ...entry, key: slot.key });
       else await store[slot.store].put({ ...entry, slug: slot.key });
     } catch {
@@ -129,7 +100,7 @@ export const offlineStore = {
     }
   },
 
-  /** The stored answer to this GET as a 200 response, or undefined (none, expired, someone else's). */
+  /** The stored answer to this GET as a 200 response, or undefined (none, expired, private, someone else's). */
   async answer(request: string, owner: string): Promise<Response | undefined> {
     const slot = offlineSlot(request);
     if (!slot) return undefined;
@@ -137,11 +108,13 @@ export const offlineStore = {
       const store = await db();
       if (!store) return undefined;
       const entry: CachedAnswer | undefined = await store[slot.store].get(slot.key);
-      if (!entry || entry.owner !== owner || entry.request !== request) return undefined;
-      if (expired(entry.cachedAt, Date.now())) {
+      if (!entry) return undefined;
+      // Whoever asks: an expired answer, or a share this version never keeps (an older one did), goes at once.
+      if (expired(entry.cachedAt, Date.now()) || !mayKeepOffline(slot, entry.body)) {
         await store[slot.store].delete(slot.key);
         return undefined;
       }
+      if (entry.owner !== owner || entry.request !== request) return undefined;
       return new Response(JSON.stringify(entry.body), {
         status: 200,
         headers: { 'content-type': 'application/json', 'x-clipstash-offline-cache': new Date(entry.cachedAt).toISOString() },
@@ -162,7 +135,7 @@ export const offlineStore = {
     ).catch(() => undefined);
   },
 
-  /** Forgets everything (tests; a future "clear offline data" button). */
+  /** Forgets everything (the settings' "Clear offline data"). */
   async clear(): Promise<void> {
     const store = await db();
     if (!store) return;

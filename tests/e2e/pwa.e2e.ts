@@ -3,68 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { adminToken, CHROMIUM_ARGS, CHROMIUM_PATH, newPerson, reportCspViolations, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, newPerson, reportCspViolations, seriousA11yViolations, startServer, type RunningServer } from './harness';
+import { assetCached, controlledByServiceWorker, createPaste, pasteInOfflineDatabase } from './offline';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The service worker is installed, has precached the shell and controls the page. */
-async function controlledByServiceWorker(page: Page) {
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
-}
-
-/** Waits until the service worker's runtime cache holds a build asset whose name matches. */
-async function assetCached(page: Page, name: RegExp) {
-  await page.waitForFunction(
-    async (source) => {
-      const cache = await caches.open('clipstash-assets');
-      return (await cache.keys()).some((request) => new RegExp(source).test(new URL(request.url).pathname));
-    },
-    name.source,
-    { timeout: 20_000, polling: 200 },
-  );
-}
-
-/** Waits until the page's offline database (version 2, four stores) holds the answer for paste `slug`. */
-async function pasteInOfflineDatabase(page: Page, slug: string) {
-  await page.waitForFunction(
-    async (key) => {
-      // Never the first to open it: a probe would create an empty database and hold up the app's own upgrade.
-      if (!(await indexedDB.databases()).some((info) => info.name === 'clipstash-offline')) return false;
-      return new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('clipstash-offline');
-        open.onsuccess = () => {
-          const db = open.result;
-          const stores = ['pastes', 'files', 'directories', 'settings'].every((name) => db.objectStoreNames.contains(name));
-          if (!stores) {
-            db.close();
-            resolve(false);
-            return;
-          }
-          const get = db.transaction('pastes').objectStore('pastes').get(key);
-          get.onsuccess = () => resolve(typeof get.result?.cachedAt === 'number');
-          get.onerror = () => resolve(false);
-          db.close();
-        };
-        open.onerror = () => resolve(false);
-      });
-    },
-    slug,
-    { polling: 200, timeout: 20_000 },
-  );
-}
-
-async function createPaste(baseUrl: string, body: Record<string, unknown>): Promise<string> {
-  const created = await fetch(`${baseUrl}/api/paste`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${await adminToken(baseUrl)}` },
-    body: JSON.stringify(body),
-  });
-  expect(created.status).toBe(201);
-  return ((await created.json()) as { data: { slug: string } }).data.slug;
-}
 
 /** An installable app needs a profile of its own (an incognito context never is): a persistent context. */
 async function launchProfile(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
@@ -247,7 +192,7 @@ describe('offline', () => {
     await page.goto(pasteUrl);
     await page.getByText('Still here without a network.').waitFor();
     await controlledByServiceWorker(page);
-    await assetCached(page, /\/PasteViewPage-[\w-]+\.js$/);
+    await assetCached(page, /\/paste-view-[\w-]+\.js$/);
     // The API answer went to the offline database (version 2, four stores).
     await pasteInOfflineDatabase(page, slug);
 

@@ -9,6 +9,7 @@ import { mayUse, principalOf, storedPrincipal } from '../permissions';
 import { PRODUCT_NAME } from '../routes';
 import { readStoredCredentials } from '../stored-state';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { SettingsButton } from './SettingsButton';
 import styles from './Shell.module.css';
 import { ThemeToggle } from './ThemeToggle';
 
@@ -99,6 +100,7 @@ export function Header() {
           </a>
           <LanguageSwitcher />
           <ThemeToggle />
+          <SettingsButton />
         </div>
       </div>
     </header>

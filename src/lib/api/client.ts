@@ -132,8 +132,10 @@ export async function apiRequest<S extends v.GenericSchema>(
   if (!parsed.success) {
     throw new ApiRequestError('internal', response.status, t`The server sent an unexpected answer`);
   }
-  // A successful answer is kept for offline use (not awaited; skipped for uncacheable routes and non-JSON).
-  if (cacheable && !fromOfflineCache) void offlineCache.store(path, owner, response.headers.get('content-type'), body);
+  // A successful answer is kept for offline use (not awaited; skipped for uncacheable routes and non-JSON), unless
+  // the session changed while it was on its way: a sign-out must not be followed by the signed-out user's answers.
+  const sameSession = ownerOf(options.credentials ?? hooks.credentials()) === owner;
+  if (cacheable && !fromOfflineCache && sameSession) void offlineCache.store(path, owner, response.headers.get('content-type'), body);
   return parsed.output;
 }
 
