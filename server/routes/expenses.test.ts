@@ -19,7 +19,7 @@ import {
 } from '../../contract/expenses';
 import { dashboardStatsSchema } from '../../contract/files';
 import { systemSettingsSchema } from '../../contract/system';
-import { insertionOrder } from '../db/dialect';
+import { expectStoredFold, storedExpenseStatus } from '../../tests/fixtures/expense-status';
 import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
 
 /** The test clock starts on 2030-01-15 at noon UTC: the 16th has begun somewhere on Earth, the 17th nowhere. */
@@ -42,26 +42,15 @@ describe('/api/expenses', () => {
   let noExpense: string;
   const admin = (): Who => ({ token });
 
-  /** The claim's stored status beside the fold of its stored events, read straight from the tables. */
-  const storedStatus = async (id: string) => {
-    const { status } = await t.db.selectFrom('expense_claims').select('status').where('id', '=', id).executeTakeFirstOrThrow();
-    const events = await t.db.selectFrom('expense_events').select('event').where('claim_id', '=', id).orderBy('created_at').orderBy(insertionOrder(t.db)).execute();
-    return { stored: status, folded: foldExpenseEvents(events) };
-  };
-  /** What the API answered is what the database holds: a stored status that is the fold of the events. */
-  const expectStoredFold = async (claim: ExpenseClaimDetail) => {
-    expect(await storedStatus(claim.id)).toEqual({ stored: claim.status, folded: claim.status });
-    return claim;
-  };
   const setStoredStatus = (id: string, status: ExpenseStatus) => t.db.updateTable('expense_claims').set({ status }).where('id', '=', id).execute();
 
   const create = async (who: Who, body: Partial<CreateExpenseRequest> = {}) =>
-    expectStoredFold(await expectOk(await t.request('/api/expenses', { ...who, json: { ...CLAIM, ...body } }), expenseClaimDetailSchema, 201));
+    expectStoredFold(t.db, await expectOk(await t.request('/api/expenses', { ...who, json: { ...CLAIM, ...body } }), expenseClaimDetailSchema, 201));
   const get = (who: Who, id: string) => t.request(`/api/expenses/${id}`, who);
   const fire = (who: Who, id: string, event: string, json: unknown = {}) =>
     t.request(event === 'submit' ? `/api/expenses/${id}/submit` : `/api/admin/expenses/${id}/${event}`, { ...who, method: 'POST', json });
   const fireOk = async (who: Who, id: string, event: string, json: unknown = {}) =>
-    expectStoredFold(await expectOk(await fire(who, id, event, json), expenseClaimDetailSchema));
+    expectStoredFold(t.db, await expectOk(await fire(who, id, event, json), expenseClaimDetailSchema));
   const conflictStatus = async (res: Response) => (await expectError(res, 409)).data.status;
 
   beforeAll(async () => {
@@ -197,7 +186,7 @@ describe('/api/expenses', () => {
         fresh.clock.advance(1000);
         const c3 = await file(carol, 700, 'JPY');
         await file(dave, 99, 'USD');
-        await expectOk(await fresh.request(`/api/expenses/${c2.id}/submit`, { apiKey: carol, method: 'POST' }), expenseClaimDetailSchema);
+        await expectStoredFold(fresh.db, await expectOk(await fresh.request(`/api/expenses/${c2.id}/submit`, { apiKey: carol, method: 'POST' }), expenseClaimDetailSchema));
 
         const list = (who: Who, query = '') => fresh.request(`/api/expenses${query}`, who).then((res) => expectOk(res, expenseListSchema));
         const carols = await list({ apiKey: carol }, '?limit=2');
@@ -296,7 +285,7 @@ describe('/api/expenses', () => {
       expect(await expectOk(await get(owner, claim.id), expenseClaimDetailSchema)).toEqual(approved);
       const stored = await t.db.selectFrom('expense_events').select('id').where('claim_id', '=', claim.id).execute();
       expect(stored).toHaveLength(approved.events.length);
-      await expectStoredFold(approved);
+      await expectStoredFold(t.db, approved);
     });
 
     // The stored status is a cache: the claim's page and every decision (steps, edits, receipts, deletion) read
@@ -308,7 +297,7 @@ describe('/api/expenses', () => {
       await setStoredStatus(submitted.id, 'draft');
       const seen = await expectOk(await get(owner, submitted.id), expenseClaimDetailSchema);
       expect(seen.status).toBe('submitted');
-      expect(await storedStatus(submitted.id)).toEqual({ stored: 'draft', folded: 'submitted' });
+      expect(await storedExpenseStatus(t.db, submitted.id)).toEqual({ stored: 'draft', folded: 'submitted' });
       const edit = t.request(`/api/expenses/${submitted.id}`, { ...owner, method: 'PATCH', json: { title: 'late edit' } });
       expect(await conflictStatus(await edit)).toBe('submitted');
       expect(await conflictStatus(await t.request(`/api/expenses/${submitted.id}`, { ...owner, method: 'DELETE' }))).toBe('submitted');
