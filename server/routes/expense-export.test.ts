@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenseClaimDetailSchema, formatMinorUnits, parseMajorUnits, type CreateExpenseRequest } from '../../contract/expenses';
+import { expectStoredFold } from '../../tests/fixtures/expense-status';
 import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
 import { csvField } from '../services/expense-export';
 
@@ -99,7 +100,7 @@ describe('GET /api/admin/expenses/export.csv', () => {
     await file('tricky', { title: 'Dinner, "client"\nsecond line', description: 'a\r\nb, c', spent_on: '2030-01-02' });
     await file('yen', { title: 'Ramen', amount_minor: 980, currency: 'JPY', spent_on: '2030-01-08' });
     await file('dinar', { title: 'Taxi', amount_minor: 12_345, currency: 'BHD', spent_on: '2030-01-10' });
-    await expectOk(await t.request(`/api/expenses/${ids.yen}/submit`, { apiKey: key, method: 'POST' }), expenseClaimDetailSchema);
+    await expectStoredFold(t.db, await expectOk(await t.request(`/api/expenses/${ids.yen}/submit`, { apiKey: key, method: 'POST' }), expenseClaimDetailSchema));
   });
   afterAll(() => t.close());
 

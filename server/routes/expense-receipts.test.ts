@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expenseClaimDetailSchema, expenseReceiptSchema, type CreateExpenseRequest } from '../../contract/expenses';
 import { storageConfigSchema } from '../../contract/storage';
 import { systemSettingsSchema } from '../../contract/system';
+import { expectStoredFold } from '../../tests/fixtures/expense-status';
 import { bytesOf, patternBytes, type Auth } from '../../tests/fixtures/files';
 import { createMount, fsClient } from '../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../tests/fixtures/s3rver';
@@ -154,7 +155,7 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
     const claim = await newClaim();
     const receipt = await uploadOk(claim.id, PNG, 'keep.png');
     await expectError(await upload(claim.id, PNG, 'admin.png', { token }), 403);
-    await expectOk(await t.request(`/api/expenses/${claim.id}/submit`, { ...owner, method: 'POST' }), expenseClaimDetailSchema);
+    await expectStoredFold(t.db, await expectOk(await t.request(`/api/expenses/${claim.id}/submit`, { ...owner, method: 'POST' }), expenseClaimDetailSchema));
     expect((await expectError(await upload(claim.id, PNG, 'late.png'), 409)).data.status).toBe('submitted');
     expect((await expectError(await t.request(receiptUrl(claim.id, receipt.id), { ...owner, method: 'DELETE' }), 409)).data.status).toBe('submitted');
     expect(await objectsOf(claim.id)).toHaveLength(1);
@@ -194,7 +195,7 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await expectOk(await t.request(`/api/expenses/${claim.id}/submit`, { ...owner, method: 'POST' }), expenseClaimDetailSchema);
+    await expectStoredFold(t.db, await expectOk(await t.request(`/api/expenses/${claim.id}/submit`, { ...owner, method: 'POST' }), expenseClaimDetailSchema));
     push.enqueue(new Uint8Array(Buffer.concat([PNG.subarray(1000), Buffer.from(`\r\n--${boundary}--\r\n`)])));
     push.close();
     expect((await expectError(await uploading, 409)).data.status).toBe('submitted');

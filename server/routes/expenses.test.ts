@@ -1,6 +1,7 @@
 /**
  * Expense claims over HTTP: who may file and see what, every lifecycle step the table allows and every one it
- * refuses (409 with the current status), the validation 400s, and the list's totals per currency.
+ * refuses (409 with the current status), the validation 400s, and the list's totals per currency. Every claim filed
+ * and every step taken checks the stored status against the fold of the stored events.
  */
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,9 +15,11 @@ import {
   foldExpenseEvents,
   type CreateExpenseRequest,
   type ExpenseClaimDetail,
+  type ExpenseStatus,
 } from '../../contract/expenses';
 import { dashboardStatsSchema } from '../../contract/files';
 import { systemSettingsSchema } from '../../contract/system';
+import { expectStoredFold, storedExpenseStatus } from '../../tests/fixtures/expense-status';
 import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
 
 /** The test clock starts on 2030-01-15 at noon UTC: the 16th has begun somewhere on Earth, the 17th nowhere. */
@@ -39,12 +42,15 @@ describe('/api/expenses', () => {
   let noExpense: string;
   const admin = (): Who => ({ token });
 
+  const setStoredStatus = (id: string, status: ExpenseStatus) => t.db.updateTable('expense_claims').set({ status }).where('id', '=', id).execute();
+
   const create = async (who: Who, body: Partial<CreateExpenseRequest> = {}) =>
-    expectOk(await t.request('/api/expenses', { ...who, json: { ...CLAIM, ...body } }), expenseClaimDetailSchema, 201);
+    expectStoredFold(t.db, await expectOk(await t.request('/api/expenses', { ...who, json: { ...CLAIM, ...body } }), expenseClaimDetailSchema, 201));
   const get = (who: Who, id: string) => t.request(`/api/expenses/${id}`, who);
   const fire = (who: Who, id: string, event: string, json: unknown = {}) =>
     t.request(event === 'submit' ? `/api/expenses/${id}/submit` : `/api/admin/expenses/${id}/${event}`, { ...who, method: 'POST', json });
-  const fireOk = async (who: Who, id: string, event: string, json: unknown = {}) => expectOk(await fire(who, id, event, json), expenseClaimDetailSchema);
+  const fireOk = async (who: Who, id: string, event: string, json: unknown = {}) =>
+    expectStoredFold(t.db, await expectOk(await fire(who, id, event, json), expenseClaimDetailSchema));
   const conflictStatus = async (res: Response) => (await expectError(res, 409)).data.status;
 
   beforeAll(async () => {
@@ -180,7 +186,7 @@ describe('/api/expenses', () => {
         fresh.clock.advance(1000);
         const c3 = await file(carol, 700, 'JPY');
         await file(dave, 99, 'USD');
-        await expectOk(await fresh.request(`/api/expenses/${c2.id}/submit`, { apiKey: carol, method: 'POST' }), expenseClaimDetailSchema);
+        await expectStoredFold(fresh.db, await expectOk(await fresh.request(`/api/expenses/${c2.id}/submit`, { apiKey: carol, method: 'POST' }), expenseClaimDetailSchema));
 
         const list = (who: Who, query = '') => fresh.request(`/api/expenses${query}`, who).then((res) => expectOk(res, expenseListSchema));
         const carols = await list({ apiKey: carol }, '?limit=2');
@@ -279,6 +285,33 @@ describe('/api/expenses', () => {
       expect(await expectOk(await get(owner, claim.id), expenseClaimDetailSchema)).toEqual(approved);
       const stored = await t.db.selectFrom('expense_events').select('id').where('claim_id', '=', claim.id).execute();
       expect(stored).toHaveLength(approved.events.length);
+      await expectStoredFold(t.db, approved);
+    });
+
+    // The stored status is a cache: the claim's page and every decision (steps, edits, receipts, deletion) read
+    // the fold of the events; lists, their filter and totals, the review count and the export read the cache.
+    it('answers the fold of the events when the stored status has gone wrong, and the next step mends it', async () => {
+      const owner = { apiKey: alice };
+      const submitted = await create(owner);
+      await fireOk(owner, submitted.id, 'submit');
+      await setStoredStatus(submitted.id, 'draft');
+      const seen = await expectOk(await get(owner, submitted.id), expenseClaimDetailSchema);
+      expect(seen.status).toBe('submitted');
+      expect(await storedExpenseStatus(t.db, submitted.id)).toEqual({ stored: 'draft', folded: 'submitted' });
+      const edit = t.request(`/api/expenses/${submitted.id}`, { ...owner, method: 'PATCH', json: { title: 'late edit' } });
+      expect(await conflictStatus(await edit)).toBe('submitted');
+      expect(await conflictStatus(await t.request(`/api/expenses/${submitted.id}`, { ...owner, method: 'DELETE' }))).toBe('submitted');
+      expect(await conflictStatus(await fire(owner, submitted.id, 'submit'))).toBe('submitted');
+      // Lists read the cache: the claim still shows among the drafts until a step writes the fold again.
+      const drafts = await expectOk(await t.request('/api/expenses?status=draft', owner), expenseListSchema);
+      expect(drafts.items.find((item) => item.id === submitted.id)?.status).toBe('draft');
+      expect((await fireOk(admin(), submitted.id, 'process')).status).toBe('processing');
+
+      const draft = await create(owner);
+      await setStoredStatus(draft.id, 'approved');
+      expect((await expectOk(await get(owner, draft.id), expenseClaimDetailSchema)).status).toBe('draft');
+      await expectOk(await t.request(`/api/expenses/${draft.id}`, { ...owner, method: 'PATCH', json: { title: 'still mine' } }), expenseClaimDetailSchema);
+      expect((await fireOk(owner, draft.id, 'submit')).status).toBe('submitted');
     });
 
     it('answers 404 for the admin’s steps on a claim that does not exist', async () => {

@@ -18,7 +18,8 @@ import { cleanFilename, EXPENSE_AREA, safeSegment } from '../storage/keys';
 import { reasonOf } from '../storage/reason';
 import { driverFor, type StorageConfigRow } from '../storage/registry';
 import { randomBase62 } from '../security/tokens';
-import { editableExpense, expenseNotFound, isExpenseOwner, lockExpense, statusConflict, visibleExpense } from './expenses';
+import { statusConflict } from './expense-events';
+import { editableExpense, isExpenseOwner, lockExpense, visibleExpense } from './expenses';
 import { ensureDefaultStorage, findStorageConfig } from './storage-configs';
 import { assertFits, byteBudget, uploadLimits } from './upload-limits';
 import { stagingDirOf } from './uploads';
@@ -213,9 +214,8 @@ export async function deleteExpense(deps: AppDeps, principal: Principal, id: str
     for (const receipt of receipts) await removeReceipt(deps, receipt);
     const done = await deps.db.transaction().execute(async (trx) => {
       await lockExpense(trx, id);
-      const row = await trx.selectFrom('expense_claims').select('status').where('id', '=', id).executeTakeFirst();
-      if (!row) throw expenseNotFound();
-      if (!canDeleteExpense(row.status)) throw statusConflict(row.status);
+      const { status } = await visibleExpense(trx, principal, id);
+      if (!canDeleteExpense(status)) throw statusConflict(status);
       if (await trx.selectFrom('expense_receipts').select('id').where('claim_id', '=', id).executeTakeFirst()) return false;
       await trx.deleteFrom('expense_claims').where('id', '=', id).execute();
       return true;

@@ -3,13 +3,14 @@ import { sql, type ExpressionBuilder, type Selectable, type Transaction, type Up
 import type * as v from 'valibot';
 import {
   canEditExpense,
+  foldExpenseEvents,
   latestSpentOn,
   mayFireExpenseEvent,
-  nextExpenseStatus,
   type createExpenseRequestSchema,
   type ExpenseClaim,
   type ExpenseClaimDetail,
   type ExpenseEvent,
+  type ExpenseEventRecord,
   type ExpenseList,
   type ExpenseStatus,
   type updateExpenseRequestSchema,
@@ -19,17 +20,20 @@ import type { DB } from '../db/database';
 import { insertionOrder, lockTransaction, newestPage } from '../db/dialect';
 import type { Database, ExpenseClaimsTable } from '../db/schema';
 import { ApiError } from '../errors';
+import { appendExpenseEvent, expenseEvents, insertExpenseClaim, statusConflict } from './expense-events';
 import { readSettings } from './settings';
 
 export type ExpenseRow = Selectable<ExpenseClaimsTable>;
+/**
+ * A claim as its events make it: `status` is the fold of `events`, not the cached column, so a cache that went
+ * wrong (a hand edit of the database) never decides a step nor shows on the claim's own page.
+ */
+export type ExpenseClaimRecord = ExpenseRow & { events: ExpenseEventRecord[] };
 type CreateInput = v.InferOutput<typeof createExpenseRequestSchema>;
 type UpdateInput = v.InferOutput<typeof updateExpenseRequestSchema>;
 type Trx = Transaction<Database>;
 
 export const expenseNotFound = () => new ApiError(404, 'expense_not_found');
-
-/** 409 with the claim's current status: the lifecycle table has no such step from there. */
-export const statusConflict = (status: ExpenseStatus) => new ApiError(409, 'expense_status_conflict', { status }, { status });
 
 /** The name a principal is shown by in claims and their timeline. */
 function nameOf(principal: Principal): string {
@@ -45,16 +49,17 @@ export const isExpenseOwner = (principal: Principal, row: Pick<ExpenseRow, 'crea
 export const lockExpense = (trx: Trx, id: string) => lockTransaction(trx, `expense:${id}`);
 
 /** The claim if the caller may see it: the admin every claim, a key its own; anything else is not found. */
-export async function visibleExpense(db: DB | Trx, principal: Principal, id: string): Promise<ExpenseRow> {
+export async function visibleExpense(db: DB | Trx, principal: Principal, id: string): Promise<ExpenseClaimRecord> {
   let query = db.selectFrom('expense_claims').selectAll().where('id', '=', id);
   if (principal.kind !== 'admin') query = query.where('created_by', '=', creatorOf(principal));
   const row = await query.executeTakeFirst();
   if (!row) throw expenseNotFound();
-  return row;
+  const events = await expenseEvents(db, id);
+  return { ...row, status: foldExpenseEvents(events), events };
 }
 
 /** The caller's own claim, still editable (draft or rejected): what edits and receipt changes need. */
-export async function editableExpense(db: DB | Trx, principal: Principal, id: string): Promise<ExpenseRow> {
+export async function editableExpense(db: DB | Trx, principal: Principal, id: string): Promise<ExpenseClaimRecord> {
   const row = await visibleExpense(db, principal, id);
   if (!isExpenseOwner(principal, row)) throw new ApiError(403, 'expense_owner_only');
   if (!canEditExpense(row.status)) throw statusConflict(row.status);
@@ -89,7 +94,7 @@ const present = (row: ExpenseRow & { receipt_count: number | string | null }): E
 export async function createExpense(deps: AppDeps, principal: Principal, input: CreateInput): Promise<ExpenseClaimDetail> {
   await assertClaimFields(deps, input);
   const stamp = deps.now().toISOString();
-  const row: ExpenseRow = {
+  const claim = {
     id: randomUUID(),
     title: input.title,
     amount_minor: input.amount_minor,
@@ -97,14 +102,13 @@ export async function createExpense(deps: AppDeps, principal: Principal, input: 
     spent_on: input.spent_on,
     category: input.category,
     description: input.description,
-    status: 'draft',
     created_by: creatorOf(principal),
     owner_name: nameOf(principal),
     created_at: stamp,
     updated_at: stamp,
   };
-  await deps.db.insertInto('expense_claims').values(row).execute();
-  return { ...present({ ...row, receipt_count: 0 }), receipts: [], events: [] };
+  const status = await insertExpenseClaim(deps.db, claim);
+  return { ...present({ ...claim, status, receipt_count: 0 }), receipts: [], events: [] };
 }
 
 export interface ExpenseFilter {
@@ -149,27 +153,18 @@ export async function listExpenses(deps: AppDeps, principal: Principal, filter: 
 }
 
 /** The claim with its receipts and its timeline, oldest event first. */
-export async function expenseDetail(db: DB | Trx, row: ExpenseRow): Promise<ExpenseClaimDetail> {
-  const [receipts, events] = await Promise.all([
-    db
-      .selectFrom('expense_receipts')
-      .select(['id', 'filename', 'content_type', 'size', 'created_at'])
-      .where('claim_id', '=', row.id)
-      .orderBy('created_at')
-      .orderBy(insertionOrder(db))
-      .execute(),
-    db
-      .selectFrom('expense_events')
-      .select(['id', 'event', 'from_status', 'to_status', 'actor', 'actor_name', 'note', 'created_at'])
-      .where('claim_id', '=', row.id)
-      .orderBy('created_at')
-      .orderBy(insertionOrder(db))
-      .execute(),
-  ]);
+export async function expenseDetail(db: DB | Trx, claim: ExpenseClaimRecord): Promise<ExpenseClaimDetail> {
+  const receipts = await db
+    .selectFrom('expense_receipts')
+    .select(['id', 'filename', 'content_type', 'size', 'created_at'])
+    .where('claim_id', '=', claim.id)
+    .orderBy('created_at')
+    .orderBy(insertionOrder(db))
+    .execute();
   return {
-    ...present({ ...row, receipt_count: receipts.length }),
+    ...present({ ...claim, receipt_count: receipts.length }),
     receipts: receipts.map((receipt) => ({ ...receipt, content_type: receipt.content_type as ExpenseClaimDetail['receipts'][number]['content_type'], size: Number(receipt.size) })),
-    events,
+    events: claim.events,
   };
 }
 
@@ -181,17 +176,17 @@ export async function updateExpense(deps: AppDeps, principal: Principal, id: str
   await assertClaimFields(deps, input);
   return deps.db.transaction().execute(async (trx) => {
     await lockExpense(trx, id);
-    const row = await editableExpense(trx, principal, id);
-    const changes: Updateable<ExpenseClaimsTable> = { ...input, updated_at: deps.now().toISOString() };
+    const claim = await editableExpense(trx, principal, id);
+    // The status is no field of an edit: only an event changes it (expense-events.ts).
+    const changes: Omit<Updateable<ExpenseClaimsTable>, 'status'> = { ...input, updated_at: deps.now().toISOString() };
     await trx.updateTable('expense_claims').set(changes).where('id', '=', id).execute();
-    return expenseDetail(trx, { ...row, ...changes } as ExpenseRow);
+    return expenseDetail(trx, { ...claim, ...changes } as ExpenseClaimRecord);
   });
 }
 
 /**
- * Fires one lifecycle event: the table in contract/expenses.ts decides whether it may happen and where it leads.
- * The event and the claim's new status are written in one transaction, under the claim's lock, so the stored
- * status is always the fold of the events.
+ * Fires one lifecycle event: the table in contract/expenses.ts decides whether it may happen and where it leads,
+ * from the fold of the claim's events; appendExpenseEvent writes the event and the new fold under the claim's lock.
  */
 export async function fireExpenseEvent(
   deps: AppDeps,
@@ -202,29 +197,19 @@ export async function fireExpenseEvent(
 ): Promise<ExpenseClaimDetail> {
   return deps.db.transaction().execute(async (trx) => {
     await lockExpense(trx, id);
-    const row = await visibleExpense(trx, principal, id);
-    if (!mayFireExpenseEvent(event, { owner: isExpenseOwner(principal, row), admin: principal.kind === 'admin' })) {
+    const claim = await visibleExpense(trx, principal, id);
+    if (!mayFireExpenseEvent(event, { owner: isExpenseOwner(principal, claim), admin: principal.kind === 'admin' })) {
       throw new ApiError(403, 'expense_owner_only');
     }
-    const to = nextExpenseStatus(row.status, event);
-    if (to === undefined) throw statusConflict(row.status);
-    const stamp = deps.now().toISOString();
-    await trx
-      .insertInto('expense_events')
-      .values({
-        id: randomUUID(),
-        claim_id: id,
-        event,
-        from_status: row.status,
-        to_status: to,
-        actor: creatorOf(principal),
-        actor_name: nameOf(principal),
-        note: note ? note : null,
-        created_at: stamp,
-      })
-      .execute();
-    await trx.updateTable('expense_claims').set({ status: to, updated_at: stamp }).where('id', '=', id).execute();
-    return expenseDetail(trx, { ...row, status: to, updated_at: stamp });
+    const at = deps.now().toISOString();
+    const { status, events } = await appendExpenseEvent(trx, id, {
+      event,
+      actor: creatorOf(principal),
+      actorName: nameOf(principal),
+      note: note ? note : null,
+      at,
+    });
+    return expenseDetail(trx, { ...claim, status, events, updated_at: at });
   });
 }
 
