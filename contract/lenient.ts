@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { customSlugSchema } from './slugs';
 
 /**
- * What the spec's client (CloudPaste's frontend) sends besides plain JSON types, taken once here rather than route by
+ * What CloudPaste's frontend sends besides plain JSON types, taken once here rather than route by
  * route: a number written as a string (`size: "36"`), a yes/no as `"true"`/`"false"`, `slug: ""` for "no custom
  * link" and `contentType: null` for "work it out from the name". Anything else fails exactly as the strict schema
  * would: a non-numeric string still meets `v.number()` and its "Invalid type" issue.

@@ -9,7 +9,7 @@ import { numberish } from './lenient';
 
 const MIB = 1024 * 1024;
 
-/** S3's smallest part for every part but the last; "5 MB" in the spec means 5 MiB (5,242,880 bytes). */
+/** S3's smallest part for every part but the last; "5 MB" parts mean 5 MiB (5,242,880 bytes). */
 export const MIN_PART_BYTES = 5 * MIB;
 /** S3's largest part (5 GiB). */
 export const MAX_PART_BYTES = 5 * 1024 * MIB;

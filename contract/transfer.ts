@@ -482,7 +482,7 @@ export type EngineEvent =
   | { type: 'engine.item'; taskId: string; currentFile: string; counts: { success: number; skipped: number; failed: number } };
 
 /**
- * Progress updates sent across the worker boundary, at most, per task and second. The spec allows up to 10; each
+ * Progress updates sent across the worker boundary, at most, per task and second. Up to 10 would do for a smooth bar; each
  * one costs the page's main thread a message, a render and a frame (3 to 13 ms on the shared 2-core machine), and
  * the row's figures change once a second anyway (PROGRESS_FIGURES_EVERY_MS): at two a second, the bar's second step
  * cost 30-40 ms of the page's main thread per GiB uploaded. A slower transfer sends fewer: an update that would show

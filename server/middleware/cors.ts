@@ -24,7 +24,7 @@ function appendList(headers: Headers, name: string, names: string) {
 }
 
 /**
- * CORS for a frontend served from another origin (the spec's client reads its backend URL from a runtime config),
+ * CORS for a frontend served from another origin (CloudPaste's frontend reads its backend URL from a runtime config),
  * on `/api/*`: only the origins of `CORS_ORIGINS` (server/config.ts), none by default.
  * - A listed origin's preflight is answered 204 with the methods and headers the client uses; its other requests
  *   go through, and their answers (errors too) name the origin, allow credentials and expose the headers a client

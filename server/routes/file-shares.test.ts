@@ -320,7 +320,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     }
   });
 
-  it("takes the spec's field order (file first, then s3_config_id, path and the rest) and leaves no staging file", async () => {
+  it("takes CloudPaste's field order (file first, then s3_config_id, path and the rest) and leaves no staging file", async () => {
     const bytes = patternBytes(70_000, 5);
     const share = await f.uploadOk(bytes, admin(), { filename: 'late.bin', after: { mimetype: 'image/png', ...on(), path: 'spec/order', remark: 'file first' } });
     expect(share).toMatchObject({ s3_config_id: storage.configId, mimetype: 'image/png', remark: 'file first', size: bytes.length });

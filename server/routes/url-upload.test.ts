@@ -143,7 +143,7 @@ beforeAll(async () => {
     route: (address: string, port: number) => (address === PUBLIC_ADDRESS ? { address: '127.0.0.1', port: source.port } : { address, port }),
     idleTimeoutMs: 1500,
   };
-  // The test app default: ALLOW_PRIVATE_URLS=1 (the spec's test setting), so the local source is reachable.
+  // The test app default: ALLOW_PRIVATE_URLS=1 (tests fetch from 127.0.0.1), so the local source is reachable.
   [open, strict] = await Promise.all([createTestApp({ urlFetch }), createTestApp({ env: { ALLOW_PRIVATE_URLS: '0' }, urlFetch })]);
   [openToken, strictToken] = await Promise.all([open.login(), strict.login()]);
 });

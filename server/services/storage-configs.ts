@@ -298,7 +298,7 @@ export async function deleteStorageConfig(deps: AppDeps, id: string): Promise<vo
 
 /**
  * The config an upload goes to: the requested one, or the default. API keys may use public configs only
- * (403, the spec's "no permission to use this storage configuration").
+ * (403, "no permission to use this storage configuration", as the frontend words it).
  */
 export async function resolveUploadConfig(deps: AppDeps, principal: Principal, requestedId: string | undefined): Promise<StorageConfigRow> {
   let row: StorageConfigRow | undefined;

@@ -9,13 +9,13 @@ export const STORAGE_KEYS = {
   backendUrl: 'backend_url',
   installPromptDismissedAt: 'install_prompt_dismissed_at',
   recentUploads: 'recent_uploads',
-  /** Not in the spec: this browser's choice of parts in flight per upload. */
+  /** This browser's choice of parts in flight per upload. */
   partsPerUpload: 'parts_per_upload',
-  /** Not in the spec: the mount explorer's list or grid view. */
+  /** The mount explorer's list or grid view. */
   explorerView: 'mount_explorer_view',
-  /** Not in the spec: whether the editor encrypts new pastes in this browser. */
+  /** Whether the editor encrypts new pastes in this browser. */
   encryptPastes: 'encrypt_pastes',
-  /** Not in the spec: the grants this browser holds to send files through file requests, by request slug. */
+  /** The grants this browser holds to send files through file requests, by request slug. */
   fileRequestGrants: 'file_request_grants',
 } as const;
 

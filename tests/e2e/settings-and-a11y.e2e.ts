@@ -98,7 +98,7 @@ describe('system settings', () => {
     await context.close();
   });
 
-  it('changes the admin password with the spec rules, then asks to log in again', async () => {
+  it('changes the admin password under its rules (the current one, a new one long enough, confirmed), then asks to log in again', async () => {
     const { page, context } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);
     await page.goto(`${suite.server.url}/admin/settings`);

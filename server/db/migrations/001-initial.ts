@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
-/** The whole schema of the spec's entities; later migrations only add to it. */
+/** The first schema: pastes, file shares, storage configs, mounts, API keys, admins and settings; later migrations only add to it. */
 export const initialSchema: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema

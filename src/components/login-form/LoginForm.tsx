@@ -15,7 +15,7 @@ export interface LoginFormProps {
   onApiKeyLogin: (apiKey: string) => void;
 }
 
-/** Both ways in: an admin account, or an API key. Checks the spec's required fields before sending. */
+/** Both ways in: an admin account, or an API key. Checks the required fields (username and password, or the key) before sending. */
 export function LoginForm({ busy, serverError, onAdminLogin, onApiKeyLogin }: LoginFormProps) {
   const { t } = useLingui();
   const [mode, setMode] = useState<Mode>('admin');

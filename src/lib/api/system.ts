@@ -11,7 +11,7 @@ export const getSystemSettings = () => apiRequest('/admin/system-settings', { sc
 export const updateSystemSettings = (body: UpdateSystemSettingsRequest) =>
   apiRequest('/admin/system-settings', { method: 'PUT', body, schema: systemSettingsSchema });
 
-/** In MB; the spec's default of 100 when the server cannot be asked. */
+/** In MB; the server's own default of 100 when the server cannot be asked. */
 export const getMaxUploadSizeMb = () =>
   apiRequest('/system/max-upload-size', { schema: maxUploadSizeSchema })
     .then((data) => data.max_upload_size)

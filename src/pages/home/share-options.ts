@@ -3,7 +3,7 @@ import { slugProblem, type SlugProblem } from '../../../contract/slugs';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** Expiry choices of the Markdown form: the spec's list plus weeks and months. */
+/** Expiry choices of the Markdown form: never, an hour, a day and a week, as CloudPaste offers, plus longer ones. */
 export const PASTE_EXPIRY_CHOICES = ['never', '1h', '1d', '7d', '14d', '30d', '90d', '180d'] as const;
 export type PasteExpiryChoice = (typeof PASTE_EXPIRY_CHOICES)[number];
 
