@@ -12,7 +12,7 @@ import { openPlannedUpload, uploadKeyMismatch } from '../services/multipart-core
 import { assertFits, uploadLimits, type UploadLimits } from '../services/upload-limits';
 import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
 import { innerOfKey, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
-import { onStorage, storageError } from './storage-errors';
+import { batchErrorOf, onStorage, storageError } from './storage-errors';
 import { invalidate, kindAt, parentTarget, writeFile } from './writes';
 
 /** Files of one item checked and copied (or signed for the client) at once. */
@@ -25,7 +25,7 @@ type Failure = FsBatchCopy['failed'][number];
 const failureOf = (path: string, error: unknown, lang: Lang): Failure => {
   const apiError = storageError(path, error);
   if (!(apiError instanceof ApiError)) throw apiError;
-  return { path, error: apiError.reason, message: translate(apiError.messageKey, lang, apiError.params) };
+  return { path, error: batchErrorOf(apiError), message: translate(apiError.messageKey, lang, apiError.params) };
 };
 
 /** `targetPath` ending in `/` is the folder to copy into; otherwise the copy's own path. */
@@ -82,7 +82,7 @@ export async function batchCopy(
   baseUrl: string,
   lang: Lang,
 ): Promise<FsBatchCopy> {
-  const result: FsBatchCopy = { copied: [], skipped: [], failed: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] };
+  const result: FsBatchCopy = { copied: [], skipped: [], failed: [], outcomes: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] };
   for (const item of items) {
     try {
       const sourcePath = normalizePath(item.sourcePath, 'sourcePath');

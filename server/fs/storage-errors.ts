@@ -21,3 +21,9 @@ export function storageError(path: string, error: unknown): Error {
 
   return new ApiError(502, 'fs_storage_unavailable', { reason: reasonOf(error) });
 }
+
+/**
+ * The `error` of one failed entry of a batch answer: the error's reason, except a name taken (`fs_exists`), which
+ * is the one failure a retry with another `onConflict` can mend and so is told apart (contract/fs.ts).
+ */
+export const batchErrorOf = (error: ApiError): string => (error.messageKey === 'fs_exists' ? 'fs_exists' : error.reason);

@@ -6,6 +6,7 @@ import {
   fsBatchCopyCommitRequestSchema,
   fsBatchCopyRequestSchema,
   fsBatchRemoveRequestSchema,
+  fsExistsRequestSchema,
   fsFileQuerySchema,
   fsLinkQuerySchema,
   fsMkdirRequestSchema,
@@ -24,6 +25,7 @@ import {
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError, badInput } from '../errors';
 import { batchCopy, commitClientCopies } from '../fs/copy';
+import { existingAt } from '../fs/exists';
 import { listFolder, statPath } from '../fs/listing';
 import { nameOf } from '../fs/paths';
 import { callerOf, resolveInMount } from '../fs/resolve';
@@ -38,7 +40,8 @@ import {
   uploadFsPart,
 } from '../fs/transfers';
 import { receiveUploadBatch } from '../fs/upload-batch';
-import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText, writeFile } from '../fs/writes';
+import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText } from '../fs/writes';
+import { writeWithPolicy } from '../fs/free-names';
 import { receiveForm } from '../forms/receive-form';
 import { jsonBody, ok, parseInput, publicBaseUrl, queryParams } from '../http';
 import { requireAdmin, requirePermission } from '../middleware/auth';
@@ -88,6 +91,11 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.get('/download', serve('attachment'));
   app.get('/preview', serve('inline'));
 
+  app.post('/exists', jsonBody(fsExistsRequestSchema), async (c) => {
+    const { paths, hashes } = c.req.valid('json');
+    return ok(c, await existingAt(deps, caller(c), paths, hashes));
+  });
+
   app.post('/mkdir', jsonBody(fsMkdirRequestSchema), async (c) => {
     await makeFolder(deps, caller(c), c.req.valid('json').path);
     return ok(c, null, 'fs_folder_created', 201);
@@ -97,7 +105,8 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const { max_upload_size } = await readSettings(deps.db);
     const maxUploadBytes = Math.floor(max_upload_size * 1024 * 1024);
     const { stored } = await receiveForm(c.req.raw, {
-      placementFields: ['path'],
+      // onConflict decides where the bytes go too: a form that sends it after the file is staged first.
+      placementFields: ['path', 'onConflict'],
       stagingDir: stagingDirOf(deps),
       stagingLimit: maxUploadBytes,
       tooLarge: (seen) => {
@@ -108,12 +117,15 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
         try {
           const form = parseInput(fsUploadFormSchema, fields);
           const target = await fileInFolder(deps, caller(c), form.path, file.filename);
-          return { target, result: await writeFile(deps, target, file.stream, form.mimetype || file.mimeType) };
+          return await writeWithPolicy(deps, target, form.onConflict, file.stream, form.mimetype || file.mimeType);
         } finally {
           file.stream.resume();
         }
       },
-      discard: ({ target }) => target.driver.delete(target.key),
+      // A skipped upload wrote nothing, so there is nothing to take back.
+      discard: async ({ target, result }) => {
+        if (result.outcome !== 'skipped') await target.driver.delete(target.key);
+      },
     });
     return ok(c, stored.result, 'fs_uploaded', 201);
   });

@@ -125,6 +125,8 @@ export function fsProtocol(
         signal,
         failure: 'init_failed',
       });
+      // Never skipped: no onConflict is sent, and the server's default replaces.
+      if (init.outcome === 'skipped') throw new TransferFailure({ code: 'init_failed', serverMessage: 'skipped' });
       // The journal's plan must be the server's: both grow the part size the same way past 10,000 parts.
       if (init.partSize !== plan.partSize) throw new TransferFailure({ code: 'init_failed', serverMessage: `part size ${init.partSize}` });
       path = init.path;
