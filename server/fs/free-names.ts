@@ -69,27 +69,41 @@ export async function reserveFreeName(deps: AppDeps, target: MountTarget, holdMs
 }
 
 /**
- * Decides a write to `target` under `policy`: `skip` answers the existing entry (file or folder) as skipped,
- * `replace` writes over a file (never a folder), `fail` answers 409, `rename` takes the next free numbered name.
- * A free name is reserved for the writer (a `replace` that finds it held by another writer replaces whatever
- * that writer leaves). The mount's root is a folder.
+ * Decides a write to `target` under `policy`, `kind` being what is there: `skip` answers the existing entry (file
+ * or folder) as skipped, `replace` writes over a file (never a folder), `fail` answers 409 (for a name another
+ * writer holds too), `rename` takes the next free numbered name. With `holdFree`, a free name is reserved for the
+ * writer; without, a free name is simply written (the write is over before another could take it).
  */
-export async function placeWrite(deps: AppDeps, target: MountTarget, policy: FsConflictPolicy, holdMs: number): Promise<Placement> {
-  const kind = target.inner.length === 0 ? 'folder' : await kindAt(target);
+export async function placeKnown(
+  deps: AppDeps,
+  target: MountTarget,
+  policy: FsConflictPolicy,
+  kind: 'file' | 'folder' | 'none',
+  holdMs: number,
+  holdFree = true,
+): Promise<Placement> {
+  if (kind === 'none' && !holdFree) return { outcome: 'created', target, reserved: false };
   if (kind === 'none' && (await reserve(deps, target, 'created', holdMs))) {
     if ((await kindAt(target)) === 'none') return { outcome: 'created', target, reserved: true };
     await releaseName(deps, target);
   }
-  if (policy === 'skip') return { outcome: 'skipped', target, reserved: false };
   if (policy === 'rename') {
     if (target.inner.length === 0) throw conflictAt(target, 'is_a_folder');
     return { outcome: 'renamed', target: await reserveFreeName(deps, target, holdMs), reserved: true };
   }
-  // What is in the way now: a reserved name may have become a file or a folder since the first look.
+  if (policy === 'fail') throw conflictAt(target, kind === 'folder' ? 'is_a_folder' : 'exists');
+  // What is in the way now: a reserved name may have become a file or a folder since the first look. A name only
+  // held (a write in progress or abandoned, nothing stored) has nothing to skip or keep: it is written, so that a
+  // plan made again after a crash writes what the first never did.
   const now = kind === 'none' ? await kindAt(target) : kind;
+  if (policy === 'skip' && now !== 'none') return { outcome: 'skipped', target, reserved: false };
   if (now === 'folder') throw conflictAt(target, 'is_a_folder');
-  if (policy === 'fail') throw conflictAt(target, 'exists');
   return { outcome: now === 'file' ? 'replaced' : 'created', target, reserved: false };
+}
+
+/** placeKnown after a look at what is at the target (the mount's root is a folder). */
+export async function placeWrite(deps: AppDeps, target: MountTarget, policy: FsConflictPolicy, holdMs: number): Promise<Placement> {
+  return placeKnown(deps, target, policy, target.inner.length === 0 ? 'folder' : await kindAt(target), holdMs);
 }
 
 /** A direct write placed, done and its name given back (whatever happens to the write). */

@@ -5,6 +5,8 @@ import {
   cacheClearRequestSchema,
   fsBatchCopyCommitRequestSchema,
   fsBatchCopyRequestSchema,
+  fsBatchMoveCommitRequestSchema,
+  fsBatchMoveRequestSchema,
   fsBatchRemoveRequestSchema,
   fsExistsRequestSchema,
   fsFileQuerySchema,
@@ -26,6 +28,7 @@ import type { AppDeps, AppEnv } from '../context';
 import { ApiError, badInput } from '../errors';
 import { batchCopy, commitClientCopies } from '../fs/copy';
 import { existingAt } from '../fs/exists';
+import { batchMove, commitMoves } from '../fs/move';
 import { listFolder, statPath } from '../fs/listing';
 import { nameOf } from '../fs/paths';
 import { callerOf, resolveInMount } from '../fs/resolve';
@@ -222,8 +225,9 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   });
 
   app.post('/batch-copy', jsonBody(fsBatchCopyRequestSchema), async (c) => {
-    const { items, skipExisting } = c.req.valid('json');
-    const result = await batchCopy(deps, caller(c), items, skipExisting, publicBaseUrl(c, deps), c.get('lang'));
+    const { items, skipExisting, onConflict } = c.req.valid('json');
+    const policy = onConflict ?? (skipExisting ? 'skip' : 'replace');
+    const result = await batchCopy(deps, caller(c), items, policy, publicBaseUrl(c, deps), c.get('lang'));
     const counts = { copied: result.copied.length, skipped: result.skipped.length, failed: result.failed.length };
     return ok(c, result, 'fs_copied', batchStatus(result.failed.length), counts);
   });
@@ -232,6 +236,19 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const result = await commitClientCopies(deps, caller(c), c.req.valid('json'), c.get('lang'));
     const counts = { verified: result.succeeded.length, failed: result.failed.length };
     return ok(c, result, 'fs_copy_verified', batchStatus(result.failed.length), counts);
+  });
+
+  app.post('/batch-move', jsonBody(fsBatchMoveRequestSchema), async (c) => {
+    const { items, onConflict } = c.req.valid('json');
+    const result = await batchMove(deps, caller(c), items, onConflict, publicBaseUrl(c, deps), c.get('lang'));
+    const counts = { moved: result.moved.length, skipped: result.skipped.length, failed: result.failed.length };
+    return ok(c, result, 'fs_moved', batchStatus(result.failed.length), counts);
+  });
+
+  app.post('/batch-move-commit', jsonBody(fsBatchMoveCommitRequestSchema), async (c) => {
+    const result = await commitMoves(deps, caller(c), c.req.valid('json'), c.get('lang'));
+    const counts = { moved: result.succeeded.length, failed: result.failed.length };
+    return ok(c, result, 'fs_move_verified', batchStatus(result.failed.length), counts);
   });
 
   return app;
