@@ -4,12 +4,13 @@ import type { AppDeps } from '../context';
 import { ApiError, badInput } from '../errors';
 import type { Lang } from '../i18n/messages';
 import type { ListedObject } from '../storage/driver';
-import { copyFiles, emptyCopyAnswer, failureOf, itemTargets, sizeMismatch, verifyClientCopies, type CopyAnswer } from './copy';
+import { mimeTypeOf } from '../../contract/mime';
+import { copyFiles, emptyCopyAnswer, failureOf, filePairs, itemTargets, sizeMismatch, verifyClientCopies, type CopyAnswer } from './copy';
 import { DIRECT_WRITE_HOLD_MS, placeWrite, releaseName } from './free-names';
-import { normalizePath } from './paths';
+import { nameOf, normalizePath } from './paths';
 import { listMount, resolveInMount, type FsCaller, type MountTarget } from './resolve';
 import { onStorage } from './storage-errors';
-import { invalidate, keepParent, kindAt, moveWithin } from './writes';
+import { invalidate, keepParent, kindAt, moveWithin, writeFile } from './writes';
 
 /**
  * `batch-move`: each item inside one storage config is moved by the storage (a file, or a folder with everything
@@ -118,7 +119,10 @@ export async function commitMoves(
 
 /** Removes a moved folder when no file is left anywhere below it (a file whose move failed keeps it). */
 async function pruneIfEmpty(deps: AppDeps, caller: FsCaller, raw: string): Promise<void> {
-  const folder = await resolveInMount(deps, caller, normalizePath(raw, 'pruneFolders'));
+  await pruneTarget(deps, await resolveInMount(deps, caller, normalizePath(raw, 'pruneFolders')));
+}
+
+async function pruneTarget(deps: AppDeps, folder: MountTarget): Promise<void> {
   if (folder.inner.length === 0 || (await kindAt(folder)) !== 'folder') return;
   const tree = await onStorage(folder.path.text, () => listMount(folder, true));
   if (tree.objects.length > 0) return;
@@ -127,4 +131,27 @@ async function pruneIfEmpty(deps: AppDeps, caller: FsCaller, raw: string): Promi
     await keepParent(folder);
   });
   await invalidate(deps, folder);
+}
+
+/**
+ * Moves a file or a folder with everything in it on the server (WebDAV MOVE; the target must not exist): inside
+ * one storage config by the storage, between configs file by file, each streamed within the target's limits,
+ * checked as batch-move-commit checks it, and only then its source deleted. A failure stops the move where it is:
+ * every file is whole in the source or verified in the target, and the source folder stays while a file is left.
+ */
+export async function moveOnServer(deps: AppDeps, from: MountTarget, to: MountTarget): Promise<void> {
+  const kind = await kindAt(from);
+  if (kind === 'none') throw new ApiError(404, 'fs_not_found', { path: from.path.text });
+  if (from.config.id === to.config.id) return moveWithin(deps, from, to, kind);
+  for (const { from: source, to: target, object } of await filePairs(from, to)) {
+    await writeFile(deps, target, await onStorage(source.path.text, () => source.driver.get(source.key)), mimeTypeOf(nameOf(source.path)), { deferInvalidate: true });
+    const written = await onStorage(target.path.text, () => target.driver.stat(target.key));
+    if (!written) throw new ApiError(404, 'fs_not_found', { path: target.path.text });
+    assertSameFile(object, written);
+    await onStorage(source.path.text, () => source.driver.delete(source.key));
+  }
+  if (kind === 'folder') await pruneTarget(deps, from);
+  else await onStorage(from.path.text, () => keepParent(from));
+  await invalidate(deps, from);
+  await invalidate(deps, to);
 }
