@@ -12,6 +12,7 @@ import { shareArea } from './migrations/008-share-area';
 import { expenses } from './migrations/009-expenses';
 import { pasteEncryption } from './migrations/010-paste-encryption';
 import { fileRequests } from './migrations/011-file-requests';
+import { nameReservations } from './migrations/012-name-reservations';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '009-expenses': expenses,
   '010-paste-encryption': pasteEncryption,
   '011-file-requests': fileRequests,
+  '012-name-reservations': nameReservations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

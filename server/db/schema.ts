@@ -260,6 +260,16 @@ export interface FileRequestUploadsTable {
   updated_at: string;
 }
 
+/** A name in a storage config held by a write in progress until `expires_at` (server/fs/free-names.ts). */
+export interface FsNameReservationsTable {
+  storage_config_id: string;
+  storage_key: string;
+  /** What the write that holds it will be when done: `created` or `renamed`. */
+  outcome: 'created' | 'renamed';
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -278,4 +288,5 @@ export interface Database {
   expense_receipts: ExpenseReceiptsTable;
   file_requests: FileRequestsTable;
   file_request_uploads: FileRequestUploadsTable;
+  fs_name_reservations: FsNameReservationsTable;
 }

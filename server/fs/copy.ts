@@ -1,9 +1,9 @@
 import type * as v from 'valibot';
-import { FS_READ_GROUP_BYTES, FS_READ_GROUP_FILES, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy, type FsReadGroup } from '../../contract/fs';
+import { FS_READ_GROUP_BYTES, FS_READ_GROUP_FILES, type FsConflictPolicy, type FsWriteOutcome, type FsBatchCopy, type fsBatchCopyCommitRequestSchema, type FsBatchResult, type FsClientCopy, type FsReadGroup } from '../../contract/fs';
 import { mimeTypeOf } from '../../contract/mime';
 import { MIN_PART_BYTES } from '../../contract/parts';
 import type { AppDeps } from '../context';
-import { ApiError } from '../errors';
+import { ApiError, badInput } from '../errors';
 import { translate, type Lang } from '../i18n/messages';
 import { forEachAtOnce } from '../storage/at-once';
 import type { ListedObject } from '../storage/driver';
@@ -12,7 +12,8 @@ import { openPlannedUpload, uploadKeyMismatch } from '../services/multipart-core
 import { assertFits, uploadLimits, type UploadLimits } from '../services/upload-limits';
 import { childOf, isWithin, nameOf, normalizePath, type FsPath } from './paths';
 import { innerOfKey, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
-import { onStorage, storageError } from './storage-errors';
+import { batchErrorOf, onStorage, storageError } from './storage-errors';
+import { placeKnown, releaseName, UPLOAD_HOLD_MS } from './free-names';
 import { invalidate, kindAt, parentTarget, writeFile } from './writes';
 
 /** Files of one item checked and copied (or signed for the client) at once. */
@@ -22,10 +23,11 @@ const CLIENT_COPY_SECONDS = 24 * 3600;
 
 type Failure = FsBatchCopy['failed'][number];
 
-const failureOf = (path: string, error: unknown, lang: Lang): Failure => {
+/** One failed entry of a batch answer. */
+export const failureOf = (path: string, error: unknown, lang: Lang): Failure => {
   const apiError = storageError(path, error);
   if (!(apiError instanceof ApiError)) throw apiError;
-  return { path, error: apiError.reason, message: translate(apiError.messageKey, lang, apiError.params) };
+  return { path, error: batchErrorOf(apiError), message: translate(apiError.messageKey, lang, apiError.params) };
 };
 
 /** `targetPath` ending in `/` is the folder to copy into; otherwise the copy's own path. */
@@ -57,73 +59,117 @@ export async function filePairs(source: MountTarget, target: MountTarget): Promi
 }
 
 /**
- * Whether a copy's target path is taken (a file or a folder), from one listing of the whole target taken before
- * anything is written: a folder of 200 files costs one request, not two per file.
+ * What is at each of a copy's target paths (a file, a folder, or nothing), from one listing of the whole target
+ * taken before anything is written: a folder of 200 files costs one request, not two per file.
  */
-async function takenBelow(target: MountTarget): Promise<(to: MountTarget) => boolean> {
+async function takenBelow(target: MountTarget): Promise<(to: MountTarget) => 'file' | 'folder' | 'none'> {
   const kind = await kindAt(target);
-  if (kind !== 'folder') return (to) => to.key === target.key && kind === 'file';
+  if (kind !== 'folder') return (to) => (to.key === target.key ? kind : 'none');
   const tree = await onStorage(target.path.text, () => listMount(target, true));
-  const taken = new Set([...tree.objects.map((object) => object.key), ...tree.folders]);
-  return (to) => taken.has(to.key);
+  const files = new Set(tree.objects.map((object) => object.key));
+  const folders = new Set([target.key, ...tree.folders]);
+  return (to) => (files.has(to.key) ? 'file' : folders.has(to.key) ? 'folder' : 'none');
+}
+
+/** A copy or move item's source and target, checked: not a mount's root, not into itself, the source there. */
+export async function itemTargets(deps: AppDeps, caller: FsCaller, item: { sourcePath: string; targetPath: string }) {
+  const sourcePath = normalizePath(item.sourcePath, 'sourcePath');
+  const targetPath = targetPathOf(sourcePath, item.targetPath);
+  const source = await resolveInMount(deps, caller, sourcePath);
+  const target = await resolveInMount(deps, caller, targetPath);
+  if (source.inner.length === 0) throw new ApiError(403, 'fs_mount_root');
+  if (isWithin(targetPath, sourcePath)) throw new ApiError(400, 'fs_into_itself', {}, { field: 'targetPath', issue: 'into_itself' });
+  if ((await kindAt(source)) === 'none') throw new ApiError(404, 'fs_not_found', { path: sourcePath.text });
+  return { source, target };
+}
+
+/** What copyFiles adds to: the files done by the server, skipped, failed, and the client copies planned. */
+export type CopyAnswer = Omit<FsBatchCopy, 'copied'> & { done: string[] };
+
+export const emptyCopyAnswer = (): CopyAnswer => ({ done: [], skipped: [], failed: [], outcomes: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] });
+
+/**
+ * Copies one item's files under `policy` (free-names.ts): inside one storage config by the server, between configs
+ * as client copies whose target names (created or renamed) stay reserved until committed. The files of an item
+ * must fit the target's limits together, not only one by one.
+ */
+export async function copyFiles(
+  deps: AppDeps,
+  source: MountTarget,
+  target: MountTarget,
+  policy: FsConflictPolicy,
+  baseUrl: string,
+  lang: Lang,
+  answer: CopyAnswer,
+): Promise<void> {
+  const sameStorage = source.config.id === target.config.id;
+  const taken = await takenBelow(target);
+  const pairs = await filePairs(source, target);
+  const budget = sameStorage ? undefined : new CopyBudget(await uploadLimits(deps, target.config));
+  /** This item's client copies by their pair's place: planned out of order, grouped in order. */
+  const planned: (PlannedCopy | undefined)[] = [];
+  // A few files at a time: each waits on storage (a copy, a signing, a multipart start).
+  await forEachAtOnce(pairs.map((pair, index) => ({ ...pair, index })), FILES_AT_ONCE, async ({ from, to, object, index }) => {
+    try {
+      const { outcome, target: placed, reserved } = await placeKnown(deps, to, policy, taken(to), UPLOAD_HOLD_MS, !sameStorage);
+      const done = { sourcePath: from.path.text, targetPath: placed.path.text, outcome };
+      if (outcome === 'skipped') {
+        answer.skipped.push(placed.path.text);
+        answer.outcomes.push(done);
+        return;
+      }
+      if (!budget) {
+        try {
+          await from.driver.copy(from.key, placed.key);
+        } finally {
+          // A server copy is over: its name is the storage's now (or free again).
+          if (reserved) await releaseName(deps, placed);
+        }
+        answer.done.push(placed.path.text);
+        answer.outcomes.push(done);
+        return;
+      }
+      try {
+        budget.take(object.size);
+        planned[index] = { copy: { ...(await clientCopyOf(from, placed, object.size, baseUrl)), outcome }, from };
+      } catch (error) {
+        if (reserved) await releaseName(deps, placed);
+        throw error;
+      }
+    } catch (error) {
+      answer.failed.push(failureOf(from.path.text, error, lang));
+    }
+  });
+  const copies = planned.filter((entry) => entry !== undefined);
+  answer.clientCopies.push(...copies.map(({ copy }) => copy));
+  answer.readGroups.push(...(await readGroupsOf(source, copies, baseUrl)));
+  await invalidate(deps, target);
 }
 
 /**
  * `batch-copy`: inside one storage config the server copies (S3 CopyObject, a file copy on disk), folders with
  * everything in them; between configs it hands the client, per file, a signed download URL and a signed upload
  * target (a PUT URL, or a multipart upload over 5 MiB) to copy in the browser and confirm with batch-copy-commit.
- * The files of an item must fit the target's limits together, not only one by one.
  */
 export async function batchCopy(
   deps: AppDeps,
   caller: FsCaller,
   items: { sourcePath: string; targetPath: string }[],
-  skipExisting: boolean,
+  policy: FsConflictPolicy,
   baseUrl: string,
   lang: Lang,
 ): Promise<FsBatchCopy> {
-  const result: FsBatchCopy = { copied: [], skipped: [], failed: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] };
+  const answer = emptyCopyAnswer();
   for (const item of items) {
     try {
-      const sourcePath = normalizePath(item.sourcePath, 'sourcePath');
-      const targetPath = targetPathOf(sourcePath, item.targetPath);
-      const source = await resolveInMount(deps, caller, sourcePath);
-      const target = await resolveInMount(deps, caller, targetPath);
-      if (source.inner.length === 0) throw new ApiError(403, 'fs_mount_root');
-      if (isWithin(targetPath, sourcePath)) throw new ApiError(400, 'fs_into_itself', {}, { field: 'targetPath', issue: 'into_itself' });
-      if ((await kindAt(source)) === 'none') throw new ApiError(404, 'fs_not_found', { path: sourcePath.text });
-      const sameStorage = source.config.id === target.config.id;
-      const taken = skipExisting ? await takenBelow(target) : () => false;
-      const pairs = await filePairs(source, target);
-      const budget = sameStorage ? undefined : new CopyBudget(await uploadLimits(deps, target.config));
-      /** This item's client copies by their pair's place: planned out of order, grouped in order. */
-      const planned: (PlannedCopy | undefined)[] = [];
-      // A few files at a time: each waits on storage (a copy, a signing, a multipart start).
-      await forEachAtOnce(pairs.map((pair, index) => ({ ...pair, index })), FILES_AT_ONCE, async ({ from, to, object, index }) => {
-        try {
-          if (taken(to)) {
-            result.skipped.push(to.path.text);
-          } else if (!budget) {
-            await from.driver.copy(from.key, to.key);
-            result.copied.push(to.path.text);
-          } else {
-            budget.take(object.size);
-            planned[index] = { copy: await clientCopyOf(from, to, object.size, baseUrl), from };
-          }
-        } catch (error) {
-          result.failed.push(failureOf(from.path.text, error, lang));
-        }
-      });
-      const copies = planned.filter((entry) => entry !== undefined);
-      result.clientCopies.push(...copies.map(({ copy }) => copy));
-      result.readGroups.push(...(await readGroupsOf(source, copies, baseUrl)));
-      await invalidate(deps, target);
+      const { source, target } = await itemTargets(deps, caller, item);
+      await copyFiles(deps, source, target, policy, baseUrl, lang, answer);
     } catch (error) {
-      result.failed.push(failureOf(item.sourcePath, error, lang));
+      answer.failed.push(failureOf(item.sourcePath, error, lang));
     }
   }
-  result.requiresClientSideCopy = result.clientCopies.length > 0;
-  return result;
+  const { done, ...rest } = answer;
+  return { ...rest, copied: done, requiresClientSideCopy: answer.clientCopies.length > 0 };
 }
 
 /** The target's upload limits, counting the client copies already planned against its quota. */
@@ -142,7 +188,7 @@ class CopyBudget {
 
 /** A client copy as planned, with the source file it reads. */
 interface PlannedCopy {
-  copy: FsClientCopy;
+  copy: FsClientCopy & { outcome: FsWriteOutcome };
   from: MountTarget;
 }
 
@@ -201,18 +247,26 @@ async function clientCopyOf(from: MountTarget, to: MountTarget, size: number, ba
   return { ...common, upload: { kind: 'multipart', uploadId, partSize, partCount } };
 }
 
+type CommitFile = v.InferOutput<typeof fsBatchCopyCommitRequestSchema>['files'][number];
+/** A client copy whose target is in storage with the size the client declared, as storage lists it. */
+export interface VerifiedCopy<F extends CommitFile> {
+  file: F;
+  target: MountTarget;
+  object: ListedObject;
+}
+
 /**
- * `batch-copy-commit`: each copied file must be in the target storage with its size; then the listings they
- * change are dropped, with one version bump for them all.
+ * The client copies of a commit checked: each target is the one planned (mount and key) and in storage with its
+ * size, and its ETag when the client gives one. Every other file is answered in `failed`.
  */
-export async function commitClientCopies(
+export async function verifyClientCopies<F extends CommitFile>(
   deps: AppDeps,
   caller: FsCaller,
-  input: v.InferOutput<typeof fsBatchCopyCommitRequestSchema>,
+  input: { targetMountId: string; files: F[] },
   lang: Lang,
-): Promise<FsBatchResult> {
-  const result: FsBatchResult = { succeeded: [], failed: [] };
-  const copies: { file: (typeof input.files)[number]; target: MountTarget }[] = [];
+  failed: FsBatchResult['failed'],
+): Promise<VerifiedCopy<F>[]> {
+  const copies: { file: F; target: MountTarget }[] = [];
   for (const file of input.files) {
     try {
       const target = await resolveInMount(deps, caller, normalizePath(file.targetPath, 'targetPath'));
@@ -221,24 +275,45 @@ export async function commitClientCopies(
       }
       copies.push({ file, target });
     } catch (error) {
-      result.failed.push(failureOf(file.targetPath, error, lang));
+      failed.push(failureOf(file.targetPath, error, lang));
     }
   }
-  const stored = await storedSizes(copies.map(({ target }) => target));
-  const written: string[] = [];
+  const stored = await storedObjects(copies.map(({ target }) => target));
+  const verified: VerifiedCopy<F>[] = [];
   for (const { file, target } of copies) {
     try {
-      const size = stored.get(target.key);
-      if (size === undefined) throw new ApiError(404, 'fs_not_found', { path: target.path.text });
-      if (typeof size !== 'number') throw size.error;
-      if (size !== file.fileSize) throw new ApiError(400, 'invalid_input', { field: 'fileSize', issue: 'size_mismatch' }, { field: 'fileSize', issue: 'size_mismatch' });
-      written.push(target.inner.join('/'));
-      result.succeeded.push(target.path.text);
+      const object = stored.get(target.key);
+      if (object === undefined) throw new ApiError(404, 'fs_not_found', { path: target.path.text });
+      if ('error' in object) throw object.error;
+      if (object.size !== file.fileSize) throw sizeMismatch();
+      if (file.etag && object.etag && file.etag.replace(/"/g, '') !== object.etag) throw badInput('etag', 'etag_mismatch');
+      verified.push({ file, target, object });
     } catch (error) {
-      result.failed.push(failureOf(file.targetPath, error, lang));
+      failed.push(failureOf(file.targetPath, error, lang));
     }
   }
-  if (written.length > 0) await invalidateFolders(deps, input.targetMountId, written);
+  return verified;
+}
+
+export const sizeMismatch = () => new ApiError(400, 'invalid_input', { field: 'fileSize', issue: 'size_mismatch' }, { field: 'fileSize', issue: 'size_mismatch' });
+
+/**
+ * `batch-copy-commit`: each copied file must be in the target storage with its size; its name is the storage's
+ * then (its reservation ends), and the listings they change are dropped, with one version bump for them all.
+ */
+export async function commitClientCopies(
+  deps: AppDeps,
+  caller: FsCaller,
+  input: v.InferOutput<typeof fsBatchCopyCommitRequestSchema>,
+  lang: Lang,
+): Promise<FsBatchResult> {
+  const result: FsBatchResult = { succeeded: [], failed: [] };
+  const verified = await verifyClientCopies(deps, caller, input, lang, result.failed);
+  for (const { target } of verified) {
+    await releaseName(deps, target);
+    result.succeeded.push(target.path.text);
+  }
+  if (verified.length > 0) await invalidateFolders(deps, input.targetMountId, verified.map(({ target }) => target.inner.join('/')));
   return result;
 }
 
@@ -246,22 +321,22 @@ export async function commitClientCopies(
 const LIST_FROM = 4;
 
 /**
- * The stored size of each target's object by key (absent: no such object; `{ error }`: storage failed). Objects
- * checked together mostly share a folder, and one listing of it costs less than a HEAD per object.
+ * Each target's object as stored, by key (absent: no such object; `{ error }`: storage failed). Objects checked
+ * together mostly share a folder, and one listing of it costs less than a HEAD per object.
  */
-async function storedSizes(targets: MountTarget[]): Promise<Map<string, number | { error: unknown }>> {
+async function storedObjects(targets: MountTarget[]): Promise<Map<string, ListedObject | { error: unknown }>> {
   const byFolder = new Map<string, MountTarget[]>();
   for (const target of targets) {
     const folder = parentTarget(target).key;
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), target]);
   }
   const lookups = [...byFolder.values()].flatMap((group) => (group.length >= LIST_FROM ? [group] : group.map((target) => [target])));
-  const sizes = new Map<string, number | { error: unknown }>();
+  const sizes = new Map<string, ListedObject | { error: unknown }>();
   await forEachAtOnce(lookups, FILES_AT_ONCE, async (group) => {
     const first = group[0] as MountTarget;
     try {
       const objects = group.length > 1 ? (await first.driver.list(parentTarget(first).key)).objects : [await first.driver.stat(first.key)];
-      for (const object of objects) if (object) sizes.set(object.key, object.size);
+      for (const object of objects) if (object) sizes.set(object.key, object);
     } catch (error) {
       for (const target of group) sizes.set(target.key, { error });
     }

@@ -31,6 +31,8 @@ import { checkName, childOf, normalizePath, type FsPath } from './paths';
 import { callerOf, resolveInMount, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
 import { assertFileFits, assertRoomFor, assertSignature, totalsOf, typeMismatch } from './file-request-limits';
+import { releaseName, reserveFreeName, UPLOAD_HOLD_MS } from './free-names';
+import { renewName as renewHeld } from '../services/name-reservations';
 import { invalidate, kindAt } from './writes';
 
 /**
@@ -90,28 +92,14 @@ async function folderTarget(deps: AppDeps, request: FileRequestRow, creator: Pri
   return resolveInMount(deps, callerOf(creator), path);
 }
 
-/** `name.ext`, `name (1).ext`, `name (2).ext`…: the n-th candidate for a name that is taken. */
-export function numberedName(name: string, n: number): string {
-  if (n === 0) return name;
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
-}
-
-/** The first candidate name that neither storage nor another pending upload of any request holds. */
+/**
+ * The first of `name.ext`, `name (1).ext`… that neither storage nor another writer holds, reserved for this
+ * upload (free-names.ts) before any byte is written: senders of one name at once each get their own.
+ */
 async function freeTarget(deps: AppDeps, request: FileRequestRow, creator: Principal, name: string): Promise<MountTarget> {
   const folder = normalizePath(request.target_path ?? '/');
-  for (let n = 0; n < 1000; n++) {
-    const target = await folderTarget(deps, request, creator, childOf(folder, numberedName(name, n)));
-    const reserved = await deps.db
-      .selectFrom('file_request_uploads')
-      .select('id')
-      .where('storage_config_id', '=', target.config.id)
-      .where('storage_key', '=', target.key)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (!reserved && (await kindAt(target)) === 'none') return target;
-  }
-  throw new ApiError(409, 'fs_exists', { path: folder.text }, { field: 'filename', issue: 'exists' });
+  const target = await folderTarget(deps, request, creator, childOf(folder, name));
+  return reserveFreeName(deps, target, UPLOAD_HOLD_MS, 0);
 }
 
 /**
@@ -169,22 +157,27 @@ async function initInFolder(
   id: string,
   file: { name: string; contentType: string; size: number; partSize: number },
 ): Promise<FileRequestInitResponse> {
-  const target = await freeTarget(deps, request, creator, file.name);
-  assertFits(file.size, await uploadLimits(deps, target.config));
   // The client's plan must be the server's: both grow the part size the same way past 10,000 parts.
   const plan = planUpload(file.size);
   if (file.partSize !== plan.partSize) throw badInput('part_size', 'mismatch');
-  const { uploadId } = await openPlannedUpload(target.driver, target.key, file.contentType, file.size, (error) => storageError(target.path.text, error));
-  const upload: OpenUpload = { driver: target.driver, key: target.key, uploadId };
-  return abortOnFailure(upload, async () => {
-    const filename = target.path.segments.at(-1) ?? file.name;
-    await deps.db
-      .updateTable('file_request_uploads')
-      .set({ filename, path: target.path.text, storage_config_id: target.config.id, storage_key: target.key, upload_id: uploadId })
-      .where('id', '=', id)
-      .execute();
-    return { file_id: id, upload_id: uploadId, filename, part_size: plan.partSize, part_count: plan.partCount };
-  });
+  const target = await freeTarget(deps, request, creator, file.name);
+  try {
+    assertFits(file.size, await uploadLimits(deps, target.config));
+    const { uploadId } = await openPlannedUpload(target.driver, target.key, file.contentType, file.size, (error) => storageError(target.path.text, error));
+    const upload: OpenUpload = { driver: target.driver, key: target.key, uploadId };
+    return await abortOnFailure(upload, async () => {
+      const filename = target.path.segments.at(-1) ?? file.name;
+      await deps.db
+        .updateTable('file_request_uploads')
+        .set({ filename, path: target.path.text, storage_config_id: target.config.id, storage_key: target.key, upload_id: uploadId })
+        .where('id', '=', id)
+        .execute();
+      return { file_id: id, upload_id: uploadId, filename, part_size: plan.partSize, part_count: plan.partCount };
+    });
+  } catch (error) {
+    await releaseName(deps, target);
+    throw error;
+  }
 }
 
 async function initAsShare(
@@ -223,8 +216,10 @@ async function liveFolderUpload(deps: AppDeps, request: FileRequestRow, creator:
 }
 
 /** Signing and listing show the upload is alive: the sweep measures staleness from the last of them. */
-const touch = (deps: AppDeps, row: FileRequestUploadRow) =>
-  deps.db.updateTable('file_request_uploads').set({ updated_at: deps.now().toISOString() }).where('id', '=', row.id).execute();
+async function touch(deps: AppDeps, row: FileRequestUploadRow) {
+  await deps.db.updateTable('file_request_uploads').set({ updated_at: deps.now().toISOString() }).where('id', '=', row.id).execute();
+  if (!row.file_id && row.storage_config_id && row.storage_key) await renewHeld(deps, { configId: row.storage_config_id, key: row.storage_key }, UPLOAD_HOLD_MS);
+}
 
 /** No bytes are accepted once the request closed or expired (a full one finishes what it had let start). */
 async function assertAccepting(deps: AppDeps, request: FileRequestRow) {
@@ -274,7 +269,10 @@ export async function listRequestParts(deps: AppDeps, request: FileRequestRow, c
   return { parts: await storedParts(upload, folderErrors) };
 }
 
-/** The limits once more before the parts are joined: the request may have been closed or its limits lowered since init. */
+/**
+ * The limits once more before the parts are joined: the request may have been closed or its limits lowered since
+ * init. A cheap refusal before any joining; markReceived checks the count and total again under the request's lock.
+ */
 async function assertStillFits(deps: AppDeps, request: FileRequestRow, row: FileRequestUploadRow) {
   await assertAccepting(deps, request);
   assertFileFits(request, { name: row.filename, size: Number(row.size) });
@@ -298,17 +296,18 @@ export async function completeRequestUpload(
       const { share } = await completeMultipartUpload(deps, creator, v.parse(multipartCompleteRequestSchema, { file_id: row.file_id, upload_id: input.upload_id, parts: input.parts }));
       const file = await deps.db.selectFrom('files').selectAll().where('id', '=', row.file_id).executeTakeFirstOrThrow();
       const config = await findStorageConfig(deps.db, file.storage_config_id);
+      const undo = () => removeFile(deps, file).catch(() => undefined);
       if (config && !(await assertSignature(request, driverFor(deps, config), file.storage_path, row))) {
-        await removeFile(deps, file).catch(() => undefined);
+        await undo();
         await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
         throw typeMismatch();
       }
-      return markReceived(deps, row, share.slug);
+      return markReceived(deps, request, row, undo, share.slug);
     }
     const { target, upload } = await liveFolderUpload(deps, request, creator, row);
     // Never overwrite: a file that appeared at the name since init (another client) keeps its place.
     if ((await kindAt(target)) !== 'none') {
-      await discardFolderUpload(deps, row, upload);
+      await discardFolderUpload(deps, row, target, upload);
       throw new ApiError(409, 'fs_exists', { path: target.path.text }, { field: 'filename', issue: 'exists' });
     }
     await completeUpload(upload, input.parts, folderErrors, async (total) => {
@@ -318,24 +317,56 @@ export async function completeRequestUpload(
       const limits = await uploadLimits(deps, target.config);
       if (total > byteBudget(limits)) assertFits(total, limits);
     });
-    if (!(await assertSignature(request, target.driver, target.key, row))) {
+    const undo = async () => {
       await target.driver.delete(target.key).catch(() => undefined);
+      await releaseName(deps, target);
+    };
+    if (!(await assertSignature(request, target.driver, target.key, row))) {
+      await undo();
       await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
       throw typeMismatch();
     }
+    const received = await markReceived(deps, request, row, undo);
+    await releaseName(deps, target);
     await invalidate(deps, target);
-    return markReceived(deps, row);
+    return received;
   });
 }
 
-async function markReceived(deps: AppDeps, row: FileRequestUploadRow, shareSlug: string | null = null): Promise<FileRequestUpload> {
+/**
+ * Records the file as received when it still fits the request's count and total beside the files received
+ * before it: checked and recorded under the request's lock, so that completions at once cannot all pass a
+ * lowered limit. A file that no longer fits is undone (`undo` removes what was stored) and its place given back.
+ */
+async function markReceived(
+  deps: AppDeps,
+  request: FileRequestRow,
+  row: FileRequestUploadRow,
+  undo: () => Promise<unknown>,
+  shareSlug: string | null = null,
+): Promise<FileRequestUpload> {
   const now = deps.now().toISOString();
-  await deps.db.updateTable('file_request_uploads').set({ status: 'committed', created_at: now, updated_at: now }).where('id', '=', row.id).execute();
+  const refused = await deps.db.transaction().execute(async (trx) => {
+    await lockTransaction(trx, `file-request:${request.id}`);
+    try {
+      assertRoomFor(request, await totalsOf(trx, request.id, ['committed'], row.id), Number(row.size));
+    } catch (error) {
+      return error;
+    }
+    await trx.updateTable('file_request_uploads').set({ status: 'committed', created_at: now, updated_at: now }).where('id', '=', row.id).execute();
+    return undefined;
+  });
+  if (refused) {
+    await undo();
+    await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
+    throw refused;
+  }
   return toFileRequestUpload({ ...row, status: 'committed', created_at: now, updated_at: now }, shareSlug);
 }
 
-async function discardFolderUpload(deps: AppDeps, row: FileRequestUploadRow, upload: OpenUpload) {
+async function discardFolderUpload(deps: AppDeps, row: FileRequestUploadRow, target: MountTarget, upload: OpenUpload) {
   await upload.driver.abortMultipart(upload.key, upload.uploadId).catch(() => undefined);
+  await releaseName(deps, target);
   await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
 }
 

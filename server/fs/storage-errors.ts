@@ -23,3 +23,9 @@ export function storageError(path: string, error: unknown): Error {
   const reason = reasonOf(error);
   return new ApiError(502, 'fs_storage_unavailable', { reason }, { reason: reason.reason });
 }
+
+/**
+ * The `error` of one failed entry of a batch answer: the error's reason, except a name taken (`fs_exists`), which
+ * is the one failure a retry with another `onConflict` can mend and so is told apart (contract/fs.ts).
+ */
+export const batchErrorOf = (error: ApiError): string => (error.messageKey === 'fs_exists' ? 'fs_exists' : error.reason);

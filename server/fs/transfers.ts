@@ -1,10 +1,12 @@
 import type { Readable } from 'node:stream';
 import type * as v from 'valibot';
 import {
+  type FsConflictPolicy,
   type fsMultipartCompleteRequestSchema,
   type FsMultipartInit,
   type FsPresign,
   type fsPresignCommitRequestSchema,
+  type fsPresignSkippedSchema,
   type FsUploadResult,
 } from '../../contract/fs';
 import { PRESIGN_TTL_SECONDS } from '../../contract/files';
@@ -27,7 +29,8 @@ import { cleanContentType } from '../storage/http-headers';
 import { nameOf, type FsPath } from './paths';
 import { resolveInMount, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
-import { invalidate, kindAt } from './writes';
+import { placeWrite, releaseName, renewName, UPLOAD_HOLD_MS, type Placement } from './free-names';
+import { invalidate } from './writes';
 
 const contentTypeFor = (target: MountTarget, given: string | undefined) =>
   cleanContentType(given && given !== 'application/octet-stream' ? given : mimeTypeOf(nameOf(target.path)));
@@ -39,12 +42,29 @@ async function uploadTarget(deps: AppDeps, caller: FsCaller, path: FsPath, key: 
   return target;
 }
 
-async function assertWritableFile(target: MountTarget, size: number, deps: AppDeps) {
-  if (target.inner.length === 0 || (await kindAt(target)) === 'folder') {
-    throw new ApiError(409, 'fs_exists', { path: target.path.text }, { field: 'path', issue: 'is_a_folder' });
+/**
+ * Where an upload of `size` bytes to `target` goes under `policy` (free-names.ts), within the target's limits; a
+ * name it reserved is given back when `start` (opening the upload) fails.
+ */
+async function placeUpload<T>(
+  deps: AppDeps,
+  target: MountTarget,
+  input: { fileSize: number; onConflict: FsConflictPolicy },
+  start: (placement: Placement & { outcome: 'created' | 'replaced' | 'renamed' }) => Promise<T>,
+): Promise<T | { outcome: 'skipped'; target: MountTarget }> {
+  const placement = await placeWrite(deps, target, input.onConflict, UPLOAD_HOLD_MS);
+  if (placement.outcome === 'skipped') return { outcome: 'skipped', target: placement.target };
+  try {
+    assertFits(input.fileSize, await uploadLimits(deps, placement.target.config));
+    return await start({ ...placement, outcome: placement.outcome });
+  } catch (error) {
+    if (placement.reserved) await releaseName(deps, placement.target);
+    throw error;
   }
-  assertFits(size, await uploadLimits(deps, target.config));
 }
+
+/** What a finished upload was: what its reservation planned, or (none held) a write over what was there. */
+const outcomeOnFinish = async (deps: AppDeps, target: MountTarget) => (await releaseName(deps, target)) ?? 'replaced';
 
 const fsUploadErrors = (path: FsPath): UploadErrors => ({
   uploadGone: () => new ApiError(404, 'fs_upload_not_found', {}, { field: 'uploadId', issue: 'not_found' }),
@@ -54,12 +74,14 @@ const fsUploadErrors = (path: FsPath): UploadErrors => ({
 export async function initFsMultipart(
   deps: AppDeps,
   target: MountTarget,
-  input: { contentType: string; fileSize: number },
+  input: { contentType: string; fileSize: number; onConflict: FsConflictPolicy },
 ): Promise<FsMultipartInit> {
-  await assertWritableFile(target, input.fileSize, deps);
-  const { storageFailure } = fsUploadErrors(target.path);
-  const { uploadId, ...plan } = await openPlannedUpload(target.driver, target.key, contentTypeFor(target, input.contentType), input.fileSize, storageFailure);
-  return { uploadId, path: target.path.text, key: target.key, ...plan };
+  const started = await placeUpload(deps, target, input, async ({ outcome, target: placed }) => {
+    const { storageFailure } = fsUploadErrors(placed.path);
+    const { uploadId, ...plan } = await openPlannedUpload(placed.driver, placed.key, contentTypeFor(placed, input.contentType), input.fileSize, storageFailure);
+    return { outcome, uploadId, path: placed.path.text, key: placed.key, ...plan };
+  });
+  return 'uploadId' in started ? started : { outcome: 'skipped', path: started.target.path.text };
 }
 
 export async function uploadFsPart(
@@ -75,6 +97,7 @@ export async function uploadFsPart(
     throw new ApiError(413, 'body_too_large', { limit: String(LARGEST_PLANNED_PART_BYTES) });
   }
   try {
+    await renewName(deps, target);
     return await onUpload(fsUploadErrors(query.path), () => target.driver.uploadPart(target.key, query.uploadId, query.partNumber, body, size));
   } catch (error) {
     body.resume();
@@ -90,6 +113,7 @@ export async function signFsParts(
   baseUrl: string,
 ): Promise<{ partNumber: number; url: string }[]> {
   const target = await uploadTarget(deps, caller, input.path, input.key);
+  await renewName(deps, target);
   const options = { size: LARGEST_PLANNED_PART_BYTES, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl };
   return Promise.all(
     input.partNumbers.map(async (partNumber) => ({
@@ -112,30 +136,40 @@ export async function completeFsMultipart(
     const limits = await uploadLimits(deps, target.config);
     if (total > byteBudget(limits)) {
       await abortQuietly(upload);
+      await releaseName(deps, target);
       assertFits(total, limits);
     }
   });
+  const outcome = await outcomeOnFinish(deps, target);
   await invalidate(deps, target);
-  return { path: target.path.text, size, etag, mimetype: contentTypeFor(target, input.contentType) };
+  return { path: target.path.text, size, etag, mimetype: contentTypeFor(target, input.contentType), outcome };
 }
 
 export async function abortFsMultipart(deps: AppDeps, caller: FsCaller, path: FsPath, input: { uploadId: string; key: string }): Promise<void> {
   const target = await uploadTarget(deps, caller, path, input.key);
   await onUpload(fsUploadErrors(path), () => target.driver.abortMultipart(target.key, input.uploadId));
+  await releaseName(deps, target);
 }
 
 export async function presignFsUpload(
   deps: AppDeps,
   target: MountTarget,
-  input: { contentType: string; fileSize: number },
+  input: { contentType: string; fileSize: number; onConflict: FsConflictPolicy },
   baseUrl: string,
-): Promise<FsPresign> {
-  await assertWritableFile(target, input.fileSize, deps);
+): Promise<FsPresign | v.InferOutput<typeof fsPresignSkippedSchema>> {
+  const started = await placeUpload(deps, target, input, async ({ outcome, target: placed }) => ({
+    outcome,
+    target: placed,
+    url: await onStorage(placed.path.text, () =>
+      placed.driver.presignPut(placed.key, { contentType: contentTypeFor(placed, input.contentType), size: input.fileSize, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl }),
+    ),
+  }));
+  if (!('url' in started)) return { outcome: 'skipped', targetPath: started.target.path.text, mountId: started.target.mount.id };
+  const { outcome, url: uploadUrl } = started;
+  target = started.target;
   const contentType = contentTypeFor(target, input.contentType);
-  const uploadUrl = await onStorage(target.path.text, () =>
-    target.driver.presignPut(target.key, { contentType, size: input.fileSize, expiresInSeconds: PRESIGN_TTL_SECONDS, baseUrl }),
-  );
   return {
+    outcome,
     uploadUrl,
     targetPath: target.path.text,
     mountId: target.mount.id,
@@ -168,8 +202,10 @@ export async function commitFsUpload(
   const limits = await uploadLimits(deps, target.config);
   if (object.size > byteBudget(limits)) {
     await target.driver.delete(target.key).catch(() => undefined);
+    await releaseName(deps, target);
     assertFits(object.size, limits);
   }
+  const outcome = await outcomeOnFinish(deps, target);
   await invalidate(deps, target);
-  return { path: target.path.text, size: object.size, etag: object.etag ?? '', mimetype: contentTypeFor(target, input.contentType) };
+  return { path: target.path.text, size: object.size, etag: object.etag ?? '', mimetype: contentTypeFor(target, input.contentType), outcome };
 }

@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
-import { FS_UPLOAD_GROUP_MAX_FILES, type FsUploadBatchResult } from '../../contract/fs';
+import * as v from 'valibot';
+import { FS_UPLOAD_GROUP_MAX_FILES, fsConflictPolicySchema, type FsConflictPolicy, type FsUploadBatchResult } from '../../contract/fs';
 import type { AppDeps } from '../context';
 import { ApiError, badInput } from '../errors';
 import { translate, type Lang } from '../i18n/messages';
@@ -11,13 +12,15 @@ import { visibleMounts } from '../services/mounts';
 import { invalidateFolders } from '../services/shared-cache';
 import { checkName, isWithin, nameOf, normalizePath, parentOf, type FsPath } from './paths';
 import { resolveInMount, withInner, type FsCaller, type MountTarget } from './resolve';
-import { storageError } from './storage-errors';
-import { kindAt, writeFile } from './writes';
+import { batchErrorOf, storageError } from './storage-errors';
+import { writeWithPolicy } from './free-names';
+import { kindAt } from './writes';
 
 /**
  * `POST /fs/upload-batch`: a group of (small) files into one mount folder with one request. The form is
- * `path` (the folder) first, then per file `relativePath` (its path below the folder, sub-folders made as needed)
- * and optionally `mimetype`, immediately followed by the file part. Each file streams straight into storage through
+ * `path` (the folder) first, optionally `onConflict` (for the files after it, until the next one; `replace` before
+ * any), then per file `relativePath` (its path below the folder, sub-folders made as needed) and optionally
+ * `mimetype`, immediately followed by the file part. Each file streams straight into storage through
  * writeFile, whole or not at all; one that fails is listed in `failed` and the next is still read and stored. Only
  * the form itself (not multipart, a file before `path` or without its `relativePath`, a broken body, too many parts)
  * fails the request with a 400, after the files stored before it: each of those is whole, and stays.
@@ -120,7 +123,7 @@ class UploadGroup {
   }
 
   /** Takes the next file part; it is read (stored or drained) in its turn. */
-  add(folder: FsPath, relativePath: string, contentType: string, stream: Readable): void {
+  add(folder: FsPath, relativePath: string, contentType: string, policy: FsConflictPolicy, stream: Readable): void {
     const index = this.outcomes.length;
     const shownPath = () => `${folder.text === '/' ? '' : folder.text}/${relativePath}`;
     if (index >= FS_UPLOAD_GROUP_MAX_FILES) {
@@ -135,7 +138,7 @@ class UploadGroup {
       this.outcomes.push(Promise.resolve({ failed: { path, relativePath, error: 'too_many_files', message } }));
       return;
     }
-    this.outcomes.push(this.atOnce(() => this.store(index, folder, relativePath, contentType, stream, shownPath)));
+    this.outcomes.push(this.atOnce(() => this.store(index, folder, relativePath, contentType, policy, stream, shownPath)));
   }
 
   /**
@@ -143,7 +146,15 @@ class UploadGroup {
    * same path (the later one wins), or a path one of them takes as a folder (`a` and `a/b.txt`, either order), so
    * that the group means what it would sent one file at a time.
    */
-  private async store(index: number, folder: FsPath, relativePath: string, contentType: string, stream: Readable, shownPath: () => string): Promise<Outcome> {
+  private async store(
+    index: number,
+    folder: FsPath,
+    relativePath: string,
+    contentType: string,
+    policy: FsConflictPolicy,
+    stream: Readable,
+    shownPath: () => string,
+  ): Promise<Outcome> {
     let path: string | undefined;
     let finished = () => {};
     try {
@@ -159,13 +170,13 @@ class UploadGroup {
       // the iterator still reports that to writeFile (a listener attached now would wait for an end that came).
       const body = Readable.from(stream.iterator({ destroyOnReturn: false }), { objectMode: false });
       body.on('error', () => undefined);
-      const stored = await writeFile(this.deps, target, body, contentType, { limits, deferInvalidate: true });
-      return { stored: { ...stored, relativePath } };
+      const { result } = await writeWithPolicy(this.deps, target, policy, body, contentType, { limits, deferInvalidate: true });
+      return { stored: { ...result, relativePath } };
     } catch (error) {
       const shown = path ?? shownPath();
       const known = storageError(shown, error);
       const apiError = known instanceof ApiError ? known : new ApiError(502, 'fs_storage_unavailable', { reason: known.message });
-      return { failed: { path: shown, relativePath, error: apiError.reason, message: translate(apiError.messageKey, this.lang, apiError.params) } };
+      return { failed: { path: shown, relativePath, error: batchErrorOf(apiError), message: translate(apiError.messageKey, this.lang, apiError.params) } };
     } finally {
       // Whatever writeFile did not read (a refused file) is drained, so the next part comes.
       stream.resume();
@@ -215,6 +226,7 @@ export async function receiveUploadBatch(deps: AppDeps, caller: FsCaller, reques
 
   const group = new UploadGroup(deps, caller, lang);
   let folder: FsPath | undefined;
+  let policy: FsConflictPolicy = 'replace';
   let next: { relativePath?: string; mimetype?: string } = {};
   let problem: Error | undefined;
   const fail = (error: Error) => {
@@ -230,6 +242,10 @@ export async function receiveUploadBatch(deps: AppDeps, caller: FsCaller, reques
       } catch (error) {
         fail(error as Error);
       }
+    } else if (name === 'onConflict') {
+      const chosen = v.safeParse(fsConflictPolicySchema, value);
+      if (chosen.success) policy = chosen.output;
+      else fail(badInput('onConflict', 'invalid_choice'));
     } else if (name === 'relativePath') next.relativePath = value;
     else if (name === 'mimetype') next.mimetype = value;
   });
@@ -242,7 +258,7 @@ export async function receiveUploadBatch(deps: AppDeps, caller: FsCaller, reques
       stream.resume();
       return;
     }
-    group.add(folder, next.relativePath, next.mimetype || info.mimeType, stream);
+    group.add(folder, next.relativePath, next.mimetype || info.mimeType, policy, stream);
     next = {};
   });
   parser.on('partsLimit', () => fail(badInput('body', 'too_many_parts')));

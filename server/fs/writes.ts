@@ -30,7 +30,7 @@ export async function kindAt(target: MountTarget): Promise<'file' | 'folder' | '
  * Removing the last entry of a folder must not remove the folder (S3 has no folders, and LOCAL prunes empty
  * ones for file shares): the parent of what went is made again when it is gone.
  */
-async function keepParent(target: MountTarget): Promise<void> {
+export async function keepParent(target: MountTarget): Promise<void> {
   if (target.inner.length <= 1) return;
   const parent = parentTarget(target);
   if (!(await target.driver.folderExists(parent.key))) await target.driver.makeFolder(parent.key);
@@ -89,7 +89,15 @@ export async function renamePath(deps: AppDeps, caller: FsCaller, from: FsPath, 
   const kind = await kindAt(source);
   if (kind === 'none') throw notFound(from);
   if ((await kindAt(target)) !== 'none') throw exists(to);
-  await onStorage(from.text, async () => {
+  await moveWithin(deps, source, target, kind);
+}
+
+/**
+ * Moves a file or a folder with everything in it to a target of the same storage config, by the storage's own
+ * move (rename, or copy and delete on S3); the source's folder stays. The caller decided the target is writable.
+ */
+export async function moveWithin(deps: AppDeps, source: MountTarget, target: MountTarget, kind: 'file' | 'folder'): Promise<void> {
+  await onStorage(source.path.text, async () => {
     if (kind === 'file') await source.driver.move(source.key, target.key);
     else await moveFolder(source, target);
     await keepParent(source);

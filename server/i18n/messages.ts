@@ -294,6 +294,11 @@ export const messages = {
     zh: '已复制 {copied} 项，跳过 {skipped} 项，失败 {failed} 项',
   },
   fs_copy_verified: { en: '{verified} copies verified, {failed} failed', zh: '已确认 {verified} 个副本，失败 {failed} 个' },
+  fs_moved: {
+    en: '{moved} moved, {skipped} skipped, {failed} failed',
+    zh: '已移动 {moved} 项，跳过 {skipped} 项，失败 {failed} 项',
+  },
+  fs_move_verified: { en: '{moved} moves verified and their sources deleted, {failed} failed', zh: '已确认 {moved} 项移动并删除其源文件，失败 {failed} 项' },
   fs_upload_not_found: { en: 'This upload is unknown or already finished', zh: '该上传不存在或已结束' },
   fs_key_mismatch: { en: 'The upload key does not belong to {path}', zh: '上传标识与 {path} 不匹配' },
   fs_storage_unavailable: { en: 'The storage of this mount cannot be reached: {reason}', zh: '无法访问此挂载点的存储：{reason}' },

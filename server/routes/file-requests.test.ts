@@ -138,6 +138,21 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     expect(list.items.find((item) => item.id === request.id)).toMatchObject({ files_received: 4 });
   });
 
+  it('gives 16 senders of one name at once 16 files, each byte-exact', async () => {
+    const request = await create();
+    const folder = request.target.kind === 'folder' ? request.target.path : '';
+    const senders = Array.from({ length: 16 }, (_, n) => patternBytes(100 + n, n + 1));
+    const sent = await Promise.all(senders.map(async (bytes) => sendOk(request.slug, await grantOf(request.slug), 'same.txt', bytes)));
+    const paths = sent.map((upload) => upload.path);
+    expect(new Set(paths).size).toBe(16);
+    expect(paths).toContain(`${folder}same.txt`);
+    expect((await fs.names(folder, true)).length).toBe(16);
+    for (const [n, upload] of sent.entries()) {
+      expect(sha256(await bytesOf(await fs.download(upload.path ?? '')))).toBe(sha256(senders[n] ?? Buffer.alloc(0)));
+    }
+    expect((await received(request.id)).length).toBe(16);
+  });
+
   it('refuses a file over the per-file limit (413) or of a type not allowed (400) before any byte', async () => {
     const request = await create({ max_file_size: 100, allowed_types: ['.pdf', 'image/*'] });
     const grant = await grantOf(request.slug);

@@ -205,7 +205,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
       ['a//../../b', 'validation'],
       ['bad\u0000name.txt', 'validation'],
       [`${'n'.repeat(300)}.txt`, 'validation'],
-      ['sub', 'conflict'],
+      ['sub', 'fs_exists'],
       ...(kind === 'LOCAL' ? [['.staging/planted.txt', 'validation']] : []),
     ];
     expect(result.failed.map((item) => [item.relativePath, item.error])).toEqual(expected);

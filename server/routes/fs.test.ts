@@ -166,7 +166,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
 
   it('uploads in 5 MiB parts through the server, byte-exact, and abort leaves nothing behind', async () => {
     const bytes = patternBytes(5 * MIB + 123_456, 11);
-    const init = await expectOk(await fs.post('multipart/init', { path: `${root}/big`, filename: 'big.bin', contentType: '', fileSize: bytes.length }), fsMultipartInitSchema, 201);
+    const init = await expectOk(await fs.post('multipart/init', { path: `${root}/big`, filename: 'big.bin', contentType: '', fileSize: bytes.length }), fsMultipartInitSchema.options[0], 201);
     expect(init).toMatchObject({ path: `${root}/big/big.bin`, partSize: 5 * MIB, partCount: 2 });
     const parts = [];
     for (let n = 1; n <= 2; n += 1) {
@@ -181,7 +181,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
     expect(done.size).toBe(bytes.length);
     expect(md5(await bytesOf(await fs.download(init.path)))).toBe(md5(bytes));
 
-    const dropped = await expectOk(await fs.post('multipart/init', { path: `${root}/big`, filename: 'dropped.bin', fileSize: 10 }), fsMultipartInitSchema, 201);
+    const dropped = await expectOk(await fs.post('multipart/init', { path: `${root}/big`, filename: 'dropped.bin', fileSize: 10 }), fsMultipartInitSchema.options[0], 201);
     await expectOk(await fs.part({ path: dropped.path, uploadId: dropped.uploadId, partNumber: 1, key: dropped.key }, Buffer.from('0123456789')), fsPartSchema);
     expect((await fs.post('multipart/abort', { path: dropped.path, uploadId: dropped.uploadId, key: dropped.key })).status).toBe(200);
     await expectError(await fs.post('multipart/complete', { path: dropped.path, uploadId: dropped.uploadId, key: dropped.key, parts: [{ partNumber: 1, etag: 'x' }] }), 404);

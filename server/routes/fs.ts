@@ -5,7 +5,10 @@ import {
   cacheClearRequestSchema,
   fsBatchCopyCommitRequestSchema,
   fsBatchCopyRequestSchema,
+  fsBatchMoveCommitRequestSchema,
+  fsBatchMoveRequestSchema,
   fsBatchRemoveRequestSchema,
+  fsExistsRequestSchema,
   fsFileQuerySchema,
   fsLinkQuerySchema,
   fsMkdirRequestSchema,
@@ -24,6 +27,8 @@ import {
 import type { AppDeps, AppEnv } from '../context';
 import { ApiError, badInput } from '../errors';
 import { batchCopy, commitClientCopies } from '../fs/copy';
+import { existingAt } from '../fs/exists';
+import { batchMove, commitMoves } from '../fs/move';
 import { listFolder, statPath } from '../fs/listing';
 import { nameOf } from '../fs/paths';
 import { callerOf, resolveInMount } from '../fs/resolve';
@@ -38,7 +43,8 @@ import {
   uploadFsPart,
 } from '../fs/transfers';
 import { receiveUploadBatch } from '../fs/upload-batch';
-import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText, writeFile } from '../fs/writes';
+import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText } from '../fs/writes';
+import { writeWithPolicy } from '../fs/free-names';
 import { receiveForm } from '../forms/receive-form';
 import { jsonBody, ok, parseInput, publicBaseUrl, queryParams } from '../http';
 import { requireAdmin, requirePermission } from '../middleware/auth';
@@ -88,6 +94,11 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.get('/download', serve('attachment'));
   app.get('/preview', serve('inline'));
 
+  app.post('/exists', jsonBody(fsExistsRequestSchema), async (c) => {
+    const { paths, hashes } = c.req.valid('json');
+    return ok(c, await existingAt(deps, caller(c), paths, hashes));
+  });
+
   app.post('/mkdir', jsonBody(fsMkdirRequestSchema), async (c) => {
     await makeFolder(deps, caller(c), c.req.valid('json').path);
     return ok(c, null, 'fs_folder_created', 201);
@@ -97,7 +108,8 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const { max_upload_size } = await readSettings(deps.db);
     const maxUploadBytes = Math.floor(max_upload_size * 1024 * 1024);
     const { stored } = await receiveForm(c.req.raw, {
-      placementFields: ['path'],
+      // onConflict decides where the bytes go too: a form that sends it after the file is staged first.
+      placementFields: ['path', 'onConflict'],
       stagingDir: stagingDirOf(deps),
       stagingLimit: maxUploadBytes,
       tooLarge: (seen) => {
@@ -108,12 +120,15 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
         try {
           const form = parseInput(fsUploadFormSchema, fields);
           const target = await fileInFolder(deps, caller(c), form.path, file.filename);
-          return { target, result: await writeFile(deps, target, file.stream, form.mimetype || file.mimeType) };
+          return await writeWithPolicy(deps, target, form.onConflict, file.stream, form.mimetype || file.mimeType);
         } finally {
           file.stream.resume();
         }
       },
-      discard: ({ target }) => target.driver.delete(target.key),
+      // A skipped upload wrote nothing, so there is nothing to take back.
+      discard: async ({ target, result }) => {
+        if (result.outcome !== 'skipped') await target.driver.delete(target.key);
+      },
     });
     return ok(c, stored.result, 'fs_uploaded', 201);
   });
@@ -210,8 +225,9 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   });
 
   app.post('/batch-copy', jsonBody(fsBatchCopyRequestSchema), async (c) => {
-    const { items, skipExisting } = c.req.valid('json');
-    const result = await batchCopy(deps, caller(c), items, skipExisting, publicBaseUrl(c, deps), c.get('lang'));
+    const { items, skipExisting, onConflict } = c.req.valid('json');
+    const policy = onConflict ?? (skipExisting ? 'skip' : 'replace');
+    const result = await batchCopy(deps, caller(c), items, policy, publicBaseUrl(c, deps), c.get('lang'));
     const counts = { copied: result.copied.length, skipped: result.skipped.length, failed: result.failed.length };
     return ok(c, result, 'fs_copied', batchStatus(result.failed.length), counts);
   });
@@ -220,6 +236,19 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const result = await commitClientCopies(deps, caller(c), c.req.valid('json'), c.get('lang'));
     const counts = { verified: result.succeeded.length, failed: result.failed.length };
     return ok(c, result, 'fs_copy_verified', batchStatus(result.failed.length), counts);
+  });
+
+  app.post('/batch-move', jsonBody(fsBatchMoveRequestSchema), async (c) => {
+    const { items, onConflict } = c.req.valid('json');
+    const result = await batchMove(deps, caller(c), items, onConflict, publicBaseUrl(c, deps), c.get('lang'));
+    const counts = { moved: result.moved.length, skipped: result.skipped.length, failed: result.failed.length };
+    return ok(c, result, 'fs_moved', batchStatus(result.failed.length), counts);
+  });
+
+  app.post('/batch-move-commit', jsonBody(fsBatchMoveCommitRequestSchema), async (c) => {
+    const result = await commitMoves(deps, caller(c), c.req.valid('json'), c.get('lang'));
+    const counts = { moved: result.succeeded.length, failed: result.failed.length };
+    return ok(c, result, 'fs_move_verified', batchStatus(result.failed.length), counts);
   });
 
   return app;

@@ -25,6 +25,7 @@ import { randomBase62 } from '../security/tokens';
 import { driverFor } from '../storage/registry';
 import { removeFile } from './file-management';
 import { findStorageConfig } from './storage-configs';
+import { releaseName } from './name-reservations';
 import { writeWithSlug } from './slugs';
 
 export type FileRequestRow = Selectable<FileRequestsTable>;
@@ -337,6 +338,7 @@ export async function dropPending(deps: AppDeps, rows: FileRequestUploadRow[]): 
     } else if (row.storage_config_id && row.storage_key && row.upload_id) {
       const config = await findStorageConfig(deps.db, row.storage_config_id);
       if (config) await driverFor(deps, config).abortMultipart(row.storage_key, row.upload_id).catch(() => undefined);
+      await releaseName(deps, { configId: row.storage_config_id, key: row.storage_key });
     }
     await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
   }

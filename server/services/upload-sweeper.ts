@@ -3,6 +3,7 @@ import type { AppDeps } from '../context';
 import { removeFiles } from './file-management';
 import { sweepStaleRequestUploads } from './file-requests';
 import { holdLease } from './leases';
+import { sweepExpiredNames } from './name-reservations';
 import { moveSharesIntoArea } from './share-area';
 
 /**
@@ -37,6 +38,7 @@ export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
   if (!(await holdLease(deps.db, UPLOAD_SWEEP_LEASE, deps.now(), 2 * everyMs))) return undefined;
   const swept = await sweepStaleUploads(deps);
   await sweepStaleRequestUploads(deps);
+  await sweepExpiredNames(deps);
   // Shares stored before the share area existed (or committed since by an upload begun before) move into it.
   await moveSharesIntoArea(deps);
   return swept;

@@ -2,7 +2,8 @@ import { copyOnServer } from '../fs/copy';
 import { isWithin } from '../fs/paths';
 import { resolveInMount } from '../fs/resolve';
 import { onStorage } from '../fs/storage-errors';
-import { kindAt, removePath, renamePath } from '../fs/writes';
+import { moveOnServer } from '../fs/move';
+import { kindAt, removePath } from '../fs/writes';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { carryDeadProps } from './dead-props';
@@ -13,7 +14,7 @@ import { depthOf, destinationOf, overwriteOf } from './request';
 
 /**
  * COPY and MOVE (RFC 4918 §9.8, §9.9) to a Destination on this server, in one mount or across mounts and
- * storages: 201 when the destination is new, 204 when it replaced something (only with `Overwrite: T`; `F`
+ * storages (a MOVE is the fs API's server-side move): 201 when the destination is new, 204 when it replaced something (only with `Overwrite: T`; `F`
  * answers 412), 409 when the destination's folder is missing. Dead properties go along; locks do not.
  */
 export async function copyOrMove(request: DavRequest, mode: 'copy' | 'move'): Promise<Response> {
@@ -39,11 +40,9 @@ export async function copyOrMove(request: DavRequest, mode: 'copy' | 'move'): Pr
     await removePath(deps, caller, to);
     await dropLocks(deps, to);
   }
-  if (mode === 'move' && source.mount.id === target.mount.id) await renamePath(deps, caller, from, to);
-  else {
-    await onStorage(from.text, () => copyOnServer(deps, source, target, mode === 'move' ? 'infinity' : depth === '0' ? '0' : 'infinity'));
-    if (mode === 'move') await removePath(deps, caller, from);
-  }
+  // A move between storages deletes each source file only once its copy is verified (server/fs/move.ts).
+  if (mode === 'move') await moveOnServer(deps, source, target);
+  else await onStorage(from.text, () => copyOnServer(deps, source, target, depth === '0' ? '0' : 'infinity'));
   await carryDeadProps(deps, from.text, to.text, mode);
   if (mode === 'move') await dropLocks(deps, from);
   return new Response(null, { status: replaced ? 204 : 201 });

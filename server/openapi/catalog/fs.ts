@@ -2,7 +2,10 @@ import * as v from 'valibot';
 import {
   cacheClearSchema,
   fsBatchCopySchema,
+  fsBatchMoveSchema,
   fsBatchResultSchema,
+  fsConflictPolicySchema,
+  fsExistsSchema,
   fsEntrySchema,
   fsLinkSchema,
   fsListingSchema,
@@ -11,6 +14,7 @@ import {
   fsPresignSchema,
   fsUploadBatchResultSchema,
   fsUploadResultSchema,
+  FS_HASH_MAX_BYTES,
   FS_UPLOAD_GROUP_MAX_FILES,
 } from '../../../contract/fs';
 import { objectStream } from './streams';
@@ -20,9 +24,20 @@ const tag: Tag = 'Mount file system';
 
 const pathQuerySchema = v.object({ path: v.pipe(v.string(), v.description('The file\'s absolute path, e.g. `/local/notes.md`.')) });
 
+/** What every write into a mount says about its conflict rule. */
+const CONFLICTS =
+  '`onConflict` decides what happens when the name is taken (by a file, or by a name another upload holds): `skip` ' +
+  'leaves the file there, `replace` writes over it, `rename` writes `name (1).ext` (the next free name, chosen ' +
+  'atomically), `fail` answers 409. A folder in the way is never replaced. The answer says per file what happened ' +
+  '(`outcome`: `created`, `replaced`, `skipped` or `renamed`) with the final path.';
+
+const onConflictField = (dflt: string) =>
+  v.optional(v.pipe(fsConflictPolicySchema, v.description(`What to do when the name is taken (default \`${dflt}\`).`)));
+
 const uploadFormSchema = v.object({
   path: v.optional(v.pipe(v.string(), v.description('The folder the file goes in.')), '/'),
   mimetype: v.optional(v.pipe(v.string(), v.description('Overrides the type guessed from the name.'))),
+  onConflict: onConflictField('replace'),
 });
 
 const uploadBatchFormSchema = v.object({
@@ -32,6 +47,9 @@ const uploadBatchFormSchema = v.object({
     v.description('Right before each file: its path below `path`, `/`-separated (`photos/2024/a.jpg`); missing folders are made.'),
   ),
   mimetype: v.optional(v.pipe(v.string(), v.description('Before a file: overrides the type guessed from its name.'))),
+  onConflict: v.optional(
+    v.pipe(fsConflictPolicySchema, v.description('After `path`, any number of times: the rule for the files after it (default `replace`).')),
+  ),
 });
 
 /** The same routes for admins (`/api/admin/fs`) and for admins or keys with the mount permission (`/api/user/fs`). */
@@ -57,7 +75,7 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
     [`POST ${base}/upload`, {
       tag,
       summary: 'Upload a file into a folder',
-      description: 'Streamed to storage; for files over 5 MiB the multipart routes resume after a failure.',
+      description: `Streamed to storage; for files over 5 MiB the multipart routes resume after a failure. ${CONFLICTS} Send \`onConflict\` before the file part (after it, the file is staged on the server's disk first).`,
       form: { fields: uploadFormSchema, file: 'file' },
       data: fsUploadResultSchema,
       ok: [201],
@@ -72,7 +90,8 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
         'too large, a folder in the way, outside your base path, a storage error) is listed in `failed` with its reason ' +
         `and the others are still stored. At most ${FS_UPLOAD_GROUP_MAX_FILES} files: later file parts are not stored and ` +
         'are answered in `failed` as `too_many_files`. 202 when some failed. A form that is not one (a file before `path` ' +
-        'or without its `relativePath`, a body that breaks off) is a 400; the files stored before that point stay.',
+        'or without its `relativePath`, a body that breaks off) is a 400; the files stored before that point stay. ' +
+        `${CONFLICTS} A conflict under \`fail\` is in \`failed\` with the error \`fs_exists\`.`,
       form: { fields: uploadBatchFormSchema, file: 'file' },
       data: fsUploadBatchResultSchema,
       ok: [200, 202],
@@ -97,7 +116,9 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
     [`POST ${base}/multipart/init`, {
       tag,
       summary: 'Start a multipart upload into a folder',
-      description: 'Parts of 5 MiB (the last smaller): send each to `multipart/part`, or sign URLs with `multipart/sign`.',
+      description:
+        'Parts of 5 MiB (the last smaller): send each to `multipart/part`, or sign URLs with `multipart/sign`. ' +
+        `${CONFLICTS} A \`skipped\` answer starts nothing; a \`renamed\` (or new) name stays reserved until the upload completes or is aborted.`,
       data: fsMultipartInitSchema,
       ok: [201],
       errors: [404, 409, 413],
@@ -128,7 +149,8 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
       summary: 'Get a URL to PUT one file to',
       description:
         'PUT the bytes to `uploadUrl`, then `presign/commit`. `presignedUrl`, `fileId`, `s3Path` and `s3ConfigId` repeat ' +
-        'the answer under CloudPaste\'s names (the URL, the upload\'s key, the object\'s key, the storage config).',
+        'the answer under CloudPaste\'s names (the URL, the upload\'s key, the object\'s key, the storage config). ' +
+        `${CONFLICTS} A \`skipped\` answer has no URL (\`outcome\`, \`targetPath\`, \`mountId\` only).`,
       data: fsPresignSchema,
       errors: [404, 409, 413],
     }],
@@ -140,7 +162,8 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
         'Within one storage the server copies. Across storages the answer has `requiresClientSideCopy: true` and, per ' +
         'file, a download URL and an upload target: copy the bytes, then call `batch-copy-commit`. Small files of a LOCAL ' +
         'source also come in `readGroups`: one URL answers several files\' bytes one after another, in `sourcePaths` order. ' +
-        '202 when some failed.',
+        '202 when some failed. `onConflict` as for uploads (default `skip`; the older `skipExisting: false` means ' +
+        '`replace`); `outcomes` lists the files the server did, each client copy carries its planned `outcome`.',
       data: fsBatchCopySchema,
       ok: [200, 202],
     }],
@@ -148,6 +171,35 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
       tag,
       summary: 'Confirm copies the client made',
       description: 'Checks each target object exists with the right size. 202 when some failed.',
+      data: fsBatchResultSchema,
+      ok: [200, 202],
+    }],
+    [`POST ${base}/exists`, {
+      tag,
+      summary: 'What is at some paths',
+      description:
+        'For a client to ask about conflicts before it writes: each path where something is, with its kind, size and ' +
+        `ETag; with \`hashes: true\`, the SHA-256 of files up to ${FS_HASH_MAX_BYTES / 1024 / 1024} MiB on storages that ` +
+        'read them cheaply (LOCAL). A path outside what you may see is answered as absent.',
+      data: fsExistsSchema,
+    }],
+    [`POST ${base}/batch-move`, {
+      tag,
+      summary: 'Move files and folders',
+      description:
+        'Items as for `batch-copy`; `onConflict` as for uploads, default `fail`. Within one storage the storage moves ' +
+        'each item (files and whole folders). Across storages the answer plans client copies as `batch-copy` does: copy ' +
+        'the bytes, then call `batch-move-commit`, which deletes each source once its copy is verified. 202 when some failed.',
+      data: fsBatchMoveSchema,
+      ok: [200, 202],
+    }],
+    [`POST ${base}/batch-move-commit`, {
+      tag,
+      summary: 'Confirm the copies of a move, deleting their sources',
+      description:
+        'Each target is checked (present, the declared size, the source\'s size, and the ETag where both sides have a ' +
+        'comparable one) and only then its `sourcePath` deleted; a source whose copy is not verified stays. ' +
+        '`pruneFolders` (the moved folders) are removed when no file is left below them. 202 when some failed.',
       data: fsBatchResultSchema,
       ok: [200, 202],
     }],
