@@ -90,11 +90,14 @@ describe('mount explorer on a desktop', () => {
     await keyboardMenu.waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('listbox');
 
-    // The ContextMenu key, then Enter on "Copy to…": the folder picker opens in the folder shown.
+    // The ContextMenu key, then Enter on "Copy to…" (above "Move to…" and "Delete"): the folder picker opens in the
+    // folder shown.
     await page.keyboard.press('ContextMenu');
     await keyboardMenu.waitFor();
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Copy to…');
     await page.keyboard.press('Enter');
     const copy = page.getByRole('dialog', { name: 'Copy 1 items to…' });
     await copy.getByText('Folder: local / ux').waitFor();

@@ -70,12 +70,16 @@ export function ConflictDialog({ task, onClose }: ConflictDialogProps) {
           <ConflictDetail conflict={current} position={Object.keys(perPath).length + 1} of={asked.length} />
         ) : (
           <ul className={styles.conflictNames} aria-label={t`Names that already exist`}>
-            {conflicts.slice(0, 5).map((conflict) => (
+            {/* The files that differ first: those are the ones the choice is about. */}
+            {[...conflicts]
+              .sort((one, other) => Number(one.identical) - Number(other.identical))
+              .slice(0, 5)
+              .map((conflict) => (
               <li key={conflict.path}>
                 <BreakableName name={nameOf(conflict.targetPath || conflict.path)} />
                 {conflict.identical && <span className={styles.meta}> · {t`identical`}</span>}
               </li>
-            ))}
+              ))}
             {conflicts.length > 5 && <li className={styles.meta}>{t`and ${conflicts.length - 5} more`}</li>}
           </ul>
         )}
