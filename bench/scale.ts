@@ -25,12 +25,17 @@ export async function pastePath(instance: Instance): Promise<string> {
   return `/api/paste/${paste.data.slug}`;
 }
 
-/** Requests per second with 50 connections spread round-robin over `urls`, every answer a 200. */
-export async function requestsPerSecond(urls: string[], seconds = SECONDS): Promise<number> {
+/** 50 connections spread round-robin over `urls`, every answer a 200: requests a second, and answered in all. */
+export async function load(urls: string[], seconds = SECONDS): Promise<{ perSecond: number; total: number }> {
   // autocannon spreads its connections over an array of URLs; its typings know only one.
   const result = await autocannon({ url: urls as unknown as string, connections: CONNECTIONS, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} answers were not 2xx, ${result.errors} errors`);
-  return Math.round(result.requests.average);
+  return { perSecond: Math.round(result.requests.average), total: result.requests.total };
+}
+
+/** Requests per second with 50 connections spread round-robin over `urls`, every answer a 200. */
+export async function requestsPerSecond(urls: string[], seconds = SECONDS): Promise<number> {
+  return (await load(urls, seconds)).perSecond;
 }
 
 /** Paste reads per second over the instances. */

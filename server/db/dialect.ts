@@ -2,7 +2,16 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqliteDatabase,
+} from 'kysely';
 import type { Database } from './schema';
 
 /**
@@ -35,7 +44,31 @@ export function connectSqlite(file: string, options: { readonly?: boolean } = {}
   if (!readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+}
+
+/** Statements kept per database, most recently used last (queries with `in (…)` lists differ by their length). */
+const STATEMENTS_KEPT = 500;
+
+/**
+ * Kysely prepares every query anew, and compiling its SQL was the largest part of a paste read's own time (more
+ * than running it). A query's text is the same for every call with new parameters, so its statement is kept and
+ * run again. Safe with one connection: Kysely runs one query at a time on it (a stream holds it until it ends),
+ * and SQLite prepares a kept statement again by itself when a migration changed the schema.
+ */
+function reusingStatements(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text) {
+      let statement = statements.get(text);
+      if (statement) statements.delete(text);
+      else statement = sqlite.prepare(text);
+      statements.set(text, statement);
+      if (statements.size > STATEMENTS_KEPT) statements.delete(statements.keys().next().value as string);
+      return statement;
+    },
+  };
 }
 
 /**

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql, type Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectSqlite } from './dialect';
+
+// Kysely<any>: the table here is the test's own, not the app's schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+describe('SQLite statements kept between queries', () => {
+  let dir: string;
+  let db: AnyDb;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'clipstash-dialect-'));
+    db = connectSqlite(join(dir, 'kept.db')) as AnyDb;
+    await sql`create table notes (id integer primary key, text text not null)`.execute(db);
+    await db.insertInto('notes').values([{ id: 1, text: 'one' }, { id: 2, text: 'two' }]).execute();
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const byId = (id: number) => db.selectFrom('notes').selectAll().where('id', '=', id).executeTakeFirst();
+
+  it('answers each run of the same query with its own parameters', async () => {
+    expect(await byId(1)).toEqual({ id: 1, text: 'one' });
+    expect(await byId(2)).toEqual({ id: 2, text: 'two' });
+    expect(await byId(3)).toBeUndefined();
+  });
+
+  it('sees a column added after the query was first run', async () => {
+    expect(await byId(1)).toEqual({ id: 1, text: 'one' });
+    await sql`alter table notes add column color text not null default 'red'`.execute(db);
+    expect(await byId(1)).toEqual({ id: 1, text: 'one', color: 'red' });
+  });
+
+  it('runs more distinct queries than it keeps, and the first again after them', async () => {
+    const ids = Array.from({ length: 600 }, (_, i) => i + 1);
+    for (const count of ids) {
+      const rows = await db.selectFrom('notes').select('id').where('id', 'in', ids.slice(0, count)).execute();
+      expect(rows).toHaveLength(Math.min(count, 2));
+    }
+    expect(await db.selectFrom('notes').select('id').where('id', 'in', [1]).execute()).toEqual([{ id: 1 }]);
+  });
+});
