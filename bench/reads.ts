@@ -1,8 +1,6 @@
 import { startInstance } from '../tests/fixtures/instances';
 import { ADMIN_PASSWORD, pastePath, requestsPerSecond } from './scale';
-
-/** Seconds of load per measurement (BENCH_READS_SECONDS). */
-const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 10);
+import { benchSize } from './size';
 
 /**
  * `paste_reads_per_s`, `health_reads_per_s` and their ratio: GET /api/paste/{slug} of a paste without a view
@@ -10,15 +8,18 @@ const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 10);
  * so that a change in the machine's load hits both; the better of each pair of runs.
  */
 export async function reads() {
+  // Seconds of load per measurement, and pairs of measurements.
+  const seconds = benchSize(10, 1, 'BENCH_READS_SECONDS');
+  const rounds = benchSize(2, 1);
   const instance = await startInstance({ ADMIN_PASSWORD });
   try {
     const paste = `${instance.origin}${await pastePath(instance)}`;
     const health = `${instance.origin}/api/health`;
     let pastes = 0;
     let healths = 0;
-    for (let round = 0; round < 2; round++) {
-      pastes = Math.max(pastes, await requestsPerSecond([paste], SECONDS));
-      healths = Math.max(healths, await requestsPerSecond([health], SECONDS));
+    for (let round = 0; round < rounds; round++) {
+      pastes = Math.max(pastes, await requestsPerSecond([paste], seconds));
+      healths = Math.max(healths, await requestsPerSecond([health], seconds));
     }
     console.log(`paste_reads_per_s: ${pastes}`);
     console.log(`health_reads_per_s: ${healths}`);
