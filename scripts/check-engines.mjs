@@ -12,22 +12,18 @@ function listAdmits(list, value) {
 }
 
 /** Linux's C library as npm tells it apart (glibc or musl); undefined elsewhere, where npm ignores `libc`. */
-function libc() {
-  if (process.platform !== 'linux') return undefined;
-  return process.report.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl';
-}
+const libc = process.platform === 'linux' ? (process.report.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl') : undefined;
 
 /**
  * Whether npm must install the package on this machine and so warns when it cannot: an optional one (a native build
  * for another platform, say) that does not fit is left out without a word.
  */
 function requiredHere(entry) {
-  const runtimeLibc = libc();
   return (
     !entry.optional &&
     listAdmits(entry.os, process.platform) &&
     listAdmits(entry.cpu, process.arch) &&
-    (runtimeLibc === undefined || listAdmits(entry.libc, runtimeLibc))
+    (libc === undefined || listAdmits(entry.libc, libc))
   );
 }
 
