@@ -25,7 +25,11 @@ function step(title, work) {
   }
 }
 
-const formatSeconds = (seconds) => (seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`);
+function formatSeconds(seconds) {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
 
 function run(title, args, afterwards = () => {}, env = {}) {
   const result = step(title, () => spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...env } }));
