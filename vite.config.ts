@@ -1,12 +1,12 @@
 /// <reference types="vitest/config" />
 import { lingui } from '@lingui/vite-plugin';
-import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type ResolveModulePreloadDependenciesFn } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { SHARE_TARGET_FIELDS, SHARE_TARGET_PATH } from './contract/share-target.ts';
+import { linguiMacro } from './scripts/lingui-macro.ts';
 import { precompress } from './scripts/precompress.mjs';
 import { sharePageChunks } from './scripts/share-page-chunks.ts';
 
@@ -107,7 +107,7 @@ export default defineConfig({
     preloadReactDom(),
     sharePages.plugin,
     react(),
-    babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    linguiMacro(),
     lingui(),
     VitePWA({
       strategies: 'injectManifest',

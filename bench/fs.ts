@@ -2,9 +2,8 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { startS3rver } from '../tests/fixtures/s3rver';
 import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../tests/e2e/harness';
 import { chunkAt, growthDuring, median, MiB } from './measure';
+import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from './size';
 
-const OBJECTS = 5000;
-const ROUNDS = 15;
 const PART = 5 * MiB;
 
 type Call = (path: string, init?: RequestInit) => Promise<{ status: number; data: Record<string, unknown> }>;
@@ -20,6 +19,8 @@ function apiOf(server: RunningServer, token: string): Call {
 
 /** `fs_list_ms_p50_{uncached,cached}`: a folder of 5,000 objects on s3rver, listed through `/fs/list`. */
 async function listing(api: Call) {
+  const objects = benchSize(5000, SMOKE_FILES);
+  const rounds = benchSize(15, 1);
   const s3 = await startS3rver();
   try {
     const config = await api('/s3-configs', { method: 'POST', body: JSON.stringify(s3.configRequest()) });
@@ -28,7 +29,7 @@ async function listing(api: Call) {
       body: JSON.stringify({ name: 'Bench', storage_type: 'S3', storage_config_id: config.data.id, mount_path: '/bench', cache_ttl: 300 }),
     });
     const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
-    const keys = Array.from({ length: OBJECTS }, (_, index) => `many/file-${String(index).padStart(5, '0')}.txt`);
+    const keys = Array.from({ length: objects }, (_, index) => `many/file-${String(index).padStart(5, '0')}.txt`);
     const put = async () => {
       for (let key = keys.pop(); key; key = keys.pop()) await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: key }));
     };
@@ -36,12 +37,12 @@ async function listing(api: Call) {
     const time = async (refresh: boolean) => {
       const started = performance.now();
       const { data } = await api(`/admin/fs/list?path=/bench/many${refresh ? '&refresh=true' : ''}`);
-      if ((data.items as unknown[]).length !== OBJECTS) throw new Error('the listing is incomplete');
+      if ((data.items as unknown[]).length !== objects) throw new Error('the listing is incomplete');
       return performance.now() - started;
     };
     const uncached: number[] = [];
     const cached: number[] = [];
-    for (let round = 0; round < ROUNDS; round += 1) {
+    for (let round = 0; round < rounds; round += 1) {
       uncached.push(await time(true));
       cached.push(await time(false));
     }
@@ -54,7 +55,7 @@ async function listing(api: Call) {
 
 /** `fs_upload_rss_growth_mb`: a generated file (BENCH_SIZE_MB, default 1024) through fs multipart, 3 parts at a time. */
 async function multipartUpload(server: RunningServer, api: Call, token: string) {
-  const total = Math.round(Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB);
+  const total = Math.round(benchSize(1024, SMOKE_FILE_MB, 'BENCH_SIZE_MB') * MiB);
   await setMaxUploadSizeMb(server.url, token, total / MiB + 1);
   const { data: init } = await api('/admin/fs/multipart/init', { method: 'POST', body: JSON.stringify({ path: '/local/bench', filename: 'big.bin', fileSize: total }) });
   const partCount = Math.ceil(total / PART);

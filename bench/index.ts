@@ -1,7 +1,10 @@
 /**
- * `npm run bench [name…]`: runs the benchmarks (all by default) and prints one `metric: value` line each.
- * Figures, not pass/fail: tests check behaviour, benchmarks measure.
+ * `npm run bench [--smoke] [name…]`: runs the benchmarks (a default set, or those named) and prints one
+ * `metric: value` line each. Figures, not pass/fail: tests check behaviour, benchmarks measure. `--smoke` runs every
+ * bench small, as `npm test` does, to prove that each still runs and prints its lines.
  */
+import { buildIfStale } from '../scripts/build-if-stale.mjs';
+import { postgresAvailable } from '../tests/fixtures/postgres';
 import { batch } from './batch/index';
 import { batchPicker } from './batch/picker';
 import { copy } from './copy/index';
@@ -40,12 +43,51 @@ const byDefault = Object.keys(benchmarks).filter(
   (name) => !namedOnly.includes(name) && (!slow.includes(name) || process.env.BENCH_SIZE_MB !== undefined),
 );
 
-const wanted = process.argv.slice(2);
-for (const name of wanted.length > 0 ? wanted : byDefault) {
+/** What a bench prints on stdout: `name: value` lines, none of them a number gone wrong. */
+const FIGURE_LINE = /^[a-z0-9_]+: (?!.*\b(?:NaN|undefined|Infinity)\b)\S/;
+
+/** Runs a bench and fails unless it printed at least one line and only figure lines. */
+async function runChecked(name: string, run: () => Promise<void>) {
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...values: unknown[]) => {
+    printed.push(values.join(' '));
+    log(...values);
+  };
+  try {
+    await run();
+  } finally {
+    console.log = log;
+  }
+  const wrong = printed.filter((line) => !FIGURE_LINE.test(line));
+  if (printed.length === 0 || wrong.length > 0) {
+    throw new Error(`bench ${name} printed ${printed.length === 0 ? 'no figure' : `lines that are not figures: ${wrong.join(' | ')}`}`);
+  }
+}
+
+// `--smoke`: every bench (or those named), each at a size that takes seconds (bench/size.ts), its lines checked.
+const smoke = process.argv.includes('--smoke');
+if (smoke) process.env.BENCH_SMOKE = '1';
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--smoke');
+// The build first (the benches that need it would make it): what it prints is not a bench's line.
+if (smoke) buildIfStale();
+for (const name of wanted.length > 0 ? wanted : smoke ? Object.keys(benchmarks) : byDefault) {
   const run = benchmarks[name];
   if (!run) {
     console.error(`unknown benchmark "${name}"; known: ${Object.keys(benchmarks).join(', ')}`);
     process.exit(1);
   }
-  await run();
+  if (!smoke) {
+    await run();
+    continue;
+  }
+  if (name === 'scale' && !postgresAvailable()) {
+    // As `npm test` does without PostgreSQL: said, not failed (a full run fails instead).
+    console.error('▷ bench scale skipped: PostgreSQL is not installed (apt-get install postgresql)');
+    continue;
+  }
+  const started = performance.now();
+  console.error(`▶ bench ${name} (smoke)`);
+  await runChecked(name, run);
+  console.error(`✔ bench ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { adminToken, launchBrowser, startServer } from '../tests/e2e/harness';
 import { reportColdLoads } from './page-load';
+import { benchSize } from './size';
 
 /**
  * Gzip size of the JavaScript a fresh visitor's browser requested before `selector` first appeared: the code
@@ -71,7 +72,7 @@ export async function pageWeight() {
     console.log(`home_js_gzip_kb: ${await jsBeforeFirstRenderKb(browser, `${server.url}/`, '.cm-content')}`);
     const fileSlug = await uploadFile(server.url, token);
     const pages: [string, string][] = [['paste', '/paste/bench'], ['file', `/file/${fileSlug}`], ['home', '/'], ['upload', '/upload']];
-    for (const [name, path] of pages) await reportColdLoads(browser, name, `${server.url}${path}`);
+    for (const [name, path] of pages) await reportColdLoads(browser, name, `${server.url}${path}`, benchSize(3, 1));
   } finally {
     await browser.close();
     await server.stop();

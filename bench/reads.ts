@@ -1,9 +1,8 @@
 import { startInstance } from '../tests/fixtures/instances';
 import { statFields } from './processes';
 import { ADMIN_PASSWORD, load, pastePath } from './scale';
+import { benchSize } from './size';
 
-/** Seconds of load per measurement (BENCH_READS_SECONDS). */
-const SECONDS = Number(process.env.BENCH_READS_SECONDS ?? 10);
 /** Clock ticks per second of /proc's utime and stime (USER_HZ). */
 const TICKS_PER_SECOND = 100;
 
@@ -13,10 +12,10 @@ const cpuSeconds = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 };
 
-/** Requests a second at `url`, and the server's CPU microseconds per request meanwhile. */
-async function measure(url: string, serverPid: number) {
+/** Requests a second at `url` for `seconds`, and the server's CPU microseconds per request meanwhile. */
+async function measure(url: string, serverPid: number, seconds: number) {
   const before = cpuSeconds(serverPid);
-  const { perSecond, total } = await load([url], SECONDS);
+  const { perSecond, total } = await load([url], seconds);
   return { perSecond, cpuUs: Math.round(((cpuSeconds(serverPid) - before) * 1e6) / total) };
 }
 
@@ -28,6 +27,9 @@ async function measure(url: string, serverPid: number) {
  * machine do not move as much.
  */
 export async function reads() {
+  // Seconds of load per measurement, and pairs of measurements.
+  const seconds = benchSize(10, 1, 'BENCH_READS_SECONDS');
+  const rounds = benchSize(2, 1);
   const instance = await startInstance({ ADMIN_PASSWORD });
   try {
     const pid = instance.child.pid;
@@ -35,9 +37,9 @@ export async function reads() {
     const paste = `${instance.origin}${await pastePath(instance)}`;
     const health = `${instance.origin}/api/health`;
     const best = { paste: { perSecond: 0, cpuUs: Infinity }, health: { perSecond: 0, cpuUs: Infinity } };
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const [name, url] of [['paste', paste], ['health', health]] as const) {
-        const run = await measure(url, pid);
+        const run = await measure(url, pid, seconds);
         best[name] = { perSecond: Math.max(best[name].perSecond, run.perSecond), cpuUs: Math.min(best[name].cpuUs, run.cpuUs) };
       }
     }

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import { startInstance, type Instance } from '../tests/fixtures/instances';
 import { freshSchema, startPostgresCluster } from '../tests/fixtures/postgres';
+import { benchSize } from './size';
 
 const CONNECTIONS = 50;
-/** Seconds of load per setup (BENCH_SCALE_SECONDS). */
-const SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 10);
 export const ADMIN_PASSWORD = 'bench password';
 
 /** Creates a paste without a view limit through `instance`; answers its read path. */
@@ -26,7 +25,7 @@ export async function pastePath(instance: Instance): Promise<string> {
 }
 
 /** 50 connections spread round-robin over `urls`, every answer a 200: requests a second, and answered in all. */
-export async function load(urls: string[], seconds = SECONDS): Promise<{ perSecond: number; total: number }> {
+export async function load(urls: string[], seconds: number): Promise<{ perSecond: number; total: number }> {
   // autocannon spreads its connections over an array of URLs; its typings know only one.
   const result = await autocannon({ url: urls as unknown as string, connections: CONNECTIONS, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${result.non2xx} answers were not 2xx, ${result.errors} errors`);
@@ -34,14 +33,15 @@ export async function load(urls: string[], seconds = SECONDS): Promise<{ perSeco
 }
 
 /** Requests per second with 50 connections spread round-robin over `urls`, every answer a 200. */
-export async function requestsPerSecond(urls: string[], seconds = SECONDS): Promise<number> {
+export async function requestsPerSecond(urls: string[], seconds: number): Promise<number> {
   return (await load(urls, seconds)).perSecond;
 }
 
 /** Paste reads per second over the instances. */
 async function readsPerSecond(instances: Instance[]): Promise<number> {
   const path = await pastePath(instances[0] as Instance);
-  return requestsPerSecond(instances.map((instance) => `${instance.origin}${path}`));
+  // Seconds of load per setup.
+  return requestsPerSecond(instances.map((instance) => `${instance.origin}${path}`), benchSize(10, 1, 'BENCH_SCALE_SECONDS'));
 }
 
 async function measure(count: number, env: Record<string, string>): Promise<number> {

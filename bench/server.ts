@@ -4,23 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../tests/e2e/harness';
+import { freePort } from '../tests/fixtures/postgres';
 import { MiB } from './measure';
 import { residentBytes } from './processes';
+import { benchSize } from './size';
 
-const PORT = 18_787;
-const BASE = `http://127.0.0.1:${PORT}`;
-const RESTARTS = 5;
-
-/** The production server (`npm run serve`) on a data folder; resolves at its first /api/health answer. */
-async function start(dataDir: string): Promise<{ child: ChildProcess; ms: number }> {
+/** The production server (`npm run serve`) on a data folder and `base`'s port; resolves at its first /api/health answer. */
+async function start(dataDir: string, base: URL): Promise<{ child: ChildProcess; ms: number }> {
   const began = performance.now();
   const child = spawn(process.execPath, ['dist-server/index.js'], {
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_USERNAME, ADMIN_PASSWORD },
+    env: { ...process.env, PORT: base.port, HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_USERNAME, ADMIN_PASSWORD },
     stdio: 'ignore',
   });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const answer = await fetch(`${BASE}/api/health`).catch(() => undefined);
+    const answer = await fetch(new URL('/api/health', base)).catch(() => undefined);
     if (answer?.ok) return { child, ms: performance.now() - began };
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -40,12 +38,12 @@ async function checked(request: Promise<Response>): Promise<Response> {
 }
 
 /** One request of each kind the server answers: page, asset, API reads and writes, an upload and a download. */
-async function exercise() {
-  const page = await (await checked(fetch(`${BASE}/paste/x`))).text();
+async function exercise(origin: string) {
+  const page = await (await checked(fetch(`${origin}/paste/x`))).text();
   const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page)?.[1] ?? '/missing-asset';
-  await (await checked(fetch(`${BASE}${asset}`))).arrayBuffer();
-  await (await checked(fetch(`${BASE}/api/version`))).json();
-  const login = await checked(fetch(`${BASE}/api/admin/login`, {
+  await (await checked(fetch(`${origin}${asset}`))).arrayBuffer();
+  await (await checked(fetch(`${origin}/api/version`))).json();
+  const login = await checked(fetch(`${origin}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
@@ -53,21 +51,21 @@ async function exercise() {
   const { token } = ((await login.json()) as { data: { token: string } }).data;
   const auth = { Authorization: `Bearer ${token}` };
   await checked(
-    fetch(`${BASE}/api/paste`, {
+    fetch(`${origin}/api/paste`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ slug: 'bench', content: '# Bench\n\ntext' }),
     }),
   );
-  await (await checked(fetch(`${BASE}/api/paste/bench`))).json();
-  await (await checked(fetch(`${BASE}/api/raw/bench`))).text();
-  await (await checked(fetch(`${BASE}/api/admin/pastes?page=1&limit=10`, { headers: auth }))).json();
+  await (await checked(fetch(`${origin}/api/paste/bench`))).json();
+  await (await checked(fetch(`${origin}/api/raw/bench`))).text();
+  await (await checked(fetch(`${origin}/api/admin/pastes?page=1&limit=10`, { headers: auth }))).json();
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(256 * 1024)]), 'bench.bin');
   form.append('slug', 'benchfile');
-  await (await checked(fetch(`${BASE}/api/upload`, { method: 'POST', headers: auth, body: form }))).json();
-  const info = ((await (await checked(fetch(`${BASE}/api/public/files/benchfile`))).json()) as { data: { downloadUrl?: string } }).data;
-  await (await checked(fetch(new URL(info.downloadUrl ?? '', BASE)))).arrayBuffer();
+  await (await checked(fetch(`${origin}/api/upload`, { method: 'POST', headers: auth, body: form }))).json();
+  const info = ((await (await checked(fetch(`${origin}/api/public/files/benchfile`))).json()) as { data: { downloadUrl?: string } }).data;
+  await (await checked(fetch(new URL(info.downloadUrl ?? '', origin)))).arrayBuffer();
 }
 
 const rssMb = (pid: number) => Math.round(residentBytes(pid) / MiB);
@@ -79,18 +77,21 @@ const rssMb = (pid: number) => Math.round(residentBytes(pid) / MiB);
  */
 export async function server() {
   buildIfStale();
+  const restarts = benchSize(5, 1);
+  // A free port, not a fixed one: `npm test` runs this bench, perhaps beside another checkout's.
+  const base = new URL(`http://127.0.0.1:${await freePort()}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'clipstash-bench-'));
   try {
-    await stop((await start(dataDir)).child);
+    await stop((await start(dataDir, base)).child);
     const times: number[] = [];
-    for (let round = 1; round <= RESTARTS; round++) {
-      const { child, ms } = await start(dataDir);
+    for (let round = 1; round <= restarts; round++) {
+      const { child, ms } = await start(dataDir, base);
       times.push(ms);
-      if (round < RESTARTS) {
+      if (round < restarts) {
         await stop(child);
         continue;
       }
-      await exercise();
+      await exercise(base.origin);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const rss = rssMb(child.pid ?? 0);
       await stop(child);

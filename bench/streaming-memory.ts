@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { adminToken, setMaxUploadSizeMb, startServer } from '../tests/e2e/harness';
 import { chunkAt, growthDuring, MiB } from './measure';
+import { benchSize, SMOKE_FILE_MB } from './size';
 
 const CHUNK = MiB;
 
@@ -11,7 +12,7 @@ const CHUNK = MiB;
  * sampled. Streaming means the growth stays flat whatever the size.
  */
 export async function streamingMemory() {
-  const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
+  const sizeMb = benchSize(1024, SMOKE_FILE_MB, 'BENCH_SIZE_MB');
   const total = Math.round(sizeMb * MiB);
   const server = await startServer();
   try {

@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import { basicAuth } from '../tests/fixtures/dav';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../tests/e2e/harness';
 import { chunkAt, median, MiB } from './measure';
+import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from './size';
 
-const FILES = 5000;
-const PROPFIND_ROUNDS = 15;
-const TRANSFER_ROUNDS = 4;
 const CHUNK = MiB;
 
 /** A generated body of `total` bytes, one MiB at a time, pulled as the connection takes it. */
@@ -63,6 +61,8 @@ async function drain(res: Response, expected: number) {
 
 /** `webdav_propfind_ms_p50`: PROPFIND Depth 1 (allprop) of a LOCAL folder of 5,000 files. */
 async function propfind(server: RunningServer, token: string) {
+  const files = benchSize(5000, SMOKE_FILES);
+  const propfindRounds = benchSize(15, 1);
   const configs = (await (await fetch(`${server.url}/api/s3-configs`, { headers: { Authorization: `Bearer ${token}` } })).json()) as {
     data: { items?: { id: string; storage_type: string }[] } | { id: string; storage_type: string }[];
   };
@@ -71,14 +71,14 @@ async function propfind(server: RunningServer, token: string) {
   if (!local) throw new Error('no LOCAL storage config');
   const folder = join(server.dataDir, 'storage', local.id, 'many');
   mkdirSync(folder, { recursive: true });
-  for (let index = 0; index < FILES; index += 1) writeFileSync(join(folder, `file-${String(index).padStart(5, '0')}.txt`), String(index));
+  for (let index = 0; index < files; index += 1) writeFileSync(join(folder, `file-${String(index).padStart(5, '0')}.txt`), String(index));
   const times: number[] = [];
-  for (let round = 0; round < PROPFIND_ROUNDS; round += 1) {
+  for (let round = 0; round < propfindRounds; round += 1) {
     times.push(
       await timed(async () => {
         const res = await fetch(`${server.url}/dav/local/many/`, { method: 'PROPFIND', headers: { authorization: basicAuth(ADMIN_USERNAME, ADMIN_PASSWORD), depth: '1' } });
         const text = await res.text();
-        if (res.status !== 207 || text.split('<D:href>').length !== FILES + 2) throw new Error(`PROPFIND answered ${res.status}`);
+        if (res.status !== 207 || text.split('<D:href>').length !== files + 2) throw new Error(`PROPFIND answered ${res.status}`);
       }),
     );
   }
@@ -87,7 +87,8 @@ async function propfind(server: RunningServer, token: string) {
 
 /** PUT and GET of one generated file (BENCH_SIZE_MB, default 1024) through /dav and through the fs API, interleaved. */
 async function transfers(server: RunningServer, token: string) {
-  const total = Math.round(Number(process.env.BENCH_SIZE_MB ?? 1024) * MiB);
+  const total = Math.round(benchSize(1024, SMOKE_FILE_MB, 'BENCH_SIZE_MB') * MiB);
+  const transferRounds = benchSize(4, 1);
   await setMaxUploadSizeMb(server.url, token, total / MiB + 1);
   const dav = { authorization: basicAuth(ADMIN_USERNAME, ADMIN_PASSWORD) };
   const api = { Authorization: `Bearer ${token}` };
@@ -111,7 +112,7 @@ async function transfers(server: RunningServer, token: string) {
   const getDav = async () => drain(await fetch(`${server.url}/dav/local/bench/dav.bin`, { headers: dav }), total);
   const getFs = async () => drain(await fetch(`${server.url}/api/admin/fs/download?path=/local/bench/fs.bin`, { headers: api }), total);
   // Interleaved, and which goes first alternates, so that neither side always meets a warmer (or busier) machine.
-  for (let round = 0; round < TRANSFER_ROUNDS; round += 1) {
+  for (let round = 0; round < transferRounds; round += 1) {
     const davFirst = round % 2 === 0;
     for (const side of davFirst ? ['dav', 'fs'] : ['fs', 'dav']) {
       if (side === 'dav') put.dav.push(await timed(putDav));

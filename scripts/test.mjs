@@ -1,17 +1,38 @@
-// `npm test`: every check CI runs, in order, stopping at the first failure, then one summary line.
+// `npm test`: every check CI runs, in order, stopping at the first failure, then each step's time and one summary line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 
 const node = process.execPath;
 const polyfills = ['--import', './scripts/node20-polyfills.mjs'];
 const reportDir = mkdtempSync(join(tmpdir(), 'clipstash-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Each step's title and seconds, printed at the end: where CI's time goes. */
+const times = [];
+
+/** Runs `work` as a step: its title before, its time after (kept for the summary). */
+function step(title, work) {
+  console.log(`\n▶ ${title}`);
+  const started = performance.now();
+  try {
+    return work();
+  } finally {
+    const seconds = (performance.now() - started) / 1000;
+    times.push({ title, seconds });
+    console.log(`◀ ${title}: ${formatSeconds(seconds)}`);
+  }
+}
+
+function formatSeconds(seconds) {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
 
 function run(title, args, afterwards = () => {}, env = {}) {
-  console.log(`\n▶ ${title}`);
-  const result = spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...env } });
+  const result = step(title, () => spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...env } }));
   afterwards();
   if (result.status !== 0) finish(`✖ ${title} failed`);
 }
@@ -32,31 +53,48 @@ function vitest(project, { title = project, filters = [], env = {} } = {}) {
 /** Debian's PostgreSQL (apt-get install postgresql): without it the server suite runs on SQLite only, and says so. */
 const postgresInstalled = existsSync(join(process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin', 'initdb'));
 
-/** Fails when the sources hold messages the catalogs do not (someone forgot `npm run extract`). */
+/**
+ * Fails when the sources hold messages the catalogs do not (someone forgot `npm run extract`). Lingui extracts into
+ * a copy of the catalogs (a configuration of its own over the project's, in a temp folder): src/locales is only
+ * read, so a run stopped half-way leaves the tree as it was.
+ */
 function catalogsUpToDate() {
-  const catalogs = ['en-US', 'zh-CN'].flatMap((locale) => ['visitor', 'messages'].map((name) => `src/locales/${locale}/${name}.po`));
-  const before = catalogs.map((file) => readFileSync(file, 'utf8'));
-  const ids = (text) => [...text.matchAll(/^msgid (".*")$/gm)].map((m) => m[1]).sort().join('\n');
-  console.log('\n▶ translation catalogs match the sources');
-  const extract = spawnSync(node, ['node_modules/@lingui/cli/dist/lingui.js', 'extract', '--clean'], { encoding: 'utf8' });
-  const after = catalogs.map((file) => readFileSync(file, 'utf8'));
-  catalogs.forEach((file, index) => writeFileSync(file, before[index]));
-  if (extract.status !== 0) finish(`✖ lingui extract failed:\n${extract.stderr}`);
-  if (before.some((text, index) => ids(text) !== ids(after[index]))) {
-    finish('✖ The catalogs are stale: run `npm run extract` and translate the new zh-CN messages.');
+  const locales = resolve('src/locales');
+  const copy = mkdtempSync(join(tmpdir(), 'clipstash-catalogs-'));
+  try {
+    cpSync(locales, copy, { recursive: true, filter: (path) => !path.endsWith('.ts') });
+    const config = join(copy, 'lingui.config.ts');
+    writeFileSync(
+      config,
+      `import config from ${JSON.stringify(resolve('lingui.config.ts'))};\n` +
+        `const catalogs = config.catalogs.map((catalog) => ({ ...catalog, path: catalog.path.replace('<rootDir>/src/locales', ${JSON.stringify(copy)}) }));\n` +
+        `if (catalogs.some((catalog) => !catalog.path.startsWith(${JSON.stringify(copy)}))) throw new Error('a catalog outside src/locales: test.mjs cannot check it');\n` +
+        `export default { ...config, rootDir: ${JSON.stringify(resolve('.'))}, catalogs };\n`,
+    );
+    const catalogs = ['en-US', 'zh-CN'].flatMap((locale) => ['visitor', 'messages'].map((name) => `${locale}/${name}.po`));
+    const ids = (text) => [...text.matchAll(/^msgid (".*")$/gm)].map((m) => m[1]).sort().join('\n');
+    const extract = spawnSync(node, ['node_modules/@lingui/cli/dist/lingui.js', 'extract', '--clean', '--config', config], { encoding: 'utf8' });
+    if (extract.status !== 0) finish(`✖ lingui extract failed:\n${extract.stdout}\n${extract.stderr}`);
+    const stale = catalogs.filter((file) => ids(readFileSync(join(locales, file), 'utf8')) !== ids(readFileSync(join(copy, file), 'utf8')));
+    if (stale.length > 0) finish(`✖ The catalogs are stale (${stale.join(', ')}): run \`npm run extract\` and translate the new zh-CN messages.`);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
 }
 
 function finish(failure) {
   rmSync(reportDir, { recursive: true, force: true });
   if (failure) console.error(`\n${failure}`);
+  if (times.length > 0) console.log(`\nTimes: ${times.map(({ title, seconds }) => `${title} ${formatSeconds(seconds)}`).join(', ')}`);
   console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
   process.exit(failure || totals.failed > 0 ? 1 : 0);
 }
 
+const started = performance.now();
+run('packages support the declared Node (package-lock.json engines)', ['scripts/check-engines.mjs']);
 run('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
 run('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.']);
-catalogsUpToDate();
+step('translation catalogs match the sources', catalogsUpToDate);
 vitest('unit');
 if (postgresInstalled) {
   // The server's tests a second time, every test app on a throw-away PostgreSQL cluster; then several instances.
@@ -66,4 +104,7 @@ if (postgresInstalled) {
   console.log('\n▷ PostgreSQL is not installed (apt-get install postgresql): the server suite ran on SQLite only');
 }
 vitest('e2e');
+// Every bench at a size that takes seconds: it still runs and prints its lines (bench/index.ts checks them).
+run('benches, smoke size (npm run bench -- --smoke)', ['--import', 'tsx', 'bench/index.ts', '--smoke']);
+times.push({ title: 'in all', seconds: (performance.now() - started) / 1000 });
 finish();

@@ -8,6 +8,7 @@ import { startS3rverProcess } from '../transfer/s3rver-process';
 import { AdminApi } from './api';
 import { BatchBrowser, BatchStalled, type BrowserBatch } from './browser';
 import { nodeUpload } from './node-client';
+import { benchSize, SMOKE_FILES } from '../size';
 import { FOLDER_NAME, seedFolder, type SeededFile } from './seed';
 
 /**
@@ -95,7 +96,7 @@ function snapshotApp(into: string): string {
  * Details on stderr: the page's own times, the long tasks, the rows, the errors.
  */
 export async function batch() {
-  const files = Math.max(1, Math.floor(Number(process.env.BENCH_FILES ?? 2000)));
+  const files = Math.max(1, Math.floor(benchSize(2000, SMOKE_FILES, 'BENCH_FILES')));
   const stallSeconds = Number(process.env.BENCH_BATCH_STALL_S ?? 60);
   const timeoutSeconds = Number(process.env.BENCH_BATCH_TIMEOUT_S ?? Math.max(300, files / 4));
   const limits = { stallSeconds, timeoutSeconds, network: process.env.BENCH_BATCH_NETWORK !== '0' };

@@ -1,5 +1,6 @@
 import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { launchBrowser, loginAsAdmin, startServer } from '../../tests/e2e/harness';
+import { benchSize, SMOKE_FILES } from '../size';
 
 /**
  * In the page: a folder of `count` files of 1–4 KB in ten sub-folders in the origin's private file system (the same
@@ -28,7 +29,7 @@ const seed = (count: number) => `(async () => {
  * prints the time from the click to the task's end on the bench's clock, files a second, and the page's long tasks.
  */
 export async function batchPicker() {
-  const files = Math.max(1, Math.floor(Number(process.env.BENCH_FILES ?? 2000)));
+  const files = Math.max(1, Math.floor(benchSize(2000, SMOKE_FILES, 'BENCH_FILES')));
   buildIfStale();
   const server = await startServer();
   const browser = await launchBrowser();

@@ -75,6 +75,12 @@ export class BrowserCopier {
     await listbox.locator(`[role="option"][data-path$="/${name}"], [role="option"][data-path$="/${name}/"]`).click();
     await page.getByRole('button', { name: 'Copy to…' }).click();
     const dialog = page.getByRole('dialog', { name: /^Copy 1 items to/ });
+    // The picker opens in the folder shown (/local/<folder>/): up to the root a level at a time, then down into /s3/<into>/.
+    const shown = ['local', ...folder.split('/')];
+    for (let depth = shown.length - 1; depth >= 0; depth--) {
+      await dialog.getByRole('button', { name: 'Up one level' }).click();
+      await dialog.getByText(`Folder: ${shown.slice(0, depth).join(' / ') || 'Root'}`, { exact: true }).waitFor();
+    }
     for (const step of ['s3', into]) await dialog.getByRole('list', { name: 'Folders' }).getByRole('button', { name: step, exact: true }).click();
     await dialog.getByText(`Folder: s3 / ${into}`).waitFor();
     const button = await dialog.getByRole('button', { name: 'Copy here' }).elementHandle();

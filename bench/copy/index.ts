@@ -7,6 +7,7 @@ import { S3RVER_CREDENTIALS, S3RVER_REGION } from '../../tests/fixtures/s3rver';
 import { cpuSecondsByGroup, describeCpuBetween } from '../cpu-time';
 import { chromiumResidentBytes, samplePeak } from '../processes';
 import { median, MiB } from '../measure';
+import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from '../size';
 import { generateFile } from '../transfer/file';
 import { startS3rverProcess } from '../transfer/s3rver-process';
 import { describeWorkerHeap } from '../transfer/worker-probe';
@@ -21,7 +22,7 @@ const PART_SIZE = 5 * MiB;
 const QUEUE_SIZE = 3;
 const FILES_AT_ONCE = 3;
 /** The untimed first copy of each side: a fresh browser, SDK thread and s3rver run cold. */
-const WARM_UP = { files: 4, bigMb: 16 };
+const warmUpSize = () => ({ files: benchSize(4, 1), bigMb: benchSize(16, 1) });
 
 /** Runs a copy and says what CPU time each process group used meanwhile (where the time goes on 2 shared cores). */
 async function withCpu<T>(copy: () => Promise<T>): Promise<{ result: T; cpu: string }> {
@@ -59,9 +60,10 @@ async function seed(root: string, name: string, files: number, bigSize: number) 
  * Details on stderr: each copy's time, the page's long tasks, the task rows, the worker's heap.
  */
 export async function copy() {
-  const bigMb = Number(process.env.BENCH_SIZE_MB ?? 512);
-  const files = Math.max(1, Number(process.env.BENCH_FILES ?? 200));
-  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+  const bigMb = benchSize(512, SMOKE_FILE_MB, 'BENCH_SIZE_MB');
+  const files = Math.max(1, benchSize(200, SMOKE_FILES, 'BENCH_FILES'));
+  const rounds = Math.max(1, benchSize(3, 1, 'BENCH_ROUNDS'));
+  const warmUp = warmUpSize();
   const bigSize = Math.round(bigMb * MiB);
   const totalMb = files + bigSize / MiB;
   buildIfStale();
@@ -73,13 +75,13 @@ export async function copy() {
     const token = await adminToken(server.url);
     await setMaxUploadSizeMb(server.url, token, bigMb + 1);
     const root = await localStorageRoot(server, token);
-    await seed(root, 'warm-up', WARM_UP.files, WARM_UP.bigMb * MiB);
+    await seed(root, 'warm-up', warmUp.files, warmUp.bigMb * MiB);
     await seed(root, 'bench', files, bigSize);
     // A file written into the storage by hand gets its ETag (an MD5 of all its bytes) when it is first looked at,
     // then kept: 1.3 s for 512 MiB and about 0.7 s for the 200 files, which the first copy to look at them paid
     // alone. Files uploaded through the app have theirs from the start: all are hashed here, before any timing.
     const seeded = (name: string, count: number) => [...names(count).map((file) => `/local/${name}/small/${file}`), `/local/${name}/big.bin`];
-    for (const path of [...seeded('warm-up', WARM_UP.files), ...seeded('bench', files)]) {
+    for (const path of [...seeded('warm-up', warmUp.files), ...seeded('bench', files)]) {
       const stat = await fetch(`${server.url}/api/admin/fs/get?path=${encodeURIComponent(path)}`, { headers: { Authorization: `Bearer ${token}` } });
       if (stat.status !== 200) throw new Error(`fs/get of ${path} answered ${stat.status}`);
     }
@@ -114,8 +116,8 @@ export async function copy() {
       return { small: { seconds: small.result, cpu: small.cpu }, big: { seconds: big.result, cpu: big.cpu } };
     };
 
-    await browserRound('warm-up', 'warm-up', WARM_UP.files);
-    await sdkRound('warm-up', 'sdk-warm-up', WARM_UP.files);
+    await browserRound('warm-up', 'warm-up', warmUp.files);
+    await sdkRound('warm-up', 'sdk-warm-up', warmUp.files);
 
     const heapBefore = await browser.workerHeap();
     const memoryBefore = chromiumResidentBytes();

@@ -5,6 +5,7 @@ import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { adminToken, setMaxUploadSizeMb, startServer } from '../../tests/e2e/harness';
 import { BrowserUploader } from './browser';
 import { generateFile } from './file';
+import { benchSize, SMOKE_FILE_MB } from '../size';
 import { startS3rverProcess } from './s3rver-process';
 import { sdkUpload } from './sdk';
 import { describeWorkerHeap } from './worker-probe';
@@ -44,8 +45,8 @@ const median = (values: number[]) => {
  * browser round and lists its main thread's tasks by kind (tracing adds work of its own to the figures).
  */
 export async function transfer() {
-  const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
-  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+  const sizeMb = benchSize(1024, SMOKE_FILE_MB, 'BENCH_SIZE_MB');
+  const rounds = Math.max(1, benchSize(3, 1, 'BENCH_ROUNDS'));
   const size = Math.round(sizeMb * MiB);
   const warmUpSize = Math.min(size, WARM_UP_MB * MiB);
   buildIfStale();
