@@ -113,13 +113,20 @@ describe('a folder upload in the mount explorer', () => {
     const { root, files } = seedFolder('flaky', 600);
     const { page, context } = await newPerson(suite.browser);
     await openExplorer(page);
-    // Every third group request is refused by a broken proxy.
+    // Every third group is refused by a proxy that is down for it (503), every time it is tried, until it recovers:
+    // a failure worth the "Retry failed" once the proxy is back.
     let seen = 0;
     const refusedFiles: string[] = [];
+    const refusedGroups = new Set<string>();
     await page.route('**/fs/upload-batch', async (route) => {
-      if (seen++ % 3 !== 1) return route.continue();
-      refusedFiles.push(...relativePathsOf(route.request().postDataBuffer()));
-      return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, message: 'Refused by the proxy', success: false, data: null }) });
+      const paths = relativePathsOf(route.request().postDataBuffer());
+      const group = paths[0] ?? '';
+      if (!refusedGroups.has(group)) {
+        if (seen++ % 3 !== 1) return route.continue();
+        refusedGroups.add(group);
+        refusedFiles.push(...paths);
+      }
+      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 503, message: 'Refused by the proxy', success: false, data: null }) });
     });
     await page.getByLabel('Folder to upload').setInputFiles(root);
     await page.getByRole('button', { name: /^Tasks/ }).click();

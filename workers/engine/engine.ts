@@ -152,7 +152,7 @@ export class TransferEngine {
       const acknowledged = async (paths: string[]) => {
         if (paths.length > 0) await this.records.itemsDone(command.taskId, paths);
       };
-      const job = { ...command, files, done: new Set(known?.done ?? []), missing, ...(command.resolution && { resolution: command.resolution }) };
+      const job = { ...command, files, done: new Set(known?.done ?? []), missing, rerun: Boolean(known), ...(command.resolution && { resolution: command.resolution }) };
       return fsBatchUpload(job, this.context(signal, onEvent), { ...this.records.largeFileHooks(), acknowledged });
     });
   }

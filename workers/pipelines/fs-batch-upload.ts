@@ -27,6 +27,11 @@ export interface BatchJob {
   missing?: string[];
   /** What the user chose for the names the first run found taken; without it, taken names are asked about first. */
   resolution?: ConflictResolution;
+  /**
+   * The journal knew the batch before this run (a resume after a reload, a retry): a file found identical at its
+   * target was most likely stored by a run whose answer was lost, and counts as sent rather than as a conflict.
+   */
+  rerun?: boolean;
 }
 
 /** What the batch's large files are uploaded as: their own journal task, so that their parts resume. */
@@ -47,7 +52,8 @@ export interface BatchHooks {
  * the shared scheduler. Progress counts only bytes the server acknowledged; offline, the batch says it waits for the
  * network and its figures stop. A file that fails does not stop the others; the result lists them by relative path.
  */
-export async function fsBatchUpload(job: BatchJob, context: MultipartContext, hooks: BatchHooks): Promise<FsItemsResult> {
+export async function fsBatchUpload(batch: BatchJob, context: MultipartContext, hooks: BatchHooks): Promise<FsItemsResult> {
+  let job = batch;
   const { taskId, signal } = { taskId: job.taskId, signal: context.signal };
   const result = emptyItemsResult();
   result.succeeded.push(...job.done);
@@ -56,8 +62,15 @@ export async function fsBatchUpload(job: BatchJob, context: MultipartContext, ho
     // The first run writes nothing while names are taken: the user decides once for the whole batch.
     context.emit({ type: 'engine.stage', taskId, stage: 'initializing' });
     const writes = job.files.filter((entry) => !job.done.has(entry.relativePath)).map((entry) => ({ path: entry.relativePath, targetPath: `${job.folder}${entry.relativePath}`, file: entry.file }));
-    const conflicts = await findConflicts(context.transport, job.api, writes, signal);
+    const found = await findConflicts(context.transport, job.api, writes, signal);
+    const sentBefore = job.rerun ? found.filter((conflict) => conflict.identical).map((conflict) => conflict.path) : [];
+    if (sentBefore.length > 0) {
+      await hooks.acknowledged(sentBefore);
+      result.succeeded.push(...sentBefore);
+    }
+    const conflicts = found.filter((conflict) => !sentBefore.includes(conflict.path));
     if (conflicts.length > 0) return { ...result, conflicts };
+    job = { ...job, done: new Set([...job.done, ...sentBefore]) };
   }
   const policyOf = conflictPolicies(job.resolution);
   // Files the user chose to skip are done without sending a byte.
