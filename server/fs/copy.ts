@@ -72,7 +72,7 @@ async function takenBelow(target: MountTarget): Promise<(to: MountTarget) => 'fi
 }
 
 /** A copy or move item's source and target, checked: not a mount's root, not into itself, the source there. */
-export async function itemTargets(deps: AppDeps, caller: FsCaller, item: { sourcePath: string; targetPath: string }) {
+async function itemTargets(deps: AppDeps, caller: FsCaller, item: { sourcePath: string; targetPath: string }) {
   const sourcePath = normalizePath(item.sourcePath, 'sourcePath');
   const targetPath = targetPathOf(sourcePath, item.targetPath);
   const source = await resolveInMount(deps, caller, sourcePath);
@@ -86,7 +86,31 @@ export async function itemTargets(deps: AppDeps, caller: FsCaller, item: { sourc
 /** What copyFiles adds to: the files done by the server, skipped, failed, and the client copies planned. */
 export type CopyAnswer = Omit<FsBatchCopy, 'copied'> & { done: string[] };
 
-export const emptyCopyAnswer = (): CopyAnswer => ({ done: [], skipped: [], failed: [], outcomes: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] });
+const emptyCopyAnswer = (): CopyAnswer => ({ done: [], skipped: [], failed: [], outcomes: [], requiresClientSideCopy: false, clientCopies: [], readGroups: [] });
+
+/**
+ * The items of a batch copy or move, each checked (itemTargets) and handed to `work` on its own: one that fails is
+ * answered in `failed` and the next one still goes.
+ */
+export async function eachItem(
+  deps: AppDeps,
+  caller: FsCaller,
+  items: { sourcePath: string; targetPath: string }[],
+  lang: Lang,
+  work: (source: MountTarget, target: MountTarget, answer: CopyAnswer) => Promise<void>,
+): Promise<CopyAnswer> {
+  const answer = emptyCopyAnswer();
+  for (const item of items) {
+    try {
+      const { source, target } = await itemTargets(deps, caller, item);
+      await work(source, target, answer);
+    } catch (error) {
+      answer.failed.push(failureOf(item.sourcePath, error, lang));
+    }
+  }
+  answer.requiresClientSideCopy = answer.clientCopies.length > 0;
+  return answer;
+}
 
 /**
  * Copies one item's files under `policy` (free-names.ts): inside one storage config by the server, between configs
@@ -159,17 +183,8 @@ export async function batchCopy(
   baseUrl: string,
   lang: Lang,
 ): Promise<FsBatchCopy> {
-  const answer = emptyCopyAnswer();
-  for (const item of items) {
-    try {
-      const { source, target } = await itemTargets(deps, caller, item);
-      await copyFiles(deps, source, target, policy, baseUrl, lang, answer);
-    } catch (error) {
-      answer.failed.push(failureOf(item.sourcePath, error, lang));
-    }
-  }
-  const { done, ...rest } = answer;
-  return { ...rest, copied: done, requiresClientSideCopy: answer.clientCopies.length > 0 };
+  const { done, ...rest } = await eachItem(deps, caller, items, lang, (source, target, answer) => copyFiles(deps, source, target, policy, baseUrl, lang, answer));
+  return { ...rest, copied: done };
 }
 
 /** The target's upload limits, counting the client copies already planned against its quota. */

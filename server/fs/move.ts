@@ -5,7 +5,7 @@ import { ApiError, badInput } from '../errors';
 import type { Lang } from '../i18n/messages';
 import type { ListedObject } from '../storage/driver';
 import { mimeTypeOf } from '../../contract/mime';
-import { copyFiles, emptyCopyAnswer, failureOf, filePairs, itemTargets, sizeMismatch, verifyClientCopies, type CopyAnswer } from './copy';
+import { copyFiles, eachItem, failureOf, filePairs, sizeMismatch, verifyClientCopies, type CopyAnswer } from './copy';
 import { DIRECT_WRITE_HOLD_MS, placeWrite, releaseName } from './free-names';
 import { nameOf, normalizePath } from './paths';
 import { listMount, resolveInMount, type FsCaller, type MountTarget } from './resolve';
@@ -25,18 +25,10 @@ export async function batchMove(
   baseUrl: string,
   lang: Lang,
 ): Promise<FsBatchMove> {
-  const answer = emptyCopyAnswer();
-  for (const item of items) {
-    try {
-      const { source, target } = await itemTargets(deps, caller, item);
-      if (source.config.id === target.config.id) await moveInStorage(deps, source, target, policy, answer);
-      else await copyFiles(deps, source, target, policy, baseUrl, lang, answer);
-    } catch (error) {
-      answer.failed.push(failureOf(item.sourcePath, error, lang));
-    }
-  }
-  const { done, ...rest } = answer;
-  return { ...rest, moved: done, requiresClientSideCopy: answer.clientCopies.length > 0 };
+  const { done, ...rest } = await eachItem(deps, caller, items, lang, (source, target, answer) =>
+    source.config.id === target.config.id ? moveInStorage(deps, source, target, policy, answer) : copyFiles(deps, source, target, policy, baseUrl, lang, answer),
+  );
+  return { ...rest, moved: done };
 }
 
 /** One item moved by its storage; a folder in the way of a folder is a conflict like a file (never merged). */

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, animationsEnded, loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { adminApi, mountBucket, storedTree } from './mounts';
 import { useSuite } from './suite';
 
 const suite = useSuite({}, { s3: true });
@@ -17,22 +18,9 @@ let token = '';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-async function api(path: string, init: RequestInit = {}) {
-  return fetch(`${suite.server.url}/api/admin/${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
-}
+const api = (path: string, init: RequestInit = {}) => adminApi(suite.server.url, token)(path, init);
 
-/** Every file below a mount folder, by its path below it, with the SHA-256 of what the storage holds. */
-async function tree(path: string, prefix = ''): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  const answer = await api(`fs/list?path=${encodeURIComponent(path)}&refresh=true`);
-  if (answer.status === 404) return files;
-  const listing = (await answer.json()) as { data: { items: { name: string; path: string; isDirectory: boolean }[] } };
-  for (const item of listing.data.items) {
-    if (item.isDirectory) for (const [name, hash] of await tree(item.path, `${prefix}${item.name}/`)) files.set(name, hash);
-    else files.set(`${prefix}${item.name}`, sha256(new Uint8Array(await (await api(`fs/download?path=${encodeURIComponent(item.path)}`)).arrayBuffer())));
-  }
-  return files;
-}
+const tree = (path: string) => storedTree(suite.server.url, token, path);
 
 const listbox = (page: Page) => page.getByRole('listbox', { name: 'Files and folders' });
 const option = (page: Page, name: string) => listbox(page).locator(`[role="option"][data-path$="/${name}"], [role="option"][data-path$="/${name}/"]`);
@@ -63,14 +51,7 @@ function albumOnDisk() {
 
 beforeAll(async () => {
   token = await adminToken(suite.server.url);
-  const created = await fetch(`${suite.server.url}/api/s3-configs`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(suite.s3.configRequest()),
-  });
-  const config = (await created.json()) as { data: { id: string } };
-  const mount = await api('mounts', { method: 'POST', body: JSON.stringify({ name: 'Bucket', storage_type: 'S3', storage_config_id: config.data.id, mount_path: '/s3' }) });
-  expect(mount.status).toBe(201);
+  await mountBucket(suite.server.url, token, suite.s3);
 }, 60_000);
 
 describe('writing into names that exist', () => {
