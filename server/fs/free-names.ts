@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FsConflictPolicy, FsUploadResult, FsWriteOutcome } from '../../contract/fs';
 import { mimeTypeOf } from '../../contract/mime';
+import { FS_NAME_MAX_BYTES } from '../../contract/fs-paths';
 import type { AppDeps } from '../context';
 import { ApiError } from '../errors';
 import { releaseName as releaseHeld, renewName as renewHeld, reserveName } from '../services/name-reservations';
@@ -23,11 +24,19 @@ export const UPLOAD_HOLD_MS = 24 * 3600_000;
 /** Candidates tried past the name itself before a rename gives up. */
 const MAX_NUMBERED = 10_000;
 
-/** `name.ext`, `name (1).ext`, `name (2).ext`…: the n-th candidate for a name that is taken. */
+/**
+ * `name.ext`, `name (1).ext`, `name (2).ext`…: the n-th candidate for a name that is taken. A name near the
+ * storage's limit loses the end of its stem (whole characters) so that its number still fits: keeping both must not
+ * fail on the name the server chose.
+ */
 export function numberedName(name: string, n: number): string {
   if (n === 0) return name;
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? `${name.slice(0, dot)} (${n})${name.slice(dot)}` : `${name} (${n})`;
+  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const suffix = ` (${n})${extension}`;
+  const characters = [...stem];
+  while (characters.length > 1 && Buffer.byteLength(characters.join('') + suffix) > FS_NAME_MAX_BYTES) characters.pop();
+  return `${characters.join('')}${suffix}`;
 }
 
 /** Where a write goes and what it will be; `reserved`: it holds the name, to give back with releaseName when done. */
