@@ -26,7 +26,7 @@ export class TaskRecords {
 
   /** The journal's record of a task. */
   async task(taskId: string): Promise<JournalTask | undefined> {
-    return (await this.journal.tasks()).get(taskId);
+    return this.journal.task(taskId);
   }
 
   /** A multipart upload the journal started and did not complete: a retry picks it up, sending only the missing parts. */

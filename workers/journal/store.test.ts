@@ -28,6 +28,10 @@ describe('journal store (IndexedDB)', () => {
     const tasks = await openJournal().tasks();
     expect(tasks.get('a')?.parts[1]?.etag).toBe('e');
     expect(tasks.get('b')?.status).toBe('completed');
+    // One task from its own events alone: the same as the whole log's replay gives.
+    expect(await journal.task('a')).toEqual(tasks.get('a'));
+    expect(await journal.task('b')).toEqual(tasks.get('b'));
+    expect(await journal.task('none')).toBeUndefined();
     await journal.forget('a');
     expect([...(await journal.tasks()).keys()]).toEqual(['b']);
   });

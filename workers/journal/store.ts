@@ -26,6 +26,8 @@ export interface Journal {
   append(event: JournalEvent): Promise<void>;
   /** Every task rebuilt from its log. */
   tasks(): Promise<Map<string, JournalTask>>;
+  /** One task rebuilt from its own log alone (the log is indexed by task): what a running task looks up. */
+  task(taskId: string): Promise<JournalTask | undefined>;
   /** Drops a task's whole log (the user removed it from the list). */
   forget(taskId: string): Promise<void>;
 }
@@ -39,6 +41,10 @@ export function openJournal(): Journal {
     async tasks() {
       const rows = await db.events.orderBy('seq').toArray();
       return replay(rows.map((row) => row.event));
+    },
+    async task(taskId) {
+      const rows = await db.events.where('taskId').equals(taskId).sortBy('seq');
+      return replay(rows.map((row) => row.event)).get(taskId);
     },
     async forget(taskId) {
       await db.events.where('taskId').equals(taskId).delete();

@@ -17,7 +17,7 @@ const fileOf = (name: string, size: number) => ({ name, size, type: 'text/plain'
 const entries = (count: number, size = 10): BatchFile[] => Array.from({ length: count }, (_, index) => ({ file: fileOf(`f${index}.txt`, size), relativePath: `f${index}.txt` }));
 const shareFor = (name: string) => ({ id: `id-${name}`, slug: `s-${name}`, filename: name }) as FileShare;
 
-const noJournal: Journal = { append: async () => undefined, tasks: async () => new Map(), forget: async () => undefined };
+const noJournal: Journal = { append: async () => undefined, tasks: async () => new Map(), task: async () => undefined, forget: async () => undefined };
 /** The transport fakes replace the pipelines that would use it. */
 const unusedTransport: Transport = { send: () => Promise.reject(new Error('no network here')), fetch: () => Promise.reject(new Error('no network here')) };
 

@@ -15,6 +15,7 @@ export function memoryJournal(events: JournalEvent[] = []): Journal & { events: 
     events,
     append: async (event) => void events.push(event),
     tasks: async () => replay(events),
+    task: async (taskId) => replay(events.filter((event) => event.taskId === taskId)).get(taskId),
     forget: async (taskId) => void events.splice(0, events.length, ...events.filter((event) => event.taskId !== taskId)),
   };
 }
