@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, animationsEnded, loginAsAdmin, newPerson, seriousA11yViolations } from './harness';
+import { adminToken, animationsEnded, loginAsAdmin, newPerson, seriousA11yViolations, taskEnds } from './harness';
 import { adminApi, mountBucket, storedTree } from './mounts';
 import { useSuite } from './suite';
 
@@ -24,18 +24,6 @@ const tree = (path: string) => storedTree(suite.server.url, token, path);
 
 const listbox = (page: Page) => page.getByRole('listbox', { name: 'Files and folders' });
 const option = (page: Page, name: string) => listbox(page).locator(`[role="option"][data-path$="/${name}"], [role="option"][data-path$="/${name}/"]`);
-
-/** Opens the task manager and waits for the task to end as `status`; answers its row's text. */
-async function taskEnds(page: Page, label: string, status: 'Completed' | 'Partly done', timeout = 120_000) {
-  await page.getByRole('button', { name: /^Tasks/ }).click();
-  const sheet = page.getByRole('dialog', { name: 'Task manager' });
-  const row = sheet.getByRole('listitem').filter({ hasText: label }).first();
-  await row.getByText(status, { exact: true }).waitFor({ timeout });
-  const text = (await row.textContent()) ?? '';
-  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
-  await sheet.waitFor({ state: 'hidden' });
-  return text;
-}
 
 /** A folder `album` on this machine: two photos that stay the same and a note that changes between uploads. */
 function albumOnDisk() {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, blobStorageBytes, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb } from './harness';
+import { adminToken, blobStorageBytes, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb, taskEnds } from './harness';
 import { COURIER_READ_BYTES } from '../../workers/transport/couriers';
 import { adminApi, mountBucket, storedTree } from './mounts';
 import { useSuite } from './suite';
@@ -62,19 +62,6 @@ async function resourceTimings(page: Page, script: RegExp): Promise<{ name: stri
     await page.waitForTimeout(200);
   }
   return [];
-}
-
-/** Opens the task manager and waits for the task to end as `status`; answers its row's text. */
-async function taskEnds(page: Page, label: string, status: 'Completed' | 'Cancelled', timeout = 120_000) {
-  await page.getByRole('button', { name: /^Tasks/ }).click();
-  const sheet = page.getByRole('dialog', { name: 'Task manager' });
-  const row = sheet.getByRole('listitem').filter({ hasText: label }).first();
-  await row.getByText(status, { exact: true }).waitFor({ timeout });
-  const text = (await row.textContent()) ?? '';
-  // Its close button, not Escape: a toast that appears as the task ends takes the Escape key first.
-  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
-  await sheet.waitFor({ state: 'hidden' });
-  return text;
 }
 
 beforeAll(async () => {

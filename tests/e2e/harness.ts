@@ -204,3 +204,16 @@ export async function seedMountFile(baseUrl: string, token: string, folder: stri
   const answer = await fetch(`${baseUrl}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body });
   if (answer.status !== 201) throw new Error(`seeding ${name} answered ${answer.status}`);
 }
+
+/** Opens the task manager, waits for the task `label` to end as `status`, closes it again; answers the row's text. */
+export async function taskEnds(page: Page, label: string, status: 'Completed' | 'Cancelled' | 'Partly done', timeout = 120_000): Promise<string> {
+  await page.getByRole('button', { name: /^Tasks/ }).click();
+  const sheet = page.getByRole('dialog', { name: 'Task manager' });
+  const row = sheet.getByRole('listitem').filter({ hasText: label }).first();
+  await row.getByText(status, { exact: true }).waitFor({ timeout });
+  const text = (await row.textContent()) ?? '';
+  // Its close button, not Escape: a toast that appears as the task ends takes the Escape key first.
+  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+  await sheet.waitFor({ state: 'hidden' });
+  return text;
+}
