@@ -52,12 +52,15 @@ async function linksOf(row: Locator): Promise<Map<string, string>> {
   return links;
 }
 
-/** Answers the presign of the files named in `refused` with a 400, as a server that will not take them would. */
+/**
+ * Answers the presign of the files named in `refused` with a 503, as a server that cannot take them for now would:
+ * the failure "Retry failed" is for (a 4xx would fail the same way again, and is not retried).
+ */
 function refusePresign(context: BrowserContext, refused: Set<string>) {
   return context.route('**/api/s3/presign', (route: Route) => {
     const { filename } = route.request().postDataJSON() as { filename: string };
     if (!refused.has(filename)) return route.continue();
-    return route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ code: 400, message: 'Refused by the test', success: false, data: null }) });
+    return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ code: 503, message: 'Refused by the test', success: false, data: null }) });
   });
 }
 
