@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { Suspense, useCallback, useState, useSyncExternalStore } from 'react';
+import { Suspense, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { taskManagerMachine } from '../../../machines/task-manager.machine';
 import type { TaskActor } from '../../../machines/task.machine';
 import { LazyConflictDialog } from './lazy-conflict-dialog';
+import { useTaskChanges } from './use-task-changes';
 
 type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 
@@ -14,17 +15,7 @@ type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 export function ConflictPrompts({ manager }: { manager: TaskManagerActor }) {
   const tasks = useSelector(manager, (state) => state.context.tasks);
   const [asked, setAsked] = useState<ReadonlySet<string>>(() => new Set());
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const subscriptions = tasks.map((task) => task.ref.subscribe(onChange));
-      return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
-    },
-    [tasks],
-  );
-  const waiting: TaskActor | undefined = useSyncExternalStore(
-    subscribe,
-    () => tasks.find((task) => !asked.has(task.id) && task.ref.getSnapshot().hasTag('needsDecision'))?.ref,
-  );
+  const waiting: TaskActor | undefined = useTaskChanges(tasks, () => tasks.find((task) => !asked.has(task.id) && task.ref.getSnapshot().hasTag('needsDecision'))?.ref);
   if (!waiting) return null;
   return (
     <Suspense fallback={null}>

@@ -2,7 +2,7 @@ import * as RadixDialog from '@radix-ui/react-dialog';
 import { useLingui } from '@lingui/react/macro';
 import { useSelector } from '@xstate/react';
 import { ListChecks, X } from 'lucide-react';
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { useCallback, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { PARTS_PER_UPLOAD_CHOICES } from '../../../contract/transfer';
 import type { TaskManagerContext, taskManagerMachine } from '../../../machines/task-manager.machine';
@@ -12,6 +12,7 @@ import { dialogStyles } from '../Dialog';
 import { Field } from '../Field';
 import styles from './TaskManager.module.css';
 import { TaskRow } from './TaskRow';
+import { useTaskChanges } from './use-task-changes';
 
 type TaskManagerActor = ActorRefFrom<typeof taskManagerMachine>;
 
@@ -82,20 +83,9 @@ export function TaskManagerPanel({ manager }: { manager: TaskManagerActor }) {
   );
 }
 
-/**
- * How many tasks are in a status that `counts`, kept current as each task moves: a task's change does not change
- * the manager's snapshot, so each task is watched (an unchanged count renders nothing).
- */
-function useCountOf(tasks: TaskManagerContext['tasks'], counts: (status: string) => boolean): number {
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const subscriptions = tasks.map((task) => task.ref.subscribe(onChange));
-      return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
-    },
-    [tasks],
-  );
-  return useSyncExternalStore(subscribe, () => tasks.filter((task) => counts(String(task.ref.getSnapshot().value))).length);
-}
+/** How many tasks are in a status that `counts`, kept current as each task moves. */
+const useCountOf = (tasks: TaskManagerContext['tasks'], counts: (status: string) => boolean): number =>
+  useTaskChanges(tasks, () => tasks.filter((task) => counts(String(task.ref.getSnapshot().value))).length);
 
 /** This browser's parts in flight per upload; a change applies at once, to running uploads too. */
 function PartsPerUploadField({ manager }: { manager: TaskManagerActor }) {
