@@ -11,13 +11,20 @@ const forbidden = {
   src: ['server'],
 };
 
-/** Inside server/, what each layer may NOT import: layers point down (routes and webdav → fs → services → storage). */
+/**
+ * Inside server/: features (server/features/<feature>/) sit over the shared layers, which never reach back up.
+ * storage/ stays below forms/ (a form streams into a driver, never the other way).
+ */
 const serverLayers = {
-  'server/storage': ['services', 'fs', 'routes', 'webdav', 'forms'],
-  'server/services': ['fs', 'routes', 'webdav'],
-  'server/fs': ['routes', 'webdav'],
-  'server/forms': ['fs', 'routes', 'webdav'],
+  'server/storage': ['features', 'forms', 'middleware', 'openapi'],
+  'server/db': ['features', 'storage', 'forms', 'middleware'],
+  'server/security': ['features', 'forms', 'middleware'],
+  'server/net': ['features', 'forms', 'middleware'],
+  'server/forms': ['features', 'middleware'],
 };
+
+/** A feature's rules and records never import HTTP modules (routes, middleware): the HTTP side calls down. */
+const httpModules = ['**/routes', '**/*-routes', './routes', './*-routes', '**/middleware', './middleware'];
 
 const folderPatterns = (folders) => folders.map((folder) => `**/${folder}/**`).concat(folders.map((f) => `../${f}`));
 
@@ -50,6 +57,21 @@ export default tseslint.config(
     restrictImports(folder, [bannedImports('server', forbidden.server), bannedImports(folder, banned)]),
   ),
   {
+    files: ['server/features/**/*.ts'],
+    ignores: ['server/features/**/*.test.ts', 'server/features/**/*routes.ts', 'server/features/**/middleware.ts', 'server/features/webdav/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            bannedImports('server', forbidden.server),
+            { group: httpModules, message: 'A feature module may not import routes or middleware (see docs/architecture.md).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Machines may import worker types only, never worker code.
     files: ['machines/**/*.ts'],
     rules: {
@@ -71,7 +93,7 @@ export default tseslint.config(
     },
   },
   {
-    // The API reference page's own scripts: plain browser scripts, served as files (server/routes/api-docs.ts).
+    // The API reference page's own scripts: plain browser scripts, served as files (server/openapi/docs-routes.ts).
     files: ['server/openapi/page/*.js'],
     languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly' } },
   },

@@ -41,7 +41,7 @@ function uniqueSlug(text: string): string {
  * The Markdown dialect of the app: GitHub-flavoured (tables, task lists, fenced code, autolinks), a single line
  * break is no break, headings with GitHub's anchors (`## Set up` is `id="user-content-set-up"`, prefixed as every
  * id of a paste is: contract/user-content.ts). One parser for both sides: the server renders a paste's HTML for its
- * readers with it (server/services/markdown.ts), the browser its previews in a worker (src/lib/markdown/parse.ts),
+ * readers with it (server/features/pastes/markdown.ts), the browser its previews in a worker (src/lib/markdown/parse.ts),
  * so both give the same HTML for the same text.
  */
 const marked = new Marked({

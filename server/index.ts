@@ -4,12 +4,12 @@ import { ConfigError, readConfig } from './config';
 import { openDatabase } from './db/database';
 import { describePostgresUrl } from './db/dialect';
 import { createSecretBox, loadEncryptionKey } from './security/secret-box';
-import { ensureAdmin } from './services/admins';
-import { startUploadSweeper, sweepAsLeader, UPLOAD_SWEEP_LEASE } from './services/upload-sweeper';
-import { releaseLease } from './services/leases';
-import { assertStorageShared, localStorageAllowed } from './services/shared-storage';
-import { ensureDefaultStorage } from './services/storage-configs';
-import { viewCountsOf } from './services/view-counts';
+import { ensureAdmin } from './features/auth/admins';
+import { startUploadSweeper, sweepAsLeader, UPLOAD_SWEEP_LEASE } from './features/upload-sweeper';
+import { releaseLease } from './db/leases';
+import { assertStorageShared, localStorageAllowed } from './features/storages/shared-storage';
+import { ensureDefaultStorage } from './features/storages/configs';
+import { viewCountsOf } from './features/shares/view-counts';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {

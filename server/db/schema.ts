@@ -260,7 +260,7 @@ export interface FileRequestUploadsTable {
   updated_at: string;
 }
 
-/** A name in a storage config held by a write in progress until `expires_at` (server/fs/free-names.ts). */
+/** A name in a storage config held by a write in progress until `expires_at` (server/features/fs/free-names.ts). */
 export interface FsNameReservationsTable {
   storage_config_id: string;
   storage_key: string;

@@ -33,7 +33,7 @@ function appendList(headers: Headers, name: string, names: string) {
  *   a 403 in the envelope. Same-origin requests (which send no preflight) are not affected.
  * - `Vary: Origin` on every answer, so that no cache hands one origin's answer to another.
  * The LOCAL storage's signed URLs keep their own policy (any origin, no credentials: the signature is the only one;
- * server/routes/local-storage.ts). Security headers and `no-store` are added afterwards as for any answer.
+ * server/features/storages/local-url-routes.ts). Security headers and `no-store` are added afterwards as for any answer.
  */
 export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<AppEnv> {
   const allowed = new Set(allowedOrigins);

@@ -14,7 +14,7 @@ import { bytesOf, fileClient } from '../../tests/fixtures/files';
 import { fsClient } from '../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
-import { viewCountsOf } from '../services/view-counts';
+import { viewCountsOf } from '../features/shares/view-counts';
 import { SHARE_AREA } from '../storage/keys';
 import type { ImportReport } from './import-cloudpaste/report';
 import { importCloudPaste } from './import-cloudpaste/runner';

@@ -166,7 +166,7 @@ describe('sharing a paste', () => {
   });
 
   it('a long paste, which the server leaves to the reader, is rendered by a worker of the page', async () => {
-    // Over 64 KiB: no contentHtml (server/services/markdown.ts), the page parses it (src/lib/markdown/parse.ts).
+    // Over 64 KiB: no contentHtml (server/features/pastes/markdown.ts), the page parses it (src/lib/markdown/parse.ts).
     await adminPaste({ slug: 'long-read', content: `# Long read\n\n${'A line of *prose*.\n\n'.repeat(4000)}` });
     const { page, context } = await newPerson(suite.browser);
     await page.goto(`${suite.server.url}/paste/long-read`);

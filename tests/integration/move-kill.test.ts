@@ -1,6 +1,6 @@
 /**
  * A WebDAV MOVE of 200 files between two storage configs, its server process killed (SIGKILL) midway: every file
- * is whole in the source or verified in the target, none lost (server/fs/move.ts deletes a source only once its
+ * is whole in the source or verified in the target, none lost (server/features/fs/move.ts deletes a source only once its
  * copy is verified). Another process on the same PostgreSQL and S3 looks afterwards.
  */
 import { createHash, randomBytes } from 'node:crypto';

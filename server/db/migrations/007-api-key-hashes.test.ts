@@ -11,7 +11,7 @@ import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, DEFAULT_IP, expectError,
 import { testPostgresUrl, usingPostgres } from '../../../tests/fixtures/test-database';
 import { createApp } from '../../app';
 import { createSecretBox } from '../../security/secret-box';
-import { ensureAdmin } from '../../services/admins';
+import { ensureAdmin } from '../../features/auth/admins';
 import { migratorOf, openDatabase, sqlitePath, type DB } from '../database';
 import { connectPostgres, connectSqlite } from '../dialect';
 import type { ApiKeysTable } from '../schema';

@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 
 /**
- * Names in a mount held by a write in progress (server/fs/free-names.ts): a multipart upload, a presigned PUT, a
+ * Names in a mount held by a write in progress (server/features/fs/free-names.ts): a multipart upload, a presigned PUT, a
  * planned client copy, a file request's upload. The unique key makes taking a name atomic across processes and
  * instances; a row past `expires_at` no longer holds its name and is swept.
  */

@@ -1,6 +1,6 @@
 import { isCleanAbsolutePath, normalizeBasicPath } from '../../../contract/api-keys';
-import { CLOUDPASTE_HASH_PREFIX } from '../../services/admins';
-import { keyColumns } from '../../services/api-keys';
+import { CLOUDPASTE_HASH_PREFIX } from '../../features/auth/admins';
+import { keyColumns } from '../../features/auth/api-keys';
 import { createdAt, exists, isoTime, type ImportContext } from './context';
 
 /** CloudPaste's "never expires". */

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../context';
 import type { DB } from '../../db/database';
-import { moveSharesIntoArea, type ShareMoveLog } from '../../services/share-area';
-import { SYSTEM_CREATOR } from '../../services/storage-configs';
+import { moveSharesIntoArea, type ShareMoveLog } from '../../features/storages/share-area';
+import { SYSTEM_CREATOR } from '../../features/storages/configs';
 import { SHARE_AREA } from '../../storage/keys';
 import { importAdmins, importApiKeys } from './accounts';
 import type { ImportContext, ImportOptions } from './context';

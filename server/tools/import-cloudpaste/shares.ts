@@ -1,6 +1,6 @@
 import { slugProblem } from '../../../contract/slugs';
 import { hashPassword } from '../../security/passwords';
-import { isSlugTaken, type SlugTable } from '../../services/slugs';
+import { isSlugTaken, type SlugTable } from '../../features/shares/slugs';
 import { assertSafeKey } from '../../storage/driver';
 import { isReservedAreaKey } from '../../storage/keys';
 import { createdAt, exists, isoTime, ownerOf, type ImportContext } from './context';

@@ -30,7 +30,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
     multipart: t`Multipart upload`,
     direct: t`Direct upload`,
   };
-  // What each mode does with a WebDAV PUT to S3 storage (server/webdav/put.ts), and when to pick it.
+  // What each mode does with a WebDAV PUT to S3 storage (server/features/webdav/put.ts), and when to pick it.
   const modeHelp: Record<WebdavUploadMode, string> = {
     auto: t`Recommended. A file of up to 5 MiB goes to the storage in one request; a larger one, or one the client sends without its size (as macOS Finder does), goes in 5 MiB parts.`,
     proxy: t`The server signs an upload URL and sends the whole file through it in one request, as a browser upload does (a file sent without its size still goes in parts). Choose it for a storage that does not support multipart uploads; one request takes at most 5 GB.`,

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import { uploadMimeType, type FileShare } from '../../../contract/files';
+import type { AppDeps, Principal } from '../../context';
+import { ApiError, badInput } from '../../errors';
+import { putWithinBudget } from '../../forms/budgeted-put';
+import { receiveForm, type FormFile } from '../../forms/receive-form';
+import { UnsafeKeyError } from '../../storage/driver';
+import { cleanContentType } from '../../storage/http-headers';
+import { cleanFilename, shareObjectKey } from '../../storage/keys';
+import { reasonOf } from '../../storage/reason';
+import { driverFor } from '../../storage/registry';
+import { recordStoredFile, shareOptionsFromForm, type StoredObject } from './records';
+import { assertSlugFree } from '../shares/slugs';
+import { readSettings } from '../settings/settings';
+import { resolveUploadConfig } from '../storages/configs';
+import { assertFits, byteBudget, uploadLimits } from '../storages/upload-limits';
+
+/** Where form files wait while fields that place them are still to come. */
+export const stagingDirOf = (deps: AppDeps) => join(deps.config.dataDir, 'staging');
+
+/** Fields that choose where the bytes go: when they come after the file, it is staged on disk first. */
+const PLACEMENT_FIELDS = ['s3_config_id', 'path'];
+
+/**
+ * `POST /api/upload`: the multipart form is parsed as it arrives, fields in any order (see receiveForm). The
+ * file streams into storage within the max upload size and the quota; past either the partial object is
+ * removed and the answer is a 413 with the file's size.
+ */
+export async function receiveFormUpload(deps: AppDeps, principal: Principal, request: Request): Promise<FileShare> {
+  const { max_upload_size } = await readSettings(deps.db);
+  const { fields, stored } = await receiveForm(request, {
+    placementFields: PLACEMENT_FIELDS,
+    stagingDir: stagingDirOf(deps),
+    stagingLimit: Math.floor(max_upload_size * 1024 * 1024),
+    tooLarge: (seen) => {
+      assertFits(seen, { maxUploadBytes: Math.floor(max_upload_size * 1024 * 1024) });
+      return new ApiError(413, 'body_too_large', { limit: String(seen) });
+    },
+    store: (formFields, file) => storeFilePart(deps, principal, formFields, file),
+    discard: (object) => driverFor(deps, object.config).delete(object.key),
+  });
+  try {
+    return await recordStoredFile(deps, principal, stored, shareOptionsFromForm(fields));
+  } catch (error) {
+    await driverFor(deps, stored.config).delete(stored.key).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Everything of one file part: checks that need no bytes first, then the bytes into storage. */
+async function storeFilePart(deps: AppDeps, principal: Principal, fields: Record<string, string>, file: FormFile): Promise<StoredObject> {
+  try {
+    const config = await resolveUploadConfig(deps, principal, fields.s3_config_id || undefined);
+    const limits = await uploadLimits(deps, config);
+    // Refuse early what can be refused early: a bad or taken slug, a bad folder.
+    const options = shareOptionsFromForm(fields);
+    if (options.slug !== undefined) await assertSlugFree(deps.db, 'files', options.slug);
+    const filename = cleanFilename(file.filename);
+    const mimetype = cleanContentType(fields.mimetype || uploadMimeType(filename, file.mimeType === 'application/octet-stream' ? '' : file.mimeType));
+    const key = shareObjectKey(config.default_folder, fields.path, filename);
+    const budget = byteBudget(limits);
+    const outcome = await putWithinBudget(driverFor(deps, config), key, file.stream, mimetype, budget);
+    if (outcome.kind === 'over_budget') {
+      assertFits(outcome.seen, limits);
+      throw new ApiError(413, 'body_too_large', { limit: String(budget) });
+    }
+    if (outcome.kind === 'failed') {
+      if (outcome.error instanceof UnsafeKeyError) throw badInput('path', 'invalid_path');
+      throw new ApiError(502, 'storage_unavailable', { reason: reasonOf(outcome.error) });
+    }
+    return { config, key, filename, mimetype, size: outcome.head.size, etag: outcome.head.etag };
+  } catch (error) {
+    // Whatever went wrong, the rest of the part is read (and dropped) so the form can end and be answered.
+    file.stream.resume();
+    throw error;
+  }
+}

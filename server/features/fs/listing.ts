@@ -1,0 +1,134 @@
+import type { FsEntry, FsItem, FsListing } from '../../../contract/fs';
+import { mimeTypeOf } from '../../../contract/mime';
+import type { AppDeps } from '../../context';
+import { ApiError } from '../../errors';
+import { directoryCacheOf } from './directory-cache';
+import { visibleMounts } from '../mounts/mounts';
+import type { FolderListing, ListedObject } from '../../storage/driver';
+import { displayPath, isWithin, nameOf, pathOfSegments, type FsPath } from './paths';
+import { innerOfKey, listMount, resolveTarget, withInner, type FsCaller, type MountTarget, type VirtualTarget } from './resolve';
+import { onStorage } from './storage-errors';
+
+// One collator for every comparison: localeCompare with options builds a new one per call (seconds for 5,000 names).
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const byName = (a: FsItem, b: FsItem) => collator.compare(a.name, b.name) || (a.name < b.name ? -1 : 1);
+
+const folderItem = (path: FsPath, isVirtual: boolean): FsItem => ({
+  name: nameOf(path),
+  path: displayPath(path, true),
+  isDirectory: true,
+  isVirtual,
+  size: 0,
+  modified: null,
+  mimetype: null,
+  etag: null,
+});
+
+export const fileItem = (path: FsPath, object: Pick<ListedObject, 'size' | 'etag' | 'modified'>): FsItem => ({
+  name: nameOf(path),
+  path: path.text,
+  isDirectory: false,
+  isVirtual: false,
+  size: object.size,
+  modified: object.modified?.toISOString() ?? null,
+  mimetype: mimeTypeOf(nameOf(path)),
+  etag: object.etag,
+});
+
+/** Folders first, then files, each by name as people sort them (`file2` before `file10`). */
+const sorted = (items: FsItem[]) => [...items.filter((i) => i.isDirectory).sort(byName), ...items.filter((i) => !i.isDirectory).sort(byName)];
+
+/** What a key may see of a folder above its base path: only the branch that leads down to it. */
+const onBranch = (caller: FsCaller, item: FsItem) => {
+  const path = item.path.replace(/\/$/, '') || '/';
+  return isWithin(path, caller.basePath) || isWithin(caller.basePath, path);
+};
+
+/** The child entries of a virtual folder: its mount points and the virtual folders on the way to deeper ones. */
+function virtualItems(target: VirtualTarget): FsItem[] {
+  const seen = new Set<string>();
+  const items: FsItem[] = [];
+  for (const mount of target.mounts) {
+    const segments = mount.mount_path.split('/').filter(Boolean);
+    const child = pathOfSegments(segments.slice(0, target.path.segments.length + 1));
+    if (seen.has(child.text)) continue;
+    seen.add(child.text);
+    items.push(folderItem(child, true));
+  }
+  return items; // mounts come in sort order; keep it
+}
+
+/** One folder's listing from storage, or the mount's cache when fresh (unless `refresh`). */
+export async function folderListing(deps: AppDeps, target: MountTarget, refresh: boolean): Promise<FolderListing> {
+  const cache = directoryCacheOf(deps, deps.now);
+  const cacheKey = target.inner.join('/');
+  if (!refresh) {
+    const cached = cache.get(target.mount.id, cacheKey, target.mount.cache_version);
+    if (cached) return cached;
+  }
+  const listing = await onStorage(target.path.text, () => listMount(target));
+  if (listing.folders.length === 0 && listing.objects.length === 0 && target.inner.length > 0) {
+    await assertFolder(target);
+  }
+  cache.set(target.mount.id, cacheKey, listing, target.mount.cache_ttl, target.mount.cache_version);
+  return listing;
+}
+
+/** 404 when nothing is there, 400 when it is a file. */
+async function assertFolder(target: MountTarget) {
+  if (await onStorage(target.path.text, () => target.driver.folderExists(target.key))) return;
+  const file = await onStorage(target.path.text, () => target.driver.stat(target.key));
+  if (file) throw new ApiError(400, 'fs_not_a_folder', { path: target.path.text }, { field: 'path', issue: 'not_a_folder' });
+  throw new ApiError(404, 'fs_not_found', { path: target.path.text });
+}
+
+export async function listFolder(deps: AppDeps, caller: FsCaller, path: FsPath, refresh = false): Promise<FsListing> {
+  const target = await resolveTarget(deps, caller, path, 'list');
+  if (target.kind === 'virtual') {
+    const items = virtualItems(target).filter((item) => onBranch(caller, item));
+    return { path: displayPath(path, true), type: 'directory', isVirtual: true, mountId: null, items };
+  }
+  const listing = await folderListing(deps, target, refresh);
+  const items = [
+    ...listing.folders.map((key) => folderItem(withInner(target, innerOfKey(target, key)).path, false)),
+    ...listing.objects.map((object) => fileItem(withInner(target, innerOfKey(target, object.key)).path, object)),
+  ];
+  // Mount points nested right below this folder show as virtual folders.
+  const nested = await nestedMountItems(deps, caller, target);
+  const names = new Set(items.map((item) => item.name));
+  for (const item of nested) if (!names.has(item.name)) items.push(item);
+  return {
+    path: displayPath(path, true),
+    type: 'directory',
+    isVirtual: false,
+    mountId: target.mount.id,
+    items: sorted(items.filter((item) => onBranch(caller, item))),
+  };
+}
+
+async function nestedMountItems(deps: AppDeps, caller: FsCaller, target: MountTarget): Promise<FsItem[]> {
+  const depth = target.path.segments.length + 1;
+  return (await visibleMounts(deps, caller.principal))
+    .filter((mount) => mount.id !== target.mount.id && isWithin(mount.mount_path, target.path) && mount.mount_path !== target.path.text)
+    .map((mount) => folderItem(pathOfSegments(mount.mount_path.split('/').filter(Boolean).slice(0, depth)), true));
+}
+
+const entryOf = (item: FsItem, mountId: string | null): FsEntry => ({
+  ...item,
+  contentType: item.mimetype,
+  type: item.isDirectory ? 'directory' : 'file',
+  mountId,
+});
+
+/** `get`: one file or folder. */
+export async function statPath(deps: AppDeps, caller: FsCaller, path: FsPath): Promise<FsEntry> {
+  const target = await resolveTarget(deps, caller, path, 'use');
+  if (target.kind === 'virtual') return entryOf(folderItem(path, true), null);
+  if (target.inner.length === 0) return entryOf(folderItem(path, true), target.mount.id);
+  const file = await onStorage(path.text, () => target.driver.stat(target.key));
+  if (file) return entryOf(fileItem(path, file), target.mount.id);
+  if (await onStorage(path.text, () => target.driver.folderExists(target.key))) {
+    return entryOf(folderItem(path, false), target.mount.id);
+  }
+  throw new ApiError(404, 'fs_not_found', { path: path.text });
+}
