@@ -1,12 +1,13 @@
 import type { FileShare } from './files';
 import type { FsConflictPolicy } from './fs';
+import type { Job } from './jobs';
 
 /**
  * The language of the transfer engine: what the UI asks the worker to do, what the worker reports back,
  * and the error codes it fails with. Machines and the worker speak only these; src turns codes into text.
  */
 
-export const TASK_TYPES = ['upload', 'copy', 'move', 'delete', 'download'] as const;
+export const TASK_TYPES = ['upload', 'copy', 'move', 'delete', 'download', 'sync'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
@@ -301,7 +302,27 @@ export type TaskPayload =
   | FsBatchUploadPayload
   | FsCopyPayload
   | FsDeletePayload
-  | FsDownloadPayload;
+  | FsDownloadPayload
+  | ServerJobPayload;
+
+/**
+ * A copy, move or sync the server runs as a job (contract/jobs.ts): the task follows the job's events, and its
+ * cancel, pause, resume and retry are sent to the server. Closing the tab does not stop it.
+ */
+export interface ServerJobPayload {
+  kind: 'serverJob';
+  jobId: string;
+}
+
+/**
+ * How a server job's task ends: the job as it ended, its failures as the task manager lists failures, and the
+ * names it found taken (reason `fs_exists`), for the user to decide on.
+ */
+export interface ServerJobResult {
+  job: Job;
+  failed: { path: string; error: TransferError }[];
+  conflicts?: FsConflict[];
+}
 
 /** One file, or what a web address serves, as a file share (the upload page). */
 export interface ShareUploadPayload {

@@ -1,5 +1,5 @@
 import { assign, enqueueActions, setup } from 'xstate';
-import { PARTS_PER_UPLOAD_CHOICES } from '../contract/transfer';
+import { PARTS_PER_UPLOAD_CHOICES, type TaskPayload } from '../contract/transfer';
 import { isFinished, taskMachine, type TaskActor, type TaskInput } from './task.machine';
 
 export interface TaskManagerContext {
@@ -32,7 +32,7 @@ export const taskManagerMachine = setup({
   },
   actors: { task: taskMachine },
   actions: {
-    forgetTask: (_, _params: { id: string }) => {},
+    forgetTask: (_, _params: { id: string; payload: TaskPayload }) => {},
     /** Keeps the choice and hands it to the engine (provided by the app). */
     applyPartsPerUpload: (_, _params: { value: number }) => {},
   },
@@ -63,7 +63,7 @@ export const taskManagerMachine = setup({
         const task = context.tasks.find((entry) => entry.id === event.id);
         if (!task || !isFinished(statusOf(task)) && statusOf(task) !== 'awaitingFile') return;
         enqueue.stopChild(task.ref);
-        enqueue({ type: 'forgetTask', params: { id: task.id } });
+        enqueue({ type: 'forgetTask', params: { id: task.id, payload: task.ref.getSnapshot().context.payload } });
         enqueue.assign({ tasks: context.tasks.filter((entry) => entry.id !== event.id) });
       }),
     },
@@ -79,7 +79,7 @@ export const taskManagerMachine = setup({
         const finished = context.tasks.filter((task) => isFinished(statusOf(task)));
         for (const task of finished) {
           enqueue.stopChild(task.ref);
-          enqueue({ type: 'forgetTask', params: { id: task.id } });
+          enqueue({ type: 'forgetTask', params: { id: task.id, payload: task.ref.getSnapshot().context.payload } });
         }
         enqueue.assign({ tasks: context.tasks.filter((task) => !finished.includes(task)) });
       }),

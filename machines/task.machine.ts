@@ -29,7 +29,7 @@ export interface ItemCounts {
 }
 
 /** How a task rebuilt after a reload starts. */
-export type RestoredStatus = 'awaitingFile' | 'awaitingDecision' | 'running' | 'completed' | 'partial' | 'failed' | 'cancelled';
+export type RestoredStatus = 'awaitingFile' | 'awaitingDecision' | 'running' | 'paused' | 'completed' | 'partial' | 'failed' | 'cancelled';
 
 export interface TaskInput {
   id: string;
@@ -122,8 +122,21 @@ export const conflictsOf = (result: unknown): FsConflict[] => (isConflicted(resu
 const isConflicted = (result: unknown): result is { conflicts: FsConflict[] } =>
   typeof result === 'object' && result !== null && Array.isArray((result as { conflicts?: unknown }).conflicts) && (result as { conflicts: unknown[] }).conflicts.length > 0;
 
+/** The items a finished run names as failed: of a run over items, or of a server job. */
+export const failedItemsOf = (result: unknown): FsItemsResult['failed'] =>
+  typeof result === 'object' && result !== null && Array.isArray((result as { failed?: unknown }).failed) ? (result as FsItemsResult).failed : [];
+
 /** Failed items that a plain retry may mend (see isRetryable); a task that failed whole can always be tried again. */
-export const retryableFailures = (result: unknown): FsItemsResult['failed'] => (isItemsResult(result) ? result.failed.filter(({ error }) => isRetryable(error)) : []);
+export const retryableFailures = (result: unknown): FsItemsResult['failed'] => failedItemsOf(result).filter(({ error }) => isRetryable(error));
+
+/** Tasks the server runs: cancel and pause are told to it, and its job goes on when this page is gone. */
+const isServerJob = (payload: TaskPayload) => payload.kind === 'serverJob';
+
+/** The action that tells the server of a cancel or pause (a no-op for tasks the engine runs). */
+const tellServer = (command: 'cancel' | 'pause') => ({
+  type: 'commandServer' as const,
+  params: ({ context }: { context: TaskContext }) => ({ payload: context.payload, command }),
+});
 
 /** A local file or files the upload needs, absent after a reload until picked again (URL uploads need none). */
 function lacksLocalFiles(payload: TaskPayload): boolean {
@@ -184,6 +197,8 @@ export const taskMachine = setup({
       assertEvent(event, 'engine.done');
       return settled(context.previous, event.result);
     }),
+    /** Tells the server a job's task was cancelled or paused (provided by the app; other tasks stop in the engine). */
+    commandServer: (_, _params: { payload: TaskPayload; command: 'cancel' | 'pause' }) => {},
     /** The user's decision on the conflicts of the result, for the next run. */
     decide: assign({
       resolution: ({ context, event }) => {
@@ -195,7 +210,7 @@ export const taskMachine = setup({
   guards: {
     /** A local-file upload rebuilt after a reload has no file until the user picks it again (URL uploads need none). */
     fileMissing: ({ context }) => context.type === 'upload' && lacksLocalFiles(context.payload),
-    pausable: ({ context }) => isBatchPayload(context.payload),
+    pausable: ({ context }) => isBatchPayload(context.payload) || isServerJob(context.payload),
     hasConflicts: ({ event }) => {
       assertEvent(event, 'engine.done');
       return conflictsOf(event.result).length > 0;
@@ -228,6 +243,7 @@ export const taskMachine = setup({
       always: [
         { guard: { type: 'restoredAs', params: 'awaitingFile' }, target: 'awaitingFile' },
         { guard: { type: 'restoredAs', params: 'awaitingDecision' }, target: 'awaitingDecision' },
+        { guard: { type: 'restoredAs', params: 'paused' }, target: 'paused' },
         { guard: { type: 'restoredAs', params: 'completed' }, target: 'completed' },
         { guard: { type: 'restoredAs', params: 'partial' }, target: 'partial' },
         { guard: { type: 'restoredAs', params: 'failed' }, target: 'failed' },
@@ -279,14 +295,17 @@ export const taskMachine = setup({
           { guard: ({ event }) => event.error.code === 'cancelled', target: 'cancelled' },
           { target: 'failed', actions: assign({ error: ({ event }) => event.error }) },
         ],
-        'task.cancel': 'cancelled',
-        'task.pause': { guard: 'pausable', target: 'paused' },
+        'task.cancel': { target: 'cancelled', actions: tellServer('cancel') },
+        'task.pause': { guard: 'pausable', target: 'paused', actions: tellServer('pause') },
       },
     },
     /** Stopped by the user; what the server acknowledged stays done (the engine's journal keeps it). */
     paused: {
       tags: ['paused'],
-      on: { 'task.resume': 'running', 'task.cancel': 'cancelled' },
+      on: {
+        'task.resume': 'running',
+        'task.cancel': { target: 'cancelled', actions: tellServer('cancel') },
+      },
     },
     /**
      * The run found names taken (and wrote nothing over them): the user chooses skip, replace or keep both, once

@@ -37,6 +37,12 @@ export function fsDirectoryUploadTask(folder: string, directory: FileSystemDirec
   return { id: newTaskId(), type: 'upload', label, payload: { kind: 'fsBatchUpload', directory, folder, count: 0, fromFolder: true } satisfies ExplorerTaskPayload };
 }
 
+/** The mount a path is in: its first segment. */
+const mountOf = (path: string) => path.split('/').find(Boolean) ?? '';
+
+/** Whether any source is in another mount than the target (a server job's work, not the storage's own copy). */
+export const crossesMounts = (sources: string[], target: string) => sources.some((source) => mountOf(source) !== mountOf(target));
+
 /** A copy or a move of mount paths: a name taken in the target is asked about, never written over unasked. */
 export function fsCopyTask(label: string, items: FsCopyItem[], operation: 'copy' | 'move'): TaskInput {
   return { id: newTaskId(), type: operation, label, payload: { kind: 'fsCopy', items, operation } satisfies ExplorerTaskPayload };

@@ -10,6 +10,7 @@ import {
   type JournalTask,
   type RequestUploadPayload,
   type ShareBatchPayload,
+  type ServerJobPayload,
   type ShareUploadPayload,
   type TaskPayload,
   type TransferError,
@@ -22,6 +23,7 @@ import { apiAccess, partsPerUpload, setPartsPerUpload, transferEngine } from '..
 import { streamedDownload } from '../lib/streamed-download';
 import { whenSignedIn } from './create-actors';
 import { copyRunItems } from './explorer-tasks';
+import { followServerJob, forgetServerJob, restoreServerJobs, tellServerJob } from './server-jobs';
 import { fileRequestGrants, withGrant } from './file-request-tasks';
 
 /**
@@ -30,6 +32,8 @@ import { fileRequestGrants, withGrant } from './file-request-tasks';
  */
 const runTaskInEngine = (credentials: () => StoredCredentials) =>
   fromCallback<TaskEvent, RunnerInput>(({ input, sendBack }) => {
+    // A server job runs on the server: its task follows the job's events, and leaving it stops nothing there.
+    if (input.payload.kind === 'serverJob') return followServerJob(input, input.payload, sendBack);
     let finished = false;
     const finish = (event: TaskEvent) => {
       finished = true;
@@ -38,7 +42,7 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
     const api = apiAccess(credentials(), i18n.locale);
     // The engine's events name their task; the task's own actor needs no name.
     const relay = ({ taskId: _taskId, ...event }: EngineEvent) => sendBack(event);
-    const run = runPayload(input, api, relay);
+    const run = runPayload({ ...input, payload: input.payload }, api, relay);
     run.then(
       (result) => finish({ type: 'engine.done', result }),
       (error: unknown) => {
@@ -54,7 +58,7 @@ const runTaskInEngine = (credentials: () => StoredCredentials) =>
 const missingFile = () => Promise.reject({ code: 'unknown' } satisfies TransferError);
 
 /** Hands a task to the engine pipeline its payload's kind calls for. */
-function runPayload(input: RunnerInput, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
+function runPayload(input: RunnerInput & { payload: Exclude<TaskPayload, ServerJobPayload> }, api: ApiAccess, relay: (event: EngineEvent) => void): Promise<unknown> {
   const { payload } = input;
   switch (payload.kind) {
     case 'shareUpload':
@@ -225,21 +229,28 @@ export function createTaskManager(auth: Actor<typeof authMachine>, inspect?: Act
   const credentials = () => auth.getSnapshot().context;
   const manager = createActor(
     taskManagerMachine.provide({
-      actors: { task: taskMachine.provide({ actors: { runTask: runTaskInEngine(credentials) } }) },
+      actors: {
+        task: taskMachine.provide({
+          actors: { runTask: runTaskInEngine(credentials) },
+          actions: { commandServer: (_, { payload, command }) => payload.kind === 'serverJob' && tellServerJob(payload, command) },
+        }),
+      },
       actions: {
-        forgetTask: (_, { id }) => void transferEngine.forget(id, apiAccess(credentials(), i18n.locale)),
+        forgetTask: (_, { id, payload }) =>
+          payload.kind === 'serverJob' ? forgetServerJob(payload.jobId) : void transferEngine.forget(id, apiAccess(credentials(), i18n.locale)),
         applyPartsPerUpload: (_, { value }) => setPartsPerUpload(value),
       },
     }),
     { input: { partsPerUpload: partsPerUpload() }, inspect },
   );
   manager.start();
-  whenSignedIn(auth, () =>
+  whenSignedIn(auth, () => {
     void transferEngine.journalTasks().then(
       (tasks) => manager.send({ type: 'tasks.restore', tasks: tasks.sort((a, b) => a.queuedAt - b.queuedAt).map(taskFromJournal) }),
       () => undefined,
-    ),
-  );
+    );
+    void restoreServerJobs().then((tasks) => manager.send({ type: 'tasks.restore', tasks }), () => undefined);
+  });
   return manager;
 }
 

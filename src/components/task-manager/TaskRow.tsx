@@ -4,7 +4,7 @@ import { CheckCircle2, CircleAlert, Copy, CopyPlus, ExternalLink, FileUp, Pause,
 import { memo, Suspense, useRef, useState } from 'react';
 import type { FileShare } from '../../../contract/files';
 import { isBatchPayload, isShareBatchResult, type BatchFile, type TaskType, type UploadStage } from '../../../contract/transfer';
-import { conflictsOf, isItemsResult, retryableFailures, type ItemCounts, type TaskActor } from '../../../machines/task.machine';
+import { conflictsOf, failedItemsOf, retryableFailures, type ItemCounts, type TaskActor } from '../../../machines/task.machine';
 import { fileShareUrl } from '../../lib/api/files';
 import { formatBytes } from '../../lib/format';
 import { formatDuration } from '../../lib/format-short';
@@ -61,11 +61,11 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
   const fileInput = useRef<HTMLInputElement>(null);
   const [deciding, setDeciding] = useState(false);
   /** A task over many items that ended partly done names the items that failed, and why. */
-  const failedItems = isItemsResult(result) ? result.failed : [];
+  const failedItems = failedItemsOf(result);
   /** Only failures another try may mend are retried: a refusal for what the item is would fail the same way. */
   const retryable = status !== 'partial' || retryableFailures(result).length > 0;
   const conflicts = status === 'awaitingDecision' ? conflictsOf(result).length : 0;
-  const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, move: t`Move`, delete: t`Delete`, download: t`Download` };
+  const typeText: Record<TaskType, string> = { upload: t`Upload`, copy: t`Copy`, move: t`Move`, delete: t`Delete`, download: t`Download`, sync: t`Sync` };
   /** A finished file share (an upload into a mount answers its path instead). */
   const share = status === 'completed' && typeof (result as Partial<FileShare> | undefined)?.slug === 'string' ? (result as FileShare) : undefined;
   /** Files shared together: the shares of those done, once the batch ended (partly done or not). */

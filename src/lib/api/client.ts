@@ -144,6 +144,20 @@ export async function apiRequest<S extends v.GenericSchema>(
  * contract/share-peek.ts). A HEAD answer has no body, so a refusal is told by its status alone (404, 410, …), with
  * the generic message of that status.
  */
+/**
+ * Opens `/api{path}` as a stream of Server-Sent Events with the user's credentials (EventSource cannot send an
+ * `Authorization` header). Answers the open response's body; a refusal fails like any call.
+ */
+export async function openStream(path: string, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  const credentials = hooks.credentials();
+  const response = await fetch(`${backendBaseUrl()}/api${path}`, { headers: { ...baseHeaders(credentials), Accept: 'text/event-stream' }, signal });
+  if (!response.ok || !response.body) {
+    const body = (await response.json().catch(() => undefined)) as EnvelopeLike | undefined;
+    throw failureFor(response, body, { schema: v.unknown(), fileRoute: true }, credentials);
+  }
+  return response.body;
+}
+
 export async function apiHead(path: string): Promise<Headers> {
   const credentials = hooks.credentials();
   let response: Response;

@@ -6,7 +6,8 @@ import type { FsItem } from '../../../contract/fs';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
 import type { ZipDestination } from '../../../contract/transfer';
-import { fsCopyTask, fsDeleteTask, fsDirectoryUploadTask, fsDownloadTask, fsUploadTask } from '../../app/explorer-tasks';
+import { crossesMounts, fsCopyTask, fsDeleteTask, fsDirectoryUploadTask, fsDownloadTask, fsUploadTask } from '../../app/explorer-tasks';
+import { startServerJob } from '../../app/server-jobs';
 import { ConflictPrompts } from '../../components/task-manager/ConflictPrompts';
 import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel';
 import { fileLink } from '../../lib/api/fs';
@@ -85,10 +86,18 @@ export function Explorer() {
     send({ type: 'selection.clear' });
   };
 
-  const copy = (paths: string[], destination: string, operation: 'copy' | 'move') => {
+  const copy = async (paths: string[], destination: string, operation: 'copy' | 'move') => {
     // A target ending in `/` is the folder each source goes into, by its own name.
     const items = paths.map((sourcePath) => ({ sourcePath, targetPath: destination }));
-    const task = fsCopyTask(operation === 'move' ? t`Move to ${destination}` : t`Copy to ${destination}`, items, operation);
+    let task;
+    try {
+      // Between mounts the server copies by itself, no byte through this browser, and goes on if the tab closes.
+      const label = operation === 'move' ? t`Move to ${destination}` : t`Copy to ${destination}`;
+      task = crossesMounts(paths, destination) ? await startServerJob({ type: operation, items, onConflict: 'fail' }, label) : fsCopyTask(label, items, operation);
+    } catch (error) {
+      toasts.error(asRequestFailure(error).message);
+      return;
+    }
     tasks.send({ type: 'tasks.add', task });
     watch([task.id]);
     send({ type: 'dialog.close' });
@@ -182,7 +191,7 @@ export function Explorer() {
           {compact && selectionBar}
         </>
       )}
-      <ExplorerDialogs folder={folder} context={context} send={send} items={items} onRemove={remove} onCopy={copy} />
+      <ExplorerDialogs folder={folder} context={context} send={send} items={items} onRemove={remove} onCopy={(paths, destination, operation) => void copy(paths, destination, operation)} />
     </div>
   );
 }
