@@ -270,6 +270,22 @@ export interface FsNameReservationsTable {
   created_at: string;
 }
 
+/** A scheduled sync between two mount paths (migration 015). */
+export interface SyncSchedulesTable {
+  id: string;
+  source: string;
+  target: string;
+  cron: string;
+  mode: 'copy-new-and-changed' | 'mirror';
+  /** 1 or 0. */
+  enabled: number;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -289,4 +305,5 @@ export interface Database {
   file_requests: FileRequestsTable;
   file_request_uploads: FileRequestUploadsTable;
   fs_name_reservations: FsNameReservationsTable;
+  sync_schedules: SyncSchedulesTable;
 }
