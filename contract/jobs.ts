@@ -51,6 +51,8 @@ export const createJobRequestSchema = v.variant('type', [
   }),
 ]);
 export type CreateJobRequest = v.InferOutput<typeof createJobRequestSchema>;
+/** What a client sends (paths as text). */
+export type CreateJobBody = v.InferInput<typeof createJobRequestSchema>;
 
 /** Who started a job or a transfer, as the admin's task manager names them. */
 export const actorSchema = v.object({
@@ -164,6 +166,8 @@ export const syncScheduleRequestSchema = v.object({
   confirmMirror: v.optional(v.boolean(), false),
 });
 export type SyncScheduleRequest = v.InferOutput<typeof syncScheduleRequestSchema>;
+/** What a client sends (paths as text). */
+export type SyncScheduleBody = v.InferInput<typeof syncScheduleRequestSchema>;
 
 export const syncScheduleSchema = v.object({
   id: v.string(),

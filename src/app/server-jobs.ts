@@ -3,7 +3,7 @@ import type { FsConflict, ServerJobPayload, ServerJobResult, TransferError, Tran
 import type { RestoredStatus, RunnerEvent, RunnerInput, TaskInput } from '../../machines/task.machine';
 import { ApiRequestError } from '../lib/api/client';
 import { commandJob, createJob, getJob } from '../lib/api/jobs';
-import type { CreateJobRequest } from '../../contract/jobs';
+import type { CreateJobBody } from '../../contract/jobs';
 import { jobFeed } from './job-feed';
 
 /**
@@ -34,7 +34,7 @@ const rememberJobs = (jobs: KnownJob[]) => localStorage.setItem(KNOWN_JOBS_KEY, 
 export const forgetServerJob = (jobId: string) => rememberJobs(knownJobs().filter((job) => job.id !== jobId));
 
 /** The task of a job the server has just accepted. */
-export async function startServerJob(request: CreateJobRequest, label: string): Promise<TaskInput> {
+export async function startServerJob(request: CreateJobBody, label: string): Promise<TaskInput> {
   const job = await createJob(request);
   rememberJobs([...knownJobs(), { id: job.id, label }]);
   return { id: job.id, type: job.type, label, payload: { kind: 'serverJob', jobId: job.id } };

@@ -1,11 +1,11 @@
-import { jobListSchema, jobSchema, type CreateJobRequest, type JobStatus } from '../../../contract/jobs';
+import { jobListSchema, jobSchema, type CreateJobBody, type JobStatus } from '../../../contract/jobs';
 import type { FsConflictPolicy } from '../../../contract/fs';
 import { apiRequest, currentScope } from './client';
 
 /** The server jobs of the signed-in user: `/admin/jobs` (every job) for admins, `/user/jobs` (its own) for keys. */
 export const jobsPath = (call = '') => `/${currentScope()}/jobs${call}`;
 
-export const createJob = (request: CreateJobRequest) => apiRequest(jobsPath(), { method: 'POST', body: request, schema: jobSchema, fileRoute: true });
+export const createJob = (request: CreateJobBody) => apiRequest(jobsPath(), { method: 'POST', body: request, schema: jobSchema, fileRoute: true });
 
 export const getJob = (id: string) => apiRequest(jobsPath(`/${encodeURIComponent(id)}`), { schema: jobSchema, fileRoute: true });
 

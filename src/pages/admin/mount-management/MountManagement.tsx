@@ -16,6 +16,7 @@ import { DateCell } from '../management/DateCell';
 import { ManagementTable, type Column } from '../management/ManagementTable';
 import { useManagementList } from '../management/use-management-list';
 import { MountFormDialog } from './MountFormDialog';
+import { SyncSchedules } from './SyncSchedules';
 import { WebdavAddress } from './WebdavAddress';
 
 export default function MountManagement({ title }: { title: string }) {
@@ -137,6 +138,8 @@ export default function MountManagement({ title }: { title: string }) {
           />
         )}
       />
+
+      <SyncSchedules />
 
       {list.editor && configs.data && (
         <MountFormDialog
