@@ -24,7 +24,7 @@ import { shareInbox, sharedText } from '../../lib/share-inbox';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
 import styles from './Home.module.css';
-import { MarkdownEditor, type EditorHandle } from '../../components/MarkdownEditor';
+import { MarkdownEditor, type EditorHandle } from '../../components/markdown-editor/MarkdownEditor';
 import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
