@@ -1,6 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { whenSettled } from '../../lib/idle';
+import { nextTask, whenSettled } from '../../lib/idle';
 import type { CodeMirrorEditor } from './code-mirror';
 import styles from './MarkdownEditor.module.css';
 
@@ -52,7 +52,9 @@ export const MarkdownEditor = forwardRef<EditorHandle, MarkdownEditorProps>(func
     let live = true;
     let loading: Promise<void> | undefined;
     upgrade.current = () => {
-      loading ??= import('./code-mirror').then(({ createCodeMirror }) => {
+      loading ??= import('./code-mirror').then(async ({ createCodeMirror }) => {
+        // CodeMirror's code is evaluated in one task, its first layout in another: one long task less.
+        await nextTask();
         const textarea = area.current;
         const parent = host.current;
         if (!live || !textarea || !parent) return;
