@@ -64,14 +64,20 @@ describe('the home page, signed out', () => {
     await context.close();
   });
 
-  it('from the upload page, the login goes back to the upload page', async () => {
+  it('from the upload page, the login goes back to the upload page, whose forms load only then', async () => {
     const { page, context } = await newPerson(suite.browser);
-    await page.goto(`${suite.server.url}/upload`);
+    const scripts: string[] = [];
+    page.on('request', (request) => void (request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname)));
+    const workspaceCode = () => scripts.filter((path) => /\/(UploadWorkspace|TaskManagerPanel|TaskRow)-[\w-]+\.js$/.test(path));
+    await page.goto(`${suite.server.url}/upload`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Log in to upload' }).waitFor();
+    expect(workspaceCode()).toEqual([]);
     await page.getByRole('link', { name: 'Log in' }).click();
     await signInHere(page);
     await page.waitForURL(`${suite.server.url}/upload`);
     await page.getByTestId('drop-zone').waitFor();
+    await page.getByRole('button', { name: /^Tasks/ }).waitFor();
+    expect(workspaceCode()).toContainEqual(expect.stringMatching(/UploadWorkspace-/));
     await context.close();
   });
 

@@ -220,6 +220,35 @@ describe('the editor', () => {
     await context.close();
   });
 
+  it('keeps what was typed before CodeMirror loaded: its text, caret and focus, and the typing goes on in CodeMirror', async () => {
+    const { page, context, errors } = await newPerson(suite.browser);
+    // CodeMirror's code is held back until the textarea has been typed in: the takeover happens mid-typing.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/code-mirror-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${suite.server.url}/`);
+    await page.locator('[data-testid="markdown-editor"] textarea').click();
+    await page.keyboard.insertText('# Early\n\nab');
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('region', { name: 'Preview' }).getByRole('heading', { name: 'Early' }).waitFor();
+    release();
+    await page.locator('.cm-content').waitFor();
+    expect(await page.locator('[data-testid="markdown-editor"] textarea').count()).toBe(0);
+    await page.keyboard.insertText('X');
+    await expect.poll(() => page.locator('.cm-content').textContent()).toBe('# EarlyaXb');
+    await page.getByRole('region', { name: 'Preview' }).getByText('aXb').waitFor();
+    // Undo takes back the typing in CodeMirror, then what the textarea got, as a step of its own.
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.locator('.cm-content').textContent()).toBe('# Earlyab');
+    await page.keyboard.press('Control+z');
+    await page.locator('.cm-placeholder').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('imports a Markdown file and clears after confirming', async () => {
     const { page, context } = await newPerson(suite.browser);
     await page.goto(`${suite.server.url}/`);

@@ -16,7 +16,6 @@ import { copyText } from '../../lib/clipboard';
 import { linkWithKey } from '../../lib/crypto/link-key';
 import { downloadBlob, safeFilename } from '../../lib/download';
 import { draftStore } from '../../lib/drafts';
-import { markdownToDocx } from '../../lib/export/docx';
 import { elementToPng } from '../../lib/export/png';
 import { formatDateTime } from '../../lib/format';
 import { loginHref } from '../../lib/login-return';
@@ -24,7 +23,7 @@ import { shareInbox, sharedText } from '../../lib/share-inbox';
 import { toasts } from '../../lib/toast';
 import { EditorToolbar } from './EditorToolbar';
 import styles from './Home.module.css';
-import { MarkdownEditor, type EditorHandle } from '../../components/MarkdownEditor';
+import { MarkdownEditor, type EditorHandle } from '../../components/markdown-editor/MarkdownEditor';
 import { ShareForm } from './ShareForm';
 import { expiresAtFor, type ShareFormValues } from './share-options';
 
@@ -122,8 +121,11 @@ export default function HomePage() {
     setExporting(true);
     try {
       const title = content.trim().split('\n')[0]?.replace(/^#+\s*/, '') ?? 'clipstash';
-      if (format === 'docx') downloadBlob(await markdownToDocx(content), safeFilename(title, 'docx'));
-      else {
+      // The Markdown-to-Word walk loads with the first export, as the docx library it drives does.
+      if (format === 'docx') {
+        const { markdownToDocx } = await import('../../lib/export/docx');
+        downloadBlob(await markdownToDocx(content), safeFilename(title, 'docx'));
+      } else {
         if (!preview.current) setShowPreview(true);
         const target = preview.current;
         if (!target) return toasts.error(t`Open the preview to export a picture`);

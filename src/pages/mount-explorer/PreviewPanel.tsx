@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FilePreview } from '../../components/file-preview/FilePreview';
 import { previewKind } from '../../components/file-preview/preview-kind';
 import { LinkButton } from '../../components/LinkButton';
-import { MarkdownEditor } from '../../components/MarkdownEditor';
+import { MarkdownEditor } from '../../components/markdown-editor/MarkdownEditor';
 import { MarkdownView } from '../../components/MarkdownView';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { loadTextPreview } from '../../lib/api/file-reads';
