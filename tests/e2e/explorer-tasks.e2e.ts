@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminToken, blobStorageBytes, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb, taskEnds } from './harness';
 import { COURIER_READ_BYTES } from '../../workers/transport/couriers';
 import { adminApi, mountBucket, storedTree } from './mounts';
@@ -51,17 +51,19 @@ async function copySelectionTo(page: Page, destination: string[]) {
  * The resource timings of the first of the page's workers whose URL matches `script` to have made two requests,
  * read while it runs (a copy's couriers end with their task).
  */
-async function resourceTimings(page: Page, script: RegExp): Promise<{ name: string; workerStart: number }[]> {
-  for (let waited = 0; waited < 20_000; waited += 200) {
-    for (const worker of page.workers().filter((candidate) => script.test(candidate.url()))) {
-      const entries = await worker
-        .evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, workerStart: (entry as PerformanceResourceTiming).workerStart })))
-        .catch(() => []);
-      if (entries.length >= 2) return entries;
-    }
-    await page.waitForTimeout(200);
-  }
-  return [];
+function resourceTimings(page: Page, script: RegExp): Promise<{ name: string; workerStart: number }[]> {
+  return vi.waitFor(
+    async () => {
+      for (const worker of page.workers().filter((candidate) => script.test(candidate.url()))) {
+        const entries = await worker
+          .evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, workerStart: (entry as PerformanceResourceTiming).workerStart })))
+          .catch(() => []);
+        if (entries.length >= 2) return entries;
+      }
+      throw new Error(`No worker of ${script} has made two requests yet`);
+    },
+    { timeout: 20_000, interval: 200 },
+  );
 }
 
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SETTLE_MS } from '../../src/lib/idle';
 
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -172,6 +173,20 @@ export async function animationsEnded(page: Page): Promise<void> {
         .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
+  );
+}
+
+/**
+ * Waits until the page has run the work it defers until it has settled (`whenSettled`, src/lib/idle.ts): queued the
+ * same way after the page's own, so it runs after them.
+ */
+export async function settledWorkDone(page: Page): Promise<void> {
+  await page.evaluate(
+    (settleMs) =>
+      new Promise<void>((resolve) => {
+        setTimeout(() => requestIdleCallback(() => resolve(), { timeout: 2_000 }), Math.max(0, settleMs - performance.now()));
+      }),
+    SETTLE_MS,
   );
 }
 
