@@ -190,6 +190,21 @@ export async function settledWorkDone(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Lets the first request to `url` through and holds the others until the answered function is called: a transfer
+ * that has begun and cannot end, for a cancel to land in its middle. A held request the cancel aborted is dropped.
+ */
+export async function holdAllButFirst(context: BrowserContext, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let seen = 0;
+  await context.route(url, async (route) => {
+    if (seen++ > 0) await released;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
+}
+
 /** axe-core on the current page: the serious and critical violations, described. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   // What is still fading in is checked as it ends: mid-animation, axe measures the contrast of half-transparent text.
