@@ -7,13 +7,16 @@ import { taskMachine, type RunnerInput, type TaskEvent } from './task.machine';
  * A fake engine for the explorer's tasks over many items (copy, delete, download): it works through the items one
  * per tick, reporting each as the real engine does, and answers the per-item result. An item in `failing` fails
  * that many times before it works. What the app's runner does on a retry is done here too: only the failed items
- * of `previous`, when the machine hands it one.
+ * of `previous`, when the machine hands it one. `stepAfterStop` settles when a tick comes to a stopped run: where it
+ * would have worked the next item.
  */
 function fakeEngine(failing: Record<string, number> = {}) {
   const runs: { items: string[]; previous?: FsItemsResult }[] = [];
   /** Items the engine finished, in order, over all runs; and how often a run was stopped before its end. */
   const worked: string[] = [];
   let stops = 0;
+  let stoppedStepRan!: () => void;
+  const stepAfterStop = new Promise<void>((resolve) => (stoppedStepRan = resolve));
   const left = { ...failing };
   const runTask = fromCallback<TaskEvent, RunnerInput>(({ input, sendBack }) => {
     const previous = input.previous as FsItemsResult | undefined;
@@ -23,7 +26,7 @@ function fakeEngine(failing: Record<string, number> = {}) {
     let next = 0;
     let stopped = false;
     const step = () => {
-      if (stopped) return;
+      if (stopped) return stoppedStepRan();
       const item = items[next++];
       if (item === undefined) return sendBack({ type: 'engine.done', result });
       sendBack({ type: 'engine.item', currentFile: item, counts: { success: result.succeeded.length, skipped: 0, failed: result.failed.length } });
@@ -43,7 +46,7 @@ function fakeEngine(failing: Record<string, number> = {}) {
       stopped = true;
     };
   });
-  return { runTask, runs, worked, stops: () => stops };
+  return { runTask, runs, worked, stops: () => stops, stepAfterStop };
 }
 
 const items = ['/local/a.txt', '/local/b.txt', '/local/c.txt', '/local/d.txt', '/local/e.txt'];
@@ -63,7 +66,7 @@ describe.each(['copy', 'delete', 'download'] as const)('a %s task over many item
     expect(actor.getSnapshot().value).toBe('cancelled');
     expect(engine.stops()).toBe(1);
     const workedAtCancel = engine.worked.length;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await engine.stepAfterStop;
     expect(engine.worked).toHaveLength(workedAtCancel);
     expect(workedAtCancel).toBeLessThan(items.length);
     expect(actor.getSnapshot().value).toBe('cancelled');

@@ -1,20 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loginResponseSchema } from '../contract/auth';
 import { ERROR_REASONS } from '../contract/envelope';
 import { healthSchema } from '../contract/system';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectError, expectOk, type TestApp } from '../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, expectError, expectOk, useTestApp } from '../tests/fixtures/test-app';
 
 describe('the envelope', () => {
-  let t: TestApp;
-  let token: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('wraps a success as {code, message, data, success} with code equal to the status', async () => {
     const res = await t.request('/api/health');
@@ -29,7 +23,7 @@ describe('the envelope', () => {
     ['DELETE', '/api/health'],
     ['GET', '/api'],
   ])('answers %s %s with a 404 envelope', async (method, path) => {
-    const body = await expectError(await t.request(path, { method, token }), 404);
+    const body = await expectError(await t.request(path, { method, token: t.token }), 404);
     expect(body.data.error).toBe('not_found');
     expect(body.message).toBe('Not found');
   });
@@ -43,7 +37,7 @@ describe('the envelope', () => {
     ] as const) {
       const res = await t.request(path, {
         method,
-        token,
+        token: t.token,
         rawBody: '{"username": "admin", ',
         headers: { 'content-type': 'application/json' },
       });
@@ -100,11 +94,7 @@ describe('the envelope', () => {
 });
 
 describe('message language', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ login: false });
 
   const wrongLogin = (headers: Record<string, string> = {}) =>
     t.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password: 'nope nope' }, headers });
@@ -151,19 +141,15 @@ describe('message language', () => {
 });
 
 describe('the built app', () => {
-  let t: TestApp;
   let root: string;
-  beforeAll(async () => {
+  const t = useTestApp({ login: false }, () => {
     root = mkdtempSync(join(tmpdir(), 'clipstash-spa-'));
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app-1.js"></script>');
     writeFileSync(join(root, 'assets', 'app-1.js'), 'console.log(1)');
-    t = await createTestApp({ staticDir: root });
+    return { staticDir: root };
   });
-  afterAll(async () => {
-    await t.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('serves hashed assets for a year, and a missing one as a 404 that is not kept', async () => {
     const asset = await t.request('/assets/app-1.js');

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fileClient } from '../../tests/fixtures/files';
-import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import { useTestApp } from '../../tests/fixtures/test-app';
 
 /** The parsed envelope of a compressed answer, whichever coding it came in. */
 async function decoded(res: Response): Promise<{ data: unknown }> {
@@ -13,17 +13,13 @@ async function decoded(res: Response): Promise<{ data: unknown }> {
 }
 
 describe('compressed API answers', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    for (let i = 0; i < 20; i++) await t.request('/api/paste', { token, json: { content: `paste number ${i}`, remark: 'a remark' } });
+    for (let i = 0; i < 20; i++) await t.request('/api/paste', { token: t.token, json: { content: `paste number ${i}`, remark: 'a remark' } });
   });
-  afterAll(() => t.close());
 
   const list = (acceptEncoding?: string) =>
-    t.request('/api/admin/pastes?page=1&limit=50', { token, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+    t.request('/api/admin/pastes?page=1&limit=50', { token: t.token, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
 
   it('compresses a large JSON list with the best accepted coding, with Vary and the right length', async () => {
     const br = await list('gzip, deflate, br');
@@ -62,15 +58,15 @@ describe('compressed API answers', () => {
 
   it('never compresses an answer that shows API keys: the new key, the list over 1 KB', async () => {
     const created = await t.request('/api/admin/api-keys', {
-      token,
+      token: t.token,
       json: { name: 'a key', text_permission: true },
       headers: { 'accept-encoding': 'br, gzip' },
     });
     expect(created.status).toBe(201);
     expect(created.headers.get('content-encoding')).toBeNull();
     expect(created.headers.get('cache-control')).toBe('no-store, no-transform');
-    for (let i = 0; i < 10; i++) await t.request('/api/admin/api-keys', { token, json: { name: `key ${i}`, text_permission: true } });
-    const listed = await t.request('/api/admin/api-keys', { token, headers: { 'accept-encoding': 'br, gzip' } });
+    for (let i = 0; i < 10; i++) await t.request('/api/admin/api-keys', { token: t.token, json: { name: `key ${i}`, text_permission: true } });
+    const listed = await t.request('/api/admin/api-keys', { token: t.token, headers: { 'accept-encoding': 'br, gzip' } });
     expect((await listed.clone().arrayBuffer()).byteLength).toBeGreaterThan(1024);
     expect(listed.headers.get('content-encoding')).toBeNull();
   });
@@ -78,7 +74,7 @@ describe('compressed API answers', () => {
   it('never compresses a file download, even of JSON', async () => {
     const f = fileClient(t);
     const json = Buffer.from(JSON.stringify({ rows: Array.from({ length: 500 }, (_, i) => ({ i })) }));
-    const share = await f.uploadOk(json, { token }, { filename: 'rows.json', type: 'application/json' });
+    const share = await f.uploadOk(json, { token: t.token }, { filename: 'rows.json', type: 'application/json' });
     const download = await f.download(share.slug, '', { headers: { 'accept-encoding': 'br, gzip' } });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-encoding')).toBeNull();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createdPasteSchema } from '../../contract/pastes';
 import { SHARE_PEEK_HEADERS } from '../../contract/share-peek';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../tests/fixtures/test-app';
 
 const FRONTEND = 'https://front.example';
 const STRANGER = 'https://evil.example';
@@ -15,16 +15,12 @@ const preflight = (origin: string, method = 'POST', headers = 'authorization, co
 const listOf = (res: Response, name: string) => (res.headers.get(name) ?? '').split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
 
 describe('CORS for a frontend on another origin', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp({ env: { CORS_ORIGINS: `${FRONTEND}, http://localhost:5173` } });
   let slug: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { CORS_ORIGINS: `${FRONTEND}, http://localhost:5173` } });
-    token = await t.login();
-    slug = (await expectOk(await t.request('/api/paste', { token, json: { content: 'peek me' } }), createdPasteSchema, 201)).slug;
+    slug = (await expectOk(await t.request('/api/paste', { token: t.token, json: { content: 'peek me' } }), createdPasteSchema, 201)).slug;
   });
-  afterAll(() => t.close());
 
   it.each(['/api/paste', '/api/admin/fs/upload', `/api/raw/some-slug`, '/api/file-download/some-slug', '/api/admin/fs/download'])(
     'answers a listed origin\'s preflight of %s with 204, its methods and headers, and credentials',
@@ -97,11 +93,7 @@ describe('CORS for a frontend on another origin', () => {
 });
 
 describe('CORS without CORS_ORIGINS (the default)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ login: false });
 
   it('allows no other origin', async () => {
     await expectError(await t.request('/api/paste', preflight(FRONTEND)), 403);

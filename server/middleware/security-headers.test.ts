@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../tests/fixtures/test-app';
 import type { AppEnv } from '../context';
 import { securityHeaders } from './security-headers';
 
@@ -16,21 +16,15 @@ function directives(policy: string | null): Map<string, string[]> {
 }
 
 describe('security headers', () => {
-  let t: TestApp;
-  let token: string;
   let root: string;
-  beforeAll(async () => {
+  const t = useTestApp({}, () => {
     root = mkdtempSync(join(tmpdir(), 'clipstash-spa-'));
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), '<!doctype html><script type="module" src="/assets/app-1.js"></script>');
     writeFileSync(join(root, 'assets', 'app-1.js'), 'console.log(1)');
-    t = await createTestApp({ staticDir: root });
-    token = await t.login();
+    return { staticDir: root };
   });
-  afterAll(async () => {
-    await t.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('sends X-Content-Type-Options: nosniff on pages, assets, API answers and errors', async () => {
     for (const path of ['/', '/paste/abc', '/assets/app-1.js', '/assets/missing.js', '/api/health', '/api/nothing']) {
@@ -65,7 +59,7 @@ describe('security headers', () => {
       { ...s3, name: 'Path style', endpoint_url: 'http://127.0.0.1:9000', bucket_name: 'one', path_style: true },
       { ...s3, name: 'Virtual hosts', endpoint_url: 'https://r2.example.com', bucket_name: 'two', path_style: false },
     ]) {
-      expect((await t.request('/api/s3-configs', { token, json: body })).status).toBe(201);
+      expect((await t.request('/api/s3-configs', { token: t.token, json: body })).status).toBe(201);
     }
     const policy = directives((await t.request('/')).headers.get('content-security-policy'));
     for (const directive of ['connect-src', 'img-src', 'media-src', 'frame-src']) {
@@ -75,7 +69,7 @@ describe('security headers', () => {
   });
 
   it('sends Cache-Control: no-store on API answers, with or without credentials', async () => {
-    expect((await t.request('/api/admin/check', { token })).headers.get('cache-control')).toBe('no-store');
+    expect((await t.request('/api/admin/check', { token: t.token })).headers.get('cache-control')).toBe('no-store');
     // The login answer adds no-transform: it holds a token and is never compressed (server/middleware/compression.ts).
     expect((await t.request('/api/admin/login', { json: { username: 'admin', password: 'wrong password!' } })).headers.get('cache-control')).toBe('no-store, no-transform');
     expect((await t.request('/api/health')).headers.get('cache-control')).toBe('no-store');

@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SHARE_PEEK_HEADERS } from '../../contract/share-peek';
-import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import { useTestApp } from '../../tests/fixtures/test-app';
 import { buildOpenApi } from './document';
 import { apiEndpoints, openApiPath } from './routes';
 
@@ -20,9 +20,8 @@ type Document = {
 };
 
 describe('GET /api/openapi.json', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let doc: Document;
-  let token: string;
   const op = (method: string, path: string): Operation => {
     const found = doc.paths[path]?.[method];
     if (!found) throw new Error(`${method} ${path} is not in the document`);
@@ -30,14 +29,11 @@ describe('GET /api/openapi.json', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     const res = await t.request('/api/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     doc = (await res.json()) as Document;
   });
-  afterAll(() => t.close());
 
   it('documents every route of the app, and no route the app lacks', () => {
     const { undocumented, unknown } = buildOpenApi(t.app.routes);
@@ -127,7 +123,7 @@ describe('GET /api/openapi.json', () => {
       const valid = ajv.validate(refs, body);
       expect(valid, `${method} ${path}: ${ajv.errorsText()}\n${JSON.stringify(body)}`).toBe(true);
     };
-    const key = (await t.createKey(token, { text_permission: true, file_permission: true })).key;
+    const key = (await t.createKey(t.token, { text_permission: true, file_permission: true })).key;
 
     await check('get', '/api/health', await t.request('/api/health'));
     await check('get', '/api/version', await t.request('/api/version'));
@@ -145,9 +141,9 @@ describe('GET /api/openapi.json', () => {
     await check('post', '/api/upload', await t.request('/api/upload', { apiKey: key, body: form }));
     await check('get', '/api/user/files', await t.request('/api/user/files', { apiKey: key }));
     await check('get', '/api/admin/files', await t.request('/api/admin/files', { apiKey: key }));
-    await check('get', '/api/admin/dashboard/stats', await t.request('/api/admin/dashboard/stats', { token }));
-    await check('get', '/api/s3-configs', await t.request('/api/s3-configs', { token }));
-    await check('get', '/api/admin/mounts', await t.request('/api/admin/mounts', { token }));
-    await check('get', '/api/admin/fs/list', await t.request('/api/admin/fs/list?path=/', { token }));
+    await check('get', '/api/admin/dashboard/stats', await t.request('/api/admin/dashboard/stats', { token: t.token }));
+    await check('get', '/api/s3-configs', await t.request('/api/s3-configs', { token: t.token }));
+    await check('get', '/api/admin/mounts', await t.request('/api/admin/mounts', { token: t.token }));
+    await check('get', '/api/admin/fs/list', await t.request('/api/admin/fs/list?path=/', { token: t.token }));
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import { useTestApp } from '../../tests/fixtures/test-app';
 
 const run = promisify(execFile);
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -36,7 +36,7 @@ async function runRecipe(title: string, cwd: string, replace: Record<string, str
 }
 
 describe('the README\'s recipes for scripts', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let origin: string;
   let key: string;
   let work: string;
@@ -51,9 +51,8 @@ describe('the README\'s recipes for scripts', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
     origin = await t.listen();
-    key = (await t.createKey(await t.login(), { name: 'script', text_permission: true, file_permission: true })).key;
+    key = (await t.createKey(t.token, { name: 'script', text_permission: true, file_permission: true })).key;
     work = mkdtempSync(join(tmpdir(), 'clipstash-recipes-'));
     // The web address of the URL recipe: a server of this test's own (the test app admits private addresses).
     source = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': photo.length }).end(photo));
@@ -63,7 +62,6 @@ describe('the README\'s recipes for scripts', () => {
   afterAll(async () => {
     await new Promise((resolve) => source.close(resolve));
     rmSync(work, { recursive: true, force: true });
-    await t.close();
   });
 
   it('uses tools this machine has', async () => {

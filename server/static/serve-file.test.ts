@@ -2,18 +2,17 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../scripts/precompress.mjs';
-import { createTestApp, type TestApp } from '../../tests/fixtures/test-app';
+import { type TestApp, useTestApp } from '../../tests/fixtures/test-app';
 
 /** A script long enough to be compressed, and a small one that is not. */
 const SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word-${i}`))};\n`;
 const get = (t: TestApp, path: string, headers: Record<string, string> = {}, method = 'GET') => t.request(path, { headers, method });
 
 describe('the built app, compressed', () => {
-  let t: TestApp;
   let root: string;
-  beforeAll(async () => {
+  const t = useTestApp({ login: false }, async () => {
     root = mkdtempSync(join(tmpdir(), 'clipstash-compressed-'));
     mkdirSync(join(root, 'assets'));
     writeFileSync(join(root, 'index.html'), `<!doctype html><title>x</title>${'<!-- padding -->'.repeat(100)}<script type="module" src="/assets/app-1.js"></script>`);
@@ -22,12 +21,9 @@ describe('the built app, compressed', () => {
     writeFileSync(join(root, 'assets', 'logo-1.png'), Buffer.alloc(4096, 7));
     writeFileSync(join(root, 'manifest.webmanifest'), JSON.stringify({ name: 'x'.repeat(2000) }));
     expect(await precompressDir(root)).toBe(3); // index.html, app-1.js, the manifest
-    t = await createTestApp({ staticDir: root });
+    return { staticDir: root };
   });
-  afterAll(async () => {
-    await t.close();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('sends brotli when accepted, with its own length, ETag and Vary', async () => {
     const res = await get(t, '/assets/app-1.js', { 'accept-encoding': 'gzip, deflate, br' });

@@ -510,7 +510,8 @@ describe('the s3rver fixture', () => {
       await vi.waitFor(() => expect(readdirSync(join(s3.directory, s3.bucket, '._S3rver_uploads', uploadId))).toContain('1'));
       const events: string[] = [];
       const aborted = driver.abortMultipart('slow/part.bin', uploadId).then(() => events.push('aborted'));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The abort has reached s3rver and waits for the part: finishing the part now is what lets it go on.
+      await vi.waitFor(() => expect(s3.abortsWaiting()).toEqual([uploadId]));
       events.push('part sent');
       part.end(body.subarray(1024));
       expect(await answered).toBe(200);

@@ -18,7 +18,7 @@ import { bytesOf, fileClient } from '../../tests/fixtures/files';
 import { fsClient } from '../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../tests/fixtures/s3rver';
 import { createdPasteSchema } from '../../contract/pastes';
-import { ADMIN_PASSWORD, createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, expectError, expectOk, useTestApp } from '../../tests/fixtures/test-app';
 import { moveSharesIntoArea } from '../features/storages/share-area';
 import { findStorageConfig } from '../features/storages/configs';
 import { shareAreaKeyOf } from '../storage/keys';
@@ -92,12 +92,11 @@ const expectedRefusals = (install: Install): Refused[] => [
 ];
 
 describe('merging a hostile CloudPaste database', () => {
-  let t: TestApp;
+  const t = useTestApp({ start: new Date('2026-11-27T12:00:00.000Z') });
   let s3: RunningS3rver;
   let dir: string;
   let source: string;
   let install: Install;
-  let token: string;
   const warnings: string[] = [];
   const log = { info: () => undefined, warn: (message: string) => void warnings.push(message) };
   const run = () =>
@@ -107,15 +106,12 @@ describe('merging a hostile CloudPaste database', () => {
   beforeAll(async () => {
     s3 = await cloudPasteS3rver();
     dir = mkdtempSync(join(tmpdir(), 'clipstash-hostile-'));
-    t = await createTestApp({ start: new Date('2026-11-27T12:00:00.000Z') });
-    token = await t.login();
-    await fsClient(t, { token }).uploadOk('/local/private', 'salary.txt', MOUNT_FILE);
+    await fsClient(t, { token: t.token }).uploadOk('/local/private', 'salary.txt', MOUNT_FILE);
     const local = await t.db.selectFrom('storage_configs').select('id').where('storage_type', '=', 'LOCAL').executeTakeFirstOrThrow();
-    install = { localConfigId: local.id, keyId: (await t.createKey(token, { text_permission: true })).id };
+    install = { localConfigId: local.id, keyId: (await t.createKey(t.token, { text_permission: true })).id };
     source = writeHostileSource(dir, install);
   });
   afterAll(async () => {
-    await t?.close();
     await s3?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -152,7 +148,7 @@ describe('merging a hostile CloudPaste database', () => {
     // The mount's file is where it was, whole, and not in the share area.
     const driver = await localDriver();
     expect(await driver.head(shareAreaKeyOf(MOUNT_FILE_KEY))).toBeUndefined();
-    expect(await bytesOf(await fsClient(t, { token }).download('/local/private/salary.txt'))).toEqual(MOUNT_FILE);
+    expect(await bytesOf(await fsClient(t, { token: t.token }).download('/local/private/salary.txt'))).toEqual(MOUNT_FILE);
   });
 
   it('leaves the install’s API key its own', async () => {
@@ -193,15 +189,13 @@ describe('merging a hostile CloudPaste database', () => {
 });
 
 describe('a CloudPaste database naming the install’s own rows, without --merge', () => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   let dir: string;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'clipstash-hostile-'));
-    t = await createTestApp();
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createdPasteSchema } from '../../contract/pastes';
 import { bucketKeys, CLOUDPASTE_DB, CLOUDPASTE_SECRET, cloudPasteObjects, cloudPasteS3rver, writeD1Export } from '../../tests/fixtures/cloudpaste';
 import type { RunningS3rver } from '../../tests/fixtures/s3rver';
-import { ADMIN_PASSWORD, createTestApp, expectOk, type TestApp } from '../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, expectOk, useTestApp } from '../../tests/fixtures/test-app';
 import type { ImportOptions } from './import-cloudpaste/context';
 import { ImportRefused, importCloudPaste } from './import-cloudpaste/runner';
 import { SecretMismatch } from './import-cloudpaste/secrets';
@@ -24,7 +24,7 @@ const quiet = { info: () => undefined, warn: () => undefined };
 const TABLES = ['pastes', 'files', 'api_keys', 'mounts', 'storage_configs', 'admins', 'admin_tokens', 'system_settings'] as const;
 
 describe('import-cloudpaste guards', () => {
-  let t: TestApp;
+  const t = useTestApp({ login: false, start: new Date('2026-11-27T12:00:00.000Z'), perTest: true });
   let s3: RunningS3rver;
   let dir: string;
   const options = (extra: Partial<ImportOptions> = {}): ImportOptions => ({
@@ -45,10 +45,6 @@ describe('import-cloudpaste guards', () => {
     await s3?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(async () => {
-    t = await createTestApp({ start: new Date('2026-11-27T12:00:00.000Z') });
-  });
-  afterEach(() => t.close());
 
   it('reports what a dry run would do and writes nothing', async () => {
     await t.login();

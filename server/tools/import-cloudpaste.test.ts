@@ -13,7 +13,7 @@ import { CLOUDPASTE_DB, CLOUDPASTE_SECRET, cloudPasteObjects, cloudPasteS3rver }
 import { bytesOf, fileClient } from '../../tests/fixtures/files';
 import { fsClient } from '../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../tests/fixtures/test-app';
 import { viewCountsOf } from '../features/shares/view-counts';
 import { SHARE_AREA } from '../storage/keys';
 import type { ImportReport } from './import-cloudpaste/report';
@@ -27,7 +27,8 @@ const LAPTOP = 'H2KRkvQAQVU1';
 const TEXTS_ONLY = 'custom_key_12345';
 
 describe('importing a CloudPaste install', () => {
-  let t: TestApp;
+  // The day CloudPaste's data was made: `expires-soon` expires two days later.
+  const t = useTestApp({ login: false, start: new Date('2026-11-27T12:00:00.000Z') });
   let s3: RunningS3rver;
   let report: ImportReport;
   const objects = cloudPasteObjects();
@@ -37,14 +38,9 @@ describe('importing a CloudPaste install', () => {
 
   beforeAll(async () => {
     s3 = await cloudPasteS3rver();
-    // The day CloudPaste's data was made: `expires-soon` expires two days later.
-    t = await createTestApp({ start: new Date('2026-11-27T12:00:00.000Z') });
     report = await run();
   });
-  afterAll(async () => {
-    await t?.close();
-    await s3?.stop();
-  });
+  afterAll(() => s3?.stop());
 
   it('reports every kind and the row it left out, with why', () => {
     expect(Object.fromEntries(report.imported)).toEqual({

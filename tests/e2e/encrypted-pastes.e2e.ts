@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../src/lib/idle';
-import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
+import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson, settledWorkDone } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -57,7 +56,7 @@ async function previewOnly(url: string) {
   const spent = recordSpendingRequests(page);
   await page.goto(url);
   await page.getByText('1 view left').waitFor();
-  await page.waitForTimeout(SETTLE_MS + 1000);
+  await settledWorkDone(page);
   await context.close();
   return spent;
 }

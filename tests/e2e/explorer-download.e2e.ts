@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, loginAsAdmin, newPerson } from './harness';
+import { adminToken, holdAllButFirst, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
 import { zipDigests } from './zip';
 
@@ -75,17 +75,15 @@ describe('zip download without the File System Access API', () => {
 
   it('cancel stops the zip and fails the download; the progress moved before', async () => {
     const { page, context } = await openWithoutFileSystemAccess();
-    // Each file's read is slow, so that the cancel lands mid-zip.
-    await context.route(/\/fs\/download\?path=/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await route.continue();
-    });
+    // One file's read goes through, the others wait for the cancel, which so lands mid-zip.
+    const release = await holdAllButFirst(context, /\/fs\/download\?path=/);
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download as zip' }).click()]);
     await page.getByRole('button', { name: /^Tasks/ }).click();
     const row = taskRow(page);
     await row.getByText(/^\d+ done, 0 skipped, 0 failed$/).waitFor();
     await expect.poll(async () => Number(/(\d+) done/.exec((await row.textContent()) ?? '')?.[1] ?? 0), { timeout: 20_000 }).toBeGreaterThan(0);
     await row.getByRole('button', { name: 'Cancel zip.zip' }).click();
+    release();
     await row.getByText('Cancelled', { exact: true }).waitFor();
     expect(await download.failure()).not.toBeNull();
   }, 120_000);

@@ -4,8 +4,8 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, blobStorageBytes, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb, taskEnds } from './harness';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { adminToken, blobStorageBytes, holdAllButFirst, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb, taskEnds } from './harness';
 import { COURIER_READ_BYTES } from '../../workers/transport/couriers';
 import { adminApi, mountBucket, storedTree } from './mounts';
 import { useSuite } from './suite';
@@ -51,17 +51,19 @@ async function copySelectionTo(page: Page, destination: string[]) {
  * The resource timings of the first of the page's workers whose URL matches `script` to have made two requests,
  * read while it runs (a copy's couriers end with their task).
  */
-async function resourceTimings(page: Page, script: RegExp): Promise<{ name: string; workerStart: number }[]> {
-  for (let waited = 0; waited < 20_000; waited += 200) {
-    for (const worker of page.workers().filter((candidate) => script.test(candidate.url()))) {
-      const entries = await worker
-        .evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, workerStart: (entry as PerformanceResourceTiming).workerStart })))
-        .catch(() => []);
-      if (entries.length >= 2) return entries;
-    }
-    await page.waitForTimeout(200);
-  }
-  return [];
+function resourceTimings(page: Page, script: RegExp): Promise<{ name: string; workerStart: number }[]> {
+  return vi.waitFor(
+    async () => {
+      for (const worker of page.workers().filter((candidate) => script.test(candidate.url()))) {
+        const entries = await worker
+          .evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, workerStart: (entry as PerformanceResourceTiming).workerStart })))
+          .catch(() => []);
+        if (entries.length >= 2) return entries;
+      }
+      throw new Error(`No worker of ${script} has made two requests yet`);
+    },
+    { timeout: 20_000, interval: 200 },
+  );
 }
 
 beforeAll(async () => {
@@ -138,16 +140,14 @@ describe('mount explorer tasks', () => {
     await api('fs/mkdir', { method: 'POST', body: JSON.stringify({ path: '/s3/cancelled/' }) });
     await page.goto(`${suite.server.url}/mount-explorer/local/batch`);
     await option(page, 'big.bin').click();
-    // Slow the parts down so that the cancel lands mid-copy.
-    await page.context().route(/partNumber=/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await route.continue();
-    });
+    // One part goes through, the others wait for the cancel, which so lands mid-copy.
+    const release = await holdAllButFirst(page.context(), /partNumber=/);
     await copySelectionTo(page, ['s3', 'cancelled']);
     await page.getByRole('button', { name: /^Tasks/ }).click();
     const sheet = page.getByRole('dialog', { name: 'Task manager' });
     await sheet.getByText(/Uploading [1-9]\d?%/).first().waitFor({ timeout: 60_000 });
     await sheet.getByRole('button', { name: 'Cancel Copy to /s3/cancelled/' }).first().click();
+    release();
     await sheet.getByText('Cancelled', { exact: true }).first().waitFor();
     await expect.poll(() => suite.s3.pendingUploads(), { timeout: 20_000 }).toEqual([]);
     expect((await tree('/s3/cancelled/')).size).toBe(0);

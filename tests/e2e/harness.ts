@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { SETTLE_MS } from '../../src/lib/idle';
 
 export const ADMIN_USERNAME = 'admin';
 export const ADMIN_PASSWORD = 'e2e-admin-password';
@@ -173,6 +174,35 @@ export async function animationsEnded(page: Page): Promise<void> {
         .map((animation) => animation.finished.catch(() => undefined)),
     ),
   );
+}
+
+/**
+ * Waits until the page has run the work it defers until it has settled (`whenSettled`, src/lib/idle.ts): queued the
+ * same way after the page's own, so it runs after them.
+ */
+export async function settledWorkDone(page: Page): Promise<void> {
+  await page.evaluate(
+    (settleMs) =>
+      new Promise<void>((resolve) => {
+        setTimeout(() => requestIdleCallback(() => resolve(), { timeout: 2_000 }), Math.max(0, settleMs - performance.now()));
+      }),
+    SETTLE_MS,
+  );
+}
+
+/**
+ * Lets the first request to `url` through and holds the others until the answered function is called: a transfer
+ * that has begun and cannot end, for a cancel to land in its middle. A held request the cancel aborted is dropped.
+ */
+export async function holdAllButFirst(context: BrowserContext, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let seen = 0;
+  await context.route(url, async (route) => {
+    if (seen++ > 0) await released;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
 }
 
 /** axe-core on the current page: the serious and critical violations, described. */

@@ -309,7 +309,12 @@ describe('safety of rendered shares', () => {
     await visitor.page.getByText('1 view', { exact: true }).waitFor();
     // Click every link that survived, as a curious reader would (but the one that leaves the site).
     for (const link of await body.locator('a:not([href^="https:"])').all()) await link.click({ modifiers: [] }).catch(() => undefined);
-    await visitor.page.waitForTimeout(500);
+    // What the corpus could run comes from an image's load or failure, a toggle, an animation's start or a click's
+    // navigation: all past once every image of the body has settled and two frames and a task have followed.
+    await body.evaluate(async (root) => {
+      await Promise.all([...root.querySelectorAll('img')].map((img) => img.decode().catch(() => undefined)));
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    });
     expect(await visitor.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     expect(dialogs).toEqual([]);
     const dangerous = await body.evaluate((root) => ({
@@ -412,7 +417,8 @@ describe('pasted HTML cannot take over the page', () => {
     await page.goto(`${suite.server.url}/paste/${slug}`);
     const body = page.getByRole('region', { name: 'Shared content' });
     await body.getByText('After it.').waitFor();
-    await page.waitForTimeout(500);
+    // Laid out and painted twice with the paste in it: a tab that crashes on it has by then (and this call fails).
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     expect(crashes).toEqual([]);
     expect(await body.evaluate((root) => root.querySelectorAll('marquee, blink, custom-element').length)).toBe(0);
     // The page is alive: it answers, and a reload shows the paste again.

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loginResponseSchema } from '../../contract/auth';
 import { envelopeSchema } from '../../contract/envelope';
 import { fsListingSchema, fsUploadBatchResultSchema } from '../../contract/fs';
@@ -81,8 +81,7 @@ describe('kill -9 during a 200-file move between storages', () => {
       const res = await call(other, '/api/admin/fs/list?path=%2Fdst%2Ftree&refresh=true');
       return res.status === 200 ? v.parse(envelopeSchema(fsListingSchema), await res.json()).data.items.length : 0;
     };
-    const deadline = Date.now() + 30_000;
-    while ((await movedSoFar()) < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(async () => expect(await movedSoFar()).toBeGreaterThanOrEqual(20), { timeout: 30_000, interval: 20 });
     await a.kill();
     await moving;
 

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { apiKeySchema, createdApiKeySchema } from '../../contract/api-keys';
 import { envelopeSchema } from '../../contract/envelope';
 import { fileShareSchema, presignResponseSchema } from '../../contract/files';
@@ -203,7 +203,7 @@ describe('three instances on one PostgreSQL and one S3', () => {
       (res) => res.status,
       () => 'connection lost',
     );
-    while (acknowledged.length < 5) await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(acknowledged.length).toBeGreaterThanOrEqual(5), { timeout: 30_000, interval: 20 });
     sendMore?.();
     await b.kill();
     expect(await upload).toBe('connection lost');

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { settled } from '../../tests/fixtures/settle';
 import { PARTS_PER_READ, SourceParts } from './source-parts';
 
 const PART = 4;
-/** A source of `size` bytes (byte i is i % 251) whose range reads are recorded; `fail` makes one range's read fail. */
+/**
+ * A source of `size` bytes (byte i is i % 251) whose range reads are recorded; `fail` makes one range's read fail.
+ * A read lasts a few turns of the microtask queue, no timer: reads at once overlap, and `settled()` sees them end.
+ */
 function source(size: number, fail?: (from: number) => boolean) {
   const bytes = Uint8Array.from({ length: size }, (_, index) => index % 251);
   const reads: { from: number; to: number }[] = [];
@@ -11,7 +15,7 @@ function source(size: number, fail?: (from: number) => boolean) {
   const read = async (from: number, to: number) => {
     reads.push({ from, to });
     mostAtOnce = Math.max(mostAtOnce, ++reading);
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    for (let turn = 0; turn < 3; turn++) await Promise.resolve();
     reading--;
     if (fail?.(from)) throw { code: 'network' };
     return new Blob([bytes.slice(from, to)]);
@@ -43,7 +47,7 @@ describe('SourceParts', () => {
     const { reads, read } = source(size);
     const parts = new SourceParts(size, PART, read);
     await parts.part(1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await settled();
     expect(reads.map(({ from }) => from)).toEqual([0, PART * PARTS_PER_READ]);
   });
 
@@ -66,7 +70,7 @@ describe('SourceParts', () => {
     await parts.part(PARTS_PER_READ + 1);
     const released: number[] = [];
     parts.dispose((range) => released.push(range.size));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await settled();
     expect(released).toEqual([PART * PARTS_PER_READ, PART * PARTS_PER_READ, PART * PARTS_PER_READ]);
   });
 });

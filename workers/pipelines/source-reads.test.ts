@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FsClientCopy, FsReadGroup } from '../../contract/fs';
@@ -8,7 +8,10 @@ import { readAfter, readGroupAfter, readUnits } from './source-reads';
 /** Reads as a courier does, here in the test's thread. */
 const read = (what: SourceRead, _uses: number, signal: AbortSignal) => readSource(what, signal);
 
-/** Three small files on a real HTTP server: each at `/file/{name}`, a group of them at `/group` (or a broken one). */
+/**
+ * Three small files on a real HTTP server: each at `/file/{name}`, a group of them at `/group` (or a broken one), and
+ * at `/slow-group` one whose answer waits for the test (handed to `slowGroupAsked`).
+ */
 const files = { a: Buffer.from('first file'), b: Buffer.from(''), c: Buffer.from('the third file, longest of all') };
 type Name = keyof typeof files;
 
@@ -16,6 +19,7 @@ describe('reading a copy group', () => {
   let server: Server;
   let origin: string;
   const requests: string[] = [];
+  let slowGroupAsked: (response: ServerResponse) => void = () => undefined;
 
   beforeAll(async () => {
     server = createServer((request, response) => {
@@ -23,7 +27,7 @@ describe('reading a copy group', () => {
       requests.push(path);
       if (path === '/group') return response.end(Buffer.concat(Object.values(files)));
       if (path === '/short-group') return response.end(files.a);
-      if (path === '/slow-group') return void setTimeout(() => response.end(Buffer.concat(Object.values(files))), 2000);
+      if (path === '/slow-group') return slowGroupAsked(response);
       const name = path.replace('/file/', '') as Name;
       if (!(name in files)) return response.writeHead(404).end();
       response.end(files[name]);
@@ -73,12 +77,14 @@ describe('reading a copy group', () => {
   it('stops at a cancel without reading any file alone', async () => {
     requests.length = 0;
     const cancel = new AbortController();
+    const asked = new Promise<ServerResponse>((resolve) => (slowGroupAsked = resolve));
     const reads = readGroupAfter(undefined, groupAt('/slow-group'), copies, cancel.signal, read);
-    setTimeout(() => cancel.abort(), 50);
-    const started = Date.now();
+    // Cancelled while the server holds its answer: the reads end without it.
+    const answer = await asked;
+    cancel.abort();
     await expect(reads[0]!.read).rejects.toMatchObject({ code: 'cancelled' });
-    expect(Date.now() - started).toBeLessThan(1000);
     await Promise.allSettled(reads.map(({ read }) => read));
+    answer.end();
     expect(requests).toEqual(['/slow-group']);
   });
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyListSchema, apiKeySchema, createdApiKeySchema, type ApiKey, type CreatedApiKey } from '../../../contract/api-keys';
 import { apiKeyTestResponseSchema } from '../../../contract/auth';
-import { createTestApp, expectError, expectOk, HOUR, MINUTE, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, MINUTE, type TestApp, useTestApp } from '../../../tests/fixtures/test-app';
 import { usingPostgres } from '../../../tests/fixtures/test-database';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -15,17 +15,11 @@ const shown = ({ key: _key, ...rest }: CreatedApiKey): ApiKey => rest;
 const rawData = async (res: Response) => ((await res.clone().json()) as { data: unknown }).data;
 
 describe('/api/admin/api-keys', () => {
-  let t: TestApp;
-  let token: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
-  const post = (json: unknown) => t.request('/api/admin/api-keys', { token, json });
-  const put = (id: string, json: unknown) => t.request(`/api/admin/api-keys/${id}`, { method: 'PUT', token, json });
-  const list = async () => expectOk(await t.request('/api/admin/api-keys', { token }), apiKeyListSchema);
+  const post = (json: unknown) => t.request('/api/admin/api-keys', { token: t.token, json });
+  const put = (id: string, json: unknown) => t.request(`/api/admin/api-keys/${id}`, { method: 'PUT', token: t.token, json });
+  const list = async () => expectOk(await t.request('/api/admin/api-keys', { token: t.token }), apiKeyListSchema);
   const find = async (id: string) => (await list()).find((key) => key.id === id);
 
   describe('create', () => {
@@ -51,14 +45,14 @@ describe('/api/admin/api-keys', () => {
     });
 
     it('generates a different key every time', async () => {
-      const keys = await Promise.all(['g1', 'g2', 'g3'].map((name) => t.createKey(token, { name })));
+      const keys = await Promise.all(['g1', 'g2', 'g3'].map((name) => t.createKey(t.token, { name })));
       expect(new Set(keys.map((k) => k.key)).size).toBe(3);
       expect(new Set(keys.map((k) => k.id)).size).toBe(3);
     });
 
     it('keeps permissions, base path and a future expiry as given', async () => {
       const expires = new Date(t.clock.now().getTime() + 30 * 24 * HOUR).toISOString();
-      const key = await t.createKey(token, {
+      const key = await t.createKey(t.token, {
         name: 'full',
         text_permission: true,
         file_permission: false,
@@ -83,7 +77,7 @@ describe('/api/admin/api-keys', () => {
       ['/local/', '/local'],
       ['/', '/'],
     ])('takes the base path %j (CloudPaste clients end folders with a slash) and stores it as %j', async (given, stored) => {
-      const key = await t.createKey(token, { name: `slash ${given}`, basic_path: given });
+      const key = await t.createKey(t.token, { name: `slash ${given}`, basic_path: given });
       expect(key.basic_path).toBe(stored);
       const row = await t.db.selectFrom('api_keys').select('basic_path').where('id', '=', key.id).executeTakeFirstOrThrow();
       expect(row.basic_path).toBe(stored);
@@ -91,14 +85,14 @@ describe('/api/admin/api-keys', () => {
     });
 
     it('takes a custom key', async () => {
-      const key = await t.createKey(token, { name: 'custom', custom_key: 'my_Custom-key_01' });
+      const key = await t.createKey(t.token, { name: 'custom', custom_key: 'my_Custom-key_01' });
       expect(key.key).toBe('my_Custom-key_01');
       expect(key.key_masked).toBe('my_Cus…');
     });
 
     it.each([8, 64])('takes a custom key of %i characters', async (length) => {
       const custom = 'k'.repeat(length - 1) + String(length % 10);
-      const key = await t.createKey(token, { name: `custom-${length}`, custom_key: custom });
+      const key = await t.createKey(t.token, { name: `custom-${length}`, custom_key: custom });
       expect(key.key).toBe(custom);
     });
 
@@ -116,13 +110,13 @@ describe('/api/admin/api-keys', () => {
     });
 
     it('refuses a custom key that is already in use with 409', async () => {
-      await t.createKey(token, { name: 'first-owner', custom_key: 'shared-key-123' });
+      await t.createKey(t.token, { name: 'first-owner', custom_key: 'shared-key-123' });
       const body = await expectError(await post({ name: 'second-owner', custom_key: 'shared-key-123' }), 409);
       expect(body.data).toMatchObject({ error: 'conflict', field: 'custom_key' });
     });
 
     it('refuses a duplicate name with 409, also after trimming', async () => {
-      await t.createKey(token, { name: 'dup' });
+      await t.createKey(t.token, { name: 'dup' });
       for (const name of ['dup', '  dup  ']) {
         const body = await expectError(await post({ name }), 409);
         expect(body.data).toMatchObject({ error: 'conflict', field: 'name' });
@@ -162,22 +156,22 @@ describe('/api/admin/api-keys', () => {
     });
 
     it('stores expiries in one UTC form whatever offset they were written with', async () => {
-      const key = await t.createKey(token, { name: 'offset', expires_at: '2031-06-01T12:00:00+02' });
+      const key = await t.createKey(t.token, { name: 'offset', expires_at: '2031-06-01T12:00:00+02' });
       expect(key.expires_at).toBe('2031-06-01T10:00:00.000Z');
       const row = await t.db.selectFrom('api_keys').select('expires_at').where('id', '=', key.id).executeTakeFirstOrThrow();
       expect(row.expires_at).toBe('2031-06-01T10:00:00.000Z');
     });
 
     it('takes expires_at: null as never', async () => {
-      const key = await t.createKey(token, { name: 'never', expires_at: null });
+      const key = await t.createKey(t.token, { name: 'never', expires_at: null });
       expect(key.expires_at).toBeNull();
     });
   });
 
   describe('storage', () => {
     it('stores the SHA-256 of the key and no copy of it, in the row or anywhere in the database files', async () => {
-      const generated = await t.createKey(token, { name: 'stored-generated' });
-      const custom = await t.createKey(token, { name: 'stored-custom', custom_key: 'PlainTextCustomKey-42' });
+      const generated = await t.createKey(t.token, { name: 'stored-generated' });
+      const custom = await t.createKey(t.token, { name: 'stored-custom', custom_key: 'PlainTextCustomKey-42' });
       for (const key of [generated, custom]) {
         const row = await t.db.selectFrom('api_keys').selectAll().where('id', '=', key.id).executeTakeFirstOrThrow();
         expect(row.key_hash).toBe(sha256(key.key));
@@ -200,10 +194,10 @@ describe('/api/admin/api-keys', () => {
   describe('list', () => {
     it('shows every key, newest first, by its first characters and never in full', async () => {
       t.clock.advance(1000);
-      const older = await t.createKey(token, { name: 'list-older' });
+      const older = await t.createKey(t.token, { name: 'list-older' });
       t.clock.advance(1000);
-      const newer = await t.createKey(token, { name: 'list-newer', custom_key: 'abcdefghij' });
-      const res = await t.request('/api/admin/api-keys', { token });
+      const newer = await t.createKey(t.token, { name: 'list-newer', custom_key: 'abcdefghij' });
+      const res = await t.request('/api/admin/api-keys', { token: t.token });
       const text = await res.clone().text();
       const sent = (await rawData(res)) as Record<string, unknown>[];
       const keys = await expectOk(res, apiKeyListSchema);
@@ -220,7 +214,7 @@ describe('/api/admin/api-keys', () => {
   describe('update', () => {
     let key: CreatedApiKey;
     beforeEach(async () => {
-      key = await t.createKey(token);
+      key = await t.createKey(t.token);
     });
 
     it('changes name, permissions, base path and expiry, and keeps the key', async () => {
@@ -269,7 +263,7 @@ describe('/api/admin/api-keys', () => {
     });
 
     it('refuses another key’s name with 409', async () => {
-      const other = await t.createKey(token);
+      const other = await t.createKey(t.token);
       const body = await expectError(await put(key.id, { name: other.name }), 409);
       expect(body.data.field).toBe('name');
       expect((await find(key.id))?.name).toBe(key.name);
@@ -306,23 +300,23 @@ describe('/api/admin/api-keys', () => {
 
   describe('delete', () => {
     it('deletes the key; the key stops working; a second delete is 404', async () => {
-      const key = await t.createKey(token);
+      const key = await t.createKey(t.token);
       await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
 
-      const res = await t.request(`/api/admin/api-keys/${key.id}`, { method: 'DELETE', token });
+      const res = await t.request(`/api/admin/api-keys/${key.id}`, { method: 'DELETE', token: t.token });
       expect(await expectOk(res, v.null())).toBeNull();
       expect(await find(key.id)).toBeUndefined();
 
       const refused = await expectError(await t.request('/api/test/api-key', { apiKey: key.key }), 401);
       expect(refused.data.error).toBe('api_key_invalid');
 
-      const again = await expectError(await t.request(`/api/admin/api-keys/${key.id}`, { method: 'DELETE', token }), 404);
+      const again = await expectError(await t.request(`/api/admin/api-keys/${key.id}`, { method: 'DELETE', token: t.token }), 404);
       expect(again.data.error).toBe('not_found');
     });
 
     it('deletes only the key named', async () => {
-      const [a, b] = [await t.createKey(token), await t.createKey(token)];
-      await expectOk(await t.request(`/api/admin/api-keys/${a.id}`, { method: 'DELETE', token }), v.null());
+      const [a, b] = [await t.createKey(t.token), await t.createKey(t.token)];
+      await expectOk(await t.request(`/api/admin/api-keys/${a.id}`, { method: 'DELETE', token: t.token }), v.null());
       expect(await find(b.id)).toEqual(shown(b));
     });
   });
@@ -335,7 +329,7 @@ describe('/api/admin/api-keys', () => {
     });
 
     it('answers 403 to an API key, even one with every permission', async () => {
-      const key = await t.createKey(token, { text_permission: true, file_permission: true, mount_permission: true });
+      const key = await t.createKey(t.token, { text_permission: true, file_permission: true, mount_permission: true });
       const calls: [string, Parameters<TestApp['request']>[1]][] = [
         ['/api/admin/api-keys', {}],
         ['/api/admin/api-keys', { json: { name: 'by-key' } }],
@@ -356,17 +350,11 @@ describe('/api/admin/api-keys', () => {
 });
 
 describe('API key authentication', () => {
-  let t: TestApp;
-  let token: string;
-  beforeEach(async () => {
-    t = await createTestApp();
-    token = await t.login();
-  });
-  afterEach(() => t.close());
+  const t = useTestApp({ perTest: true });
 
   it('GET /api/test/api-key answers name, base path, permissions and key_info', async () => {
     const expires = new Date(t.clock.now().getTime() + 2 * HOUR).toISOString();
-    const key = await t.createKey(token, {
+    const key = await t.createKey(t.token, {
       name: 'tester',
       text_permission: true,
       file_permission: false,
@@ -384,25 +372,25 @@ describe('API key authentication', () => {
   });
 
   it('accepts the scheme in any case', async () => {
-    const key = await t.createKey(token);
+    const key = await t.createKey(t.token);
     const res = await t.request('/api/test/api-key', { headers: { authorization: `apikey ${key.key}` } });
     await expectOk(res, apiKeyTestResponseSchema);
   });
 
   it('sets last_used when the key is used', async () => {
-    const key = await t.createKey(token);
+    const key = await t.createKey(t.token);
     expect(key.last_used).toBeNull();
     t.clock.advance(5 * MINUTE);
     const usedAt = t.clock.now().toISOString();
     await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
     t.clock.advance(MINUTE);
-    const keys = await expectOk(await t.request('/api/admin/api-keys', { token }), apiKeyListSchema);
+    const keys = await expectOk(await t.request('/api/admin/api-keys', { token: t.token }), apiKeyListSchema);
     expect(keys.find((k) => k.id === key.id)?.last_used).toBe(usedAt);
   });
 
   it('refuses an expired key with 401 api_key_invalid', async () => {
     const expires = new Date(t.clock.now().getTime() + HOUR).toISOString();
-    const key = await t.createKey(token, { expires_at: expires });
+    const key = await t.createKey(t.token, { expires_at: expires });
     t.clock.advance(HOUR - 1);
     await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
     t.clock.advance(1);
@@ -413,14 +401,14 @@ describe('API key authentication', () => {
 
   it('enforces an expiry written with an hour-only offset', async () => {
     // The clock starts at 12:00Z; 14:00+01 is 13:00Z.
-    const key = await t.createKey(token, { expires_at: '2030-01-15T14:00:00+01' });
+    const key = await t.createKey(t.token, { expires_at: '2030-01-15T14:00:00+01' });
     await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
     t.clock.advance(HOUR);
     await expectError(await t.request('/api/test/api-key', { apiKey: key.key }), 401);
   });
 
   it('does not record use of an expired key', async () => {
-    const key = await t.createKey(token, { expires_at: new Date(t.clock.now().getTime() + MINUTE).toISOString() });
+    const key = await t.createKey(t.token, { expires_at: new Date(t.clock.now().getTime() + MINUTE).toISOString() });
     t.clock.advance(2 * MINUTE);
     await expectError(await t.request('/api/test/api-key', { apiKey: key.key }), 401);
     const row = await t.db.selectFrom('api_keys').select('last_used').where('id', '=', key.id).executeTakeFirstOrThrow();
@@ -428,16 +416,16 @@ describe('API key authentication', () => {
   });
 
   it('accepts an expired key again once its expiry is moved into the future', async () => {
-    const key = await t.createKey(token, { expires_at: new Date(t.clock.now().getTime() + MINUTE).toISOString() });
+    const key = await t.createKey(t.token, { expires_at: new Date(t.clock.now().getTime() + MINUTE).toISOString() });
     t.clock.advance(2 * MINUTE);
     await expectError(await t.request('/api/test/api-key', { apiKey: key.key }), 401);
     const later = new Date(t.clock.now().getTime() + HOUR).toISOString();
-    await expectOk(await t.request(`/api/admin/api-keys/${key.id}`, { method: 'PUT', token, json: { expires_at: later } }), apiKeySchema);
+    await expectOk(await t.request(`/api/admin/api-keys/${key.id}`, { method: 'PUT', token: t.token, json: { expires_at: later } }), apiKeySchema);
     await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
   });
 
   it('refuses an unknown key, a near miss and a missing key with 401 api_key_invalid', async () => {
-    const key = await t.createKey(token);
+    const key = await t.createKey(t.token);
     const nearMiss = key.key.slice(0, -1) + (key.key.endsWith('A') ? 'B' : 'A');
     for (const apiKey of ['unknown-key-123', nearMiss, key.key.toLowerCase() === key.key ? `${key.key}x` : key.key.toLowerCase()]) {
       const body = await expectError(await t.request('/api/test/api-key', { apiKey }), 401);
@@ -448,8 +436,8 @@ describe('API key authentication', () => {
   });
 
   it('refuses a deleted key everywhere with 401', async () => {
-    const key = await t.createKey(token, { text_permission: true });
-    await expectOk(await t.request(`/api/admin/api-keys/${key.id}`, { method: 'DELETE', token }), v.null());
+    const key = await t.createKey(t.token, { text_permission: true });
+    await expectOk(await t.request(`/api/admin/api-keys/${key.id}`, { method: 'DELETE', token: t.token }), v.null());
     const body = await expectError(await t.request('/api/test/api-key', { apiKey: key.key }), 401);
     expect(body.data.error).toBe('api_key_invalid');
     // An admin route answers 401 (not 403) for a key that no longer exists.
@@ -459,9 +447,9 @@ describe('API key authentication', () => {
   });
 
   it('keeps working across the admin token expiring', async () => {
-    const key = await t.createKey(token);
+    const key = await t.createKey(t.token);
     t.clock.advance(48 * HOUR);
-    await expectError(await t.request('/api/admin/api-keys', { token }), 401);
+    await expectError(await t.request('/api/admin/api-keys', { token: t.token }), 401);
     await expectOk(await t.request('/api/test/api-key', { apiKey: key.key }), apiKeyTestResponseSchema);
   });
 });

@@ -1,27 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { adminCheckResponseSchema, apiKeyTestResponseSchema, loginResponseSchema } from '../../../contract/auth';
-import {
-  ADMIN_PASSWORD,
-  ADMIN_USERNAME,
-  createTestApp,
-  expectError,
-  expectOk,
-  HOUR,
-  MINUTE,
-  type TestApp,
-} from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectError, expectOk, HOUR, MINUTE, useTestApp } from '../../../tests/fixtures/test-app';
 import { hashPassword } from '../../security/passwords';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('POST /api/admin/login', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ login: false });
 
   it('answers username, token and expiry 24 h ahead; the token works on check and admin-token', async () => {
     const res = await t.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } });
@@ -123,11 +110,7 @@ describe('POST /api/admin/login', () => {
 });
 
 describe('token lifetime', () => {
-  let t: TestApp;
-  beforeEach(async () => {
-    t = await createTestApp();
-  });
-  afterEach(() => t.close());
+  const t = useTestApp({ login: false, perTest: true });
 
   it('is valid until 24 h have passed, then answers 401 token_expired', async () => {
     const token = await t.login();
@@ -173,11 +156,7 @@ describe('token lifetime', () => {
 });
 
 describe('POST /api/admin/logout', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ login: false });
 
   it('revokes the token it was called with, and only that one', async () => {
     const [token, other] = [await t.login(), await t.login()];
@@ -205,11 +184,7 @@ describe('POST /api/admin/logout', () => {
 });
 
 describe('login rate limit', () => {
-  let t: TestApp;
-  beforeEach(async () => {
-    t = await createTestApp();
-  });
-  afterEach(() => t.close());
+  const t = useTestApp({ login: false, perTest: true });
 
   const attempt = (password: string, options: { ip?: string; username?: string } = {}) =>
     t.request('/api/admin/login', {
@@ -305,22 +280,16 @@ describe('login rate limit', () => {
 });
 
 describe('POST /api/admin/change-password', () => {
-  let t: TestApp;
-  let token: string;
-  beforeEach(async () => {
-    t = await createTestApp();
-    token = await t.login();
-  });
-  afterEach(() => t.close());
+  const t = useTestApp({ perTest: true });
 
-  const change = (json: unknown, bearer: string | null = token) =>
+  const change = (json: unknown, bearer: string | null = t.token) =>
     t.request('/api/admin/change-password', { json, ...(bearer !== null && { token: bearer }) });
 
   it('refuses a wrong current password with 401 and keeps everything as it was', async () => {
     const body = await expectError(await change({ currentPassword: 'not it', newPassword: 'brand new password' }), 401);
     expect(body.data.field).toBe('currentPassword');
     expect(body.message).toBe('Current password verification failed');
-    await expectOk(await t.request('/api/admin/check', { token }), adminCheckResponseSchema);
+    await expectOk(await t.request('/api/admin/check', { token: t.token }), adminCheckResponseSchema);
     await t.login(); // the old password still works
   });
 
@@ -334,7 +303,7 @@ describe('POST /api/admin/change-password', () => {
     const body = await expectError(await change({ currentPassword: ADMIN_PASSWORD, newPassword: ADMIN_PASSWORD }), 400);
     expect(body.data.field).toBe('newPassword');
     expect(body.data.issue).toBe('unchanged');
-    await expectOk(await t.request('/api/admin/check', { token }), adminCheckResponseSchema);
+    await expectOk(await t.request('/api/admin/check', { token: t.token }), adminCheckResponseSchema);
   });
 
   it.each([
@@ -353,7 +322,7 @@ describe('POST /api/admin/change-password', () => {
     const data = await expectOk(res, adminCheckResponseSchema);
     expect(data.username).toBe(ADMIN_USERNAME);
 
-    for (const old of [token, second]) {
+    for (const old of [t.token, second]) {
       await expectError(await t.request('/api/admin/check', { token: old }), 401);
     }
     expect(await t.db.selectFrom('admin_tokens').select('token_hash').execute()).toEqual([]);
@@ -377,7 +346,7 @@ describe('POST /api/admin/change-password', () => {
     t.clock.advance(MINUTE);
     const data = await expectOk(await change({ currentPassword: ADMIN_PASSWORD, newUsername: ' root ' }), adminCheckResponseSchema);
     expect(data.username).toBe('root');
-    await expectError(await t.request('/api/admin/check', { token }), 401);
+    await expectError(await t.request('/api/admin/check', { token: t.token }), 401);
     await expectError(
       await t.request('/api/admin/login', { json: { username: ADMIN_USERNAME, password: ADMIN_PASSWORD } }),
       401,
@@ -405,12 +374,12 @@ describe('POST /api/admin/change-password', () => {
     const body = await expectError(await change({ currentPassword: ADMIN_PASSWORD, newUsername: 'taken' }), 409);
     expect(body.data.error).toBe('conflict');
     expect(body.data.field).toBe('newUsername');
-    await expectOk(await t.request('/api/admin/check', { token }), adminCheckResponseSchema);
+    await expectOk(await t.request('/api/admin/check', { token: t.token }), adminCheckResponseSchema);
   });
 
   it('needs an admin: 401 anonymous, 403 for an API key', async () => {
     await expectError(await change({ currentPassword: ADMIN_PASSWORD, newPassword: 'whatever123' }, null), 401);
-    const key = await t.createKey(token, { text_permission: true, file_permission: true, mount_permission: true });
+    const key = await t.createKey(t.token, { text_permission: true, file_permission: true, mount_permission: true });
     const res = await t.request('/api/admin/change-password', {
       apiKey: key.key,
       json: { currentPassword: ADMIN_PASSWORD, newPassword: 'whatever123' },

@@ -2,10 +2,10 @@
  * `GET /api/admin/expenses/export.csv`: RFC 4180 (CRLF lines, quoted fields with doubled quotes), amounts in major
  * units by each currency's decimals, filters by status and by the date spent, admin only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expenseClaimDetailSchema, formatMinorUnits, parseMajorUnits, type CreateExpenseRequest } from '../../../contract/expenses';
 import { expectStoredFold } from '../../../tests/fixtures/expense-status';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 import { csvField } from './export';
 
 /** A minimal RFC 4180 reader, to check that what was written reads back as it was. */
@@ -72,8 +72,7 @@ describe('csvField', () => {
 });
 
 describe('GET /api/admin/expenses/export.csv', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let key: string;
   const CLAIM: CreateExpenseRequest = { title: 'Plain', amount_minor: 1250, currency: 'EUR', spent_on: '2030-01-05', category: 'meals' };
   const ids: Record<string, string> = {};
@@ -84,7 +83,7 @@ describe('GET /api/admin/expenses/export.csv', () => {
     return claim;
   };
   const exported = async (query = '') => {
-    const res = await t.request(`/api/admin/expenses/export.csv${query}`, { token });
+    const res = await t.request(`/api/admin/expenses/export.csv${query}`, { token: t.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv; charset=utf-8/);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="expenses.csv"/);
@@ -94,15 +93,12 @@ describe('GET /api/admin/expenses/export.csv', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    key = (await t.createKey(token, { name: 'Lee, "the traveller"', expense_permission: true })).key;
+    key = (await t.createKey(t.token, { name: 'Lee, "the traveller"', expense_permission: true })).key;
     await file('tricky', { title: 'Dinner, "client"\nsecond line', description: 'a\r\nb, c', spent_on: '2030-01-02' });
     await file('yen', { title: 'Ramen', amount_minor: 980, currency: 'JPY', spent_on: '2030-01-08' });
     await file('dinar', { title: 'Taxi', amount_minor: 12_345, currency: 'BHD', spent_on: '2030-01-10' });
     await expectStoredFold(t.db, await expectOk(await t.request(`/api/expenses/${ids.yen}/submit`, { apiKey: key, method: 'POST' }), expenseClaimDetailSchema));
   });
-  afterAll(() => t.close());
 
   it('writes a header and one line per claim, quoting commas, quotes and line breaks, amounts in major units', async () => {
     const [header, ...rows] = await exported();
@@ -125,7 +121,7 @@ describe('GET /api/admin/expenses/export.csv', () => {
 
   it('answers 400 for a bad filter, and only to the admin', async () => {
     for (const query of ['?status=lost', '?from=2030-13-01', '?to=yesterday']) {
-      await expectError(await t.request(`/api/admin/expenses/export.csv${query}`, { token }), 400);
+      await expectError(await t.request(`/api/admin/expenses/export.csv${query}`, { token: t.token }), 400);
     }
     await expectError(await t.request('/api/admin/expenses/export.csv', { apiKey: key }), 403);
     await expectError(await t.request('/api/admin/expenses/export.csv'), 401);

@@ -13,7 +13,7 @@ import { expectStoredFold } from '../../../tests/fixtures/expense-status';
 import { bytesOf, patternBytes, type Auth } from '../../../tests/fixtures/files';
 import { createMount, fsClient } from '../../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 import { findStorageConfig } from '../storages/configs';
 import type { StorageDriver } from '../../storage/driver';
 import { EXPENSE_AREA } from '../../storage/keys';
@@ -36,8 +36,7 @@ const formOf = (bytes: Buffer, filename: string, type = 'application/octet-strea
 };
 
 describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let driver: StorageDriver;
   let rootMount: string;
@@ -53,15 +52,13 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
   const rowsOf = async (claimId: string) => t.db.selectFrom('expense_receipts').selectAll().where('claim_id', '=', claimId).execute();
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    owner.apiKey = (await t.createKey(token, { name: 'owner', expense_permission: true })).key;
-    other.apiKey = (await t.createKey(token, { name: 'other', expense_permission: true })).key;
+    owner.apiKey = (await t.createKey(t.token, { name: 'owner', expense_permission: true })).key;
+    other.apiKey = (await t.createKey(t.token, { name: 'other', expense_permission: true })).key;
     let configId: string;
     if (kind === 'S3') {
       s3 = await startS3rver();
-      const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ is_default: true }) }), storageConfigSchema, 201);
-      await createMount(t, token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/bucket' });
+      const config = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3.configRequest({ is_default: true }) }), storageConfigSchema, 201);
+      await createMount(t, t.token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/bucket' });
       configId = config.id;
       rootMount = '/bucket';
     } else {
@@ -73,7 +70,6 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
     driver = driverFor(t.deps, config);
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -89,7 +85,7 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
     for (const [bytes, filename, type] of cases) {
       const receipt = await uploadOk(claim.id, bytes, filename);
       expect(receipt).toMatchObject({ filename, content_type: type, size: bytes.length });
-      for (const who of [owner, { token }]) {
+      for (const who of [owner, { token: t.token }]) {
         const res = await t.request(receiptUrl(claim.id, receipt.id), who);
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe(type);
@@ -115,7 +111,7 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
     await expectError(await t.request(receiptUrl(claim.id, receipt.id), other), 404);
     await expectError(await upload(claim.id, PNG, 'x.png', other), 404);
     await expectError(await t.request(receiptUrl(claim.id, receipt.id), { ...other, method: 'DELETE' }), 404);
-    const noPermission = (await t.createKey(token, { file_permission: true, mount_permission: true })).key;
+    const noPermission = (await t.createKey(t.token, { file_permission: true, mount_permission: true })).key;
     await expectError(await t.request(receiptUrl(claim.id, receipt.id), { apiKey: noPermission }), 403);
     await expectError(await t.request(receiptUrl(claim.id, 'no-such-receipt'), owner), 404);
     expect(await rowsOf(claim.id)).toHaveLength(1);
@@ -138,14 +134,14 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
   it('answers 400 for a body that is not a form, and 413 past the max upload size, keeping nothing', async () => {
     const claim = await newClaim();
     await expectError(await t.request(`/api/expenses/${claim.id}/receipts`, { ...owner, json: { file: 'x' } }), 400);
-    await expectOk(await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: 0.002 } }), systemSettingsSchema);
+    await expectOk(await t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: 0.002 } }), systemSettingsSchema);
     try {
       const tooBig = Buffer.concat([PDF, patternBytes(3000, 6)]);
       const body = await expectError(await upload(claim.id, tooBig, 'big.pdf'), 413);
       expect(body.data).toMatchObject({ fileSize: tooBig.length });
       await uploadOk(claim.id, PDF, 'fits.pdf');
     } finally {
-      await expectOk(await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: 100 } }), systemSettingsSchema);
+      await expectOk(await t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: 100 } }), systemSettingsSchema);
     }
     expect(await rowsOf(claim.id)).toHaveLength(1);
     expect(await objectsOf(claim.id)).toHaveLength(1);
@@ -154,7 +150,7 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
   it('changes receipts only while the claim can be edited, and by its owner', async () => {
     const claim = await newClaim();
     const receipt = await uploadOk(claim.id, PNG, 'keep.png');
-    await expectError(await upload(claim.id, PNG, 'admin.png', { token }), 403);
+    await expectError(await upload(claim.id, PNG, 'admin.png', { token: t.token }), 403);
     await expectStoredFold(t.db, await expectOk(await t.request(`/api/expenses/${claim.id}/submit`, { ...owner, method: 'POST' }), expenseClaimDetailSchema));
     expect((await expectError(await upload(claim.id, PNG, 'late.png'), 409)).data.status).toBe('submitted');
     expect((await expectError(await t.request(receiptUrl(claim.id, receipt.id), { ...owner, method: 'DELETE' }), 409)).data.status).toBe('submitted');
@@ -185,16 +181,25 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
   it('removes the stored object when the claim was submitted while its receipt was uploading', async () => {
     const claim = await newClaim();
     const boundary = 'receipt-boundary';
-    let push!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.png"\r\nContent-Type: image/png\r\n\r\n`;
-    push.enqueue(new Uint8Array(Buffer.concat([Buffer.from(head), PNG.subarray(0, 1000)])));
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    let readingBody!: () => void;
+    const bodyRead = new Promise<void>((resolve) => (readingBody = resolve));
+    // The stream asks for more only once the server has taken the first chunk: the upload is then past its first
+    // look at the claim and streaming to storage.
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        push = controller;
+        controller.enqueue(new Uint8Array(Buffer.concat([Buffer.from(head), PNG.subarray(0, 1000)])));
+      },
+      pull: () => readingBody(),
+    });
     const uploading = t.request(`/api/expenses/${claim.id}/receipts`, {
       ...owner,
       body,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await bodyRead;
     await expectStoredFold(t.db, await expectOk(await t.request(`/api/expenses/${claim.id}/submit`, { ...owner, method: 'POST' }), expenseClaimDetailSchema));
     push.enqueue(new Uint8Array(Buffer.concat([PNG.subarray(1000), Buffer.from(`\r\n--${boundary}--\r\n`)])));
     push.close();
@@ -207,8 +212,8 @@ describe.each(['LOCAL', 'S3'] as const)('expense receipts on %s', (kind) => {
     const claim = await newClaim();
     const receipt = await uploadOk(claim.id, PNG, 'secret.png');
     const key = (await rowsOf(claim.id)).find((row) => row.id === receipt.id)?.storage_path ?? '';
-    const mountKey = (await t.createKey(token, { name: `mount-${kind}`, mount_permission: true, basic_path: '/' })).key;
-    for (const fs of [fsClient(t, { token }), fsClient(t, { apiKey: mountKey })]) {
+    const mountKey = (await t.createKey(t.token, { name: `mount-${kind}`, mount_permission: true, basic_path: '/' })).key;
+    for (const fs of [fsClient(t, { token: t.token }), fsClient(t, { apiKey: mountKey })]) {
       const names = await fs.names(rootMount, true);
       expect(names).not.toContain(EXPENSE_AREA);
       for (const path of [`${rootMount}/${EXPENSE_AREA}`, `${rootMount}/${key}`]) {

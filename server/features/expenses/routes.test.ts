@@ -4,7 +4,7 @@
  * and every step taken checks the stored status against the fold of the stored events.
  */
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyListSchema, apiKeySchema } from '../../../contract/api-keys';
 import { apiKeyTestResponseSchema } from '../../../contract/auth';
 import {
@@ -20,7 +20,7 @@ import {
 import { dashboardStatsSchema } from '../../../contract/files';
 import { systemSettingsSchema } from '../../../contract/system';
 import { expectStoredFold, storedExpenseStatus } from '../../../tests/fixtures/expense-status';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { createTestApp, expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 /** The test clock starts on 2030-01-15 at noon UTC: the 16th has begun somewhere on Earth, the 17th nowhere. */
 const CLAIM: CreateExpenseRequest = {
@@ -35,12 +35,11 @@ const CLAIM: CreateExpenseRequest = {
 type Who = { token: string } | { apiKey: string };
 
 describe('/api/expenses', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let alice: string;
   let bob: string;
   let noExpense: string;
-  const admin = (): Who => ({ token });
+  const admin = (): Who => ({ token: t.token });
 
   const setStoredStatus = (id: string, status: ExpenseStatus) => t.db.updateTable('expense_claims').set({ status }).where('id', '=', id).execute();
 
@@ -54,22 +53,19 @@ describe('/api/expenses', () => {
   const conflictStatus = async (res: Response) => (await expectError(res, 409)).data.status;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    alice = (await t.createKey(token, { name: 'alice', expense_permission: true })).key;
-    bob = (await t.createKey(token, { name: 'bob', expense_permission: true })).key;
-    noExpense = (await t.createKey(token, { name: 'files only', text_permission: true, file_permission: true, mount_permission: true })).key;
+    alice = (await t.createKey(t.token, { name: 'alice', expense_permission: true })).key;
+    bob = (await t.createKey(t.token, { name: 'bob', expense_permission: true })).key;
+    noExpense = (await t.createKey(t.token, { name: 'files only', text_permission: true, file_permission: true, mount_permission: true })).key;
   });
-  afterAll(() => t.close());
 
   describe('the key permission', () => {
     it('is off by default, shown in key lists and the key test, and can be switched', async () => {
-      const keys = await expectOk(await t.request('/api/admin/api-keys', { token }), apiKeyListSchema);
+      const keys = await expectOk(await t.request('/api/admin/api-keys', { token: t.token }), apiKeyListSchema);
       expect(Object.fromEntries(keys.map((key) => [key.name, key.expense_permission]))).toMatchObject({ alice: true, 'files only': false });
-      const plain = await t.createKey(token, { name: 'plain' });
+      const plain = await t.createKey(t.token, { name: 'plain' });
       expect(plain.expense_permission).toBe(false);
       await expectError(await t.request('/api/expenses', { apiKey: plain.key }), 403);
-      await expectOk(await t.request(`/api/admin/api-keys/${plain.id}`, { token, method: 'PUT', json: { expense_permission: true } }), apiKeySchema);
+      await expectOk(await t.request(`/api/admin/api-keys/${plain.id}`, { token: t.token, method: 'PUT', json: { expense_permission: true } }), apiKeySchema);
       expect((await expectOk(await t.request('/api/test/api-key', { apiKey: plain.key }), apiKeyTestResponseSchema)).permissions.expense).toBe(true);
       await expectOk(await t.request('/api/expenses', { apiKey: plain.key }), expenseListSchema);
     });
@@ -145,7 +141,7 @@ describe('/api/expenses', () => {
       const read = async () => (await expectOk(await t.request('/api/expenses/categories', { apiKey: alice }), expenseCategoriesSchema)).categories;
       expect(await read()).toEqual([...DEFAULT_EXPENSE_CATEGORIES]);
       const edited = [...DEFAULT_EXPENSE_CATEGORIES, 'training'];
-      await expectOk(await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { expense_categories: edited } }), systemSettingsSchema);
+      await expectOk(await t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { expense_categories: edited } }), systemSettingsSchema);
       expect(await read()).toEqual(edited);
       expect((await create({ apiKey: alice }, { category: 'training' })).category).toBe('training');
     });
@@ -165,10 +161,10 @@ describe('/api/expenses', () => {
 
     it('lets only the owner change, submit or delete a claim, the admin included', async () => {
       const claim = await create({ apiKey: alice });
-      const refused = await expectError(await t.request(`/api/expenses/${claim.id}`, { token, method: 'PATCH', json: { title: 'edited' } }), 403);
+      const refused = await expectError(await t.request(`/api/expenses/${claim.id}`, { token: t.token, method: 'PATCH', json: { title: 'edited' } }), 403);
       expect(refused.data.error).toBe('forbidden');
       await expectError(await fire(admin(), claim.id, 'submit'), 403);
-      await expectError(await t.request(`/api/expenses/${claim.id}`, { token, method: 'DELETE' }), 403);
+      await expectError(await t.request(`/api/expenses/${claim.id}`, { token: t.token, method: 'DELETE' }), 403);
       expect((await expectOk(await get({ apiKey: alice }, claim.id), expenseClaimDetailSchema)).status).toBe('draft');
     });
 
@@ -333,7 +329,7 @@ describe('/api/expenses', () => {
   });
 
   it('counts claims awaiting review (submitted and processing) on the admin dashboard', async () => {
-    const before = (await expectOk(await t.request('/api/admin/dashboard/stats', { token }), dashboardStatsSchema)).expensesAwaitingReview;
+    const before = (await expectOk(await t.request('/api/admin/dashboard/stats', { token: t.token }), dashboardStatsSchema)).expensesAwaitingReview;
     const owner = { apiKey: bob };
     const a = await create(owner);
     const b = await create(owner);
@@ -341,7 +337,7 @@ describe('/api/expenses', () => {
     await fireOk(owner, a.id, 'submit');
     await fireOk(owner, b.id, 'submit');
     await fireOk(admin(), b.id, 'process');
-    const stats = async () => (await expectOk(await t.request('/api/admin/dashboard/stats', { token }), dashboardStatsSchema)).expensesAwaitingReview;
+    const stats = async () => (await expectOk(await t.request('/api/admin/dashboard/stats', { token: t.token }), dashboardStatsSchema)).expensesAwaitingReview;
     expect(await stats()).toBe(before + 2);
     await fireOk(admin(), b.id, 'approve');
     expect(await stats()).toBe(before + 1);

@@ -25,7 +25,7 @@ import { bytesOf, fileClient, patternBytes, sha256, type Auth } from '../../../t
 import { fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import { S3RVER_LONGEST_NAME_BYTES, type RunningS3rver } from '../../../tests/fixtures/s3rver';
 import { FS_NAME_MAX_BYTES } from '../../../contract/fs-paths';
-import { createTestApp, expectError, expectOk, HOUR, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, useTestApp } from '../../../tests/fixtures/test-app';
 import { FILE_REQUEST_GRANTS_PER_WINDOW } from './routes';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -35,8 +35,7 @@ const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), patternBytes(3000, 3)]);
 const TEXT = Buffer.from('just some words\n');
 
 describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   /** The mount under test. */
@@ -44,14 +43,12 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
   /** Writes a file into the mount's storage behind the app's back. */
   let plant: (inner: string, bytes: Buffer) => Promise<void>;
   let count = 0;
-  const admin = (): Auth => ({ token });
+  const admin = (): Auth => ({ token: t.token });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
+    fs = fsClient(t, { token: t.token });
     // On S3 the default storage, so that a shares request's files are stored there too.
-    const mount = await mountOfKind(t, token, kind, { config: { default_folder: 'mounted', is_default: true, is_public: true }, mount: { cache_ttl: 0 } });
+    const mount = await mountOfKind(t, t.token, kind, { config: { default_folder: 'mounted', is_default: true, is_public: true }, mount: { cache_ttl: 0 } });
     ({ root, s3 } = mount);
     plant =
       kind === 'LOCAL'
@@ -65,7 +62,6 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
           };
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -109,7 +105,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     expectOk(await send(slug, grant, filename, bytes), fileRequestUploadSchema, 201);
   const info = async (slug: string) => expectOk(await t.request(`/api/public/file-requests/${slug}`), publicFileRequestSchema);
   const received = async (id: string, auth: Auth = admin()) => (await expectOk(await t.request(`/api/file-requests/${id}/uploads`, auth), fileRequestUploadListSchema)).items;
-  const patch = (id: string, json: unknown) => t.request(`/api/file-requests/${id}`, { token, method: 'PATCH', json });
+  const patch = (id: string, json: unknown) => t.request(`/api/file-requests/${id}`, { token: t.token, method: 'PATCH', json });
 
   it('lands files in its folder under free names, byte-identical, listed with their sender', async () => {
     const request = await create({ message: 'Hello' });
@@ -246,7 +242,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     expect((await expectError(await init(request.slug, undefined, 'a.txt', 10), 401)).message).not.toBe('');
     await expectError(await init(request.slug, `${grant.slice(0, -2)}xx`, 'a.txt', 10), 401);
     await expectError(await init(request.slug, 'not-a-grant', 'a.txt', 10), 401);
-    await expectError(await t.request(`/api/public/file-requests/${request.slug}/multipart/init`, { token, json: { filename: 'a.txt', size: 10, part_size: MIN_PART_BYTES } }), 401);
+    await expectError(await t.request(`/api/public/file-requests/${request.slug}/multipart/init`, { token: t.token, json: { filename: 'a.txt', size: 10, part_size: MIN_PART_BYTES } }), 401);
     await expectError(await init(other.slug, grant, 'a.txt', 10), 403);
 
     // Another sender cannot touch this sender's upload.
@@ -314,7 +310,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
 
     const deleting = await create();
     const deleted = await signedPart(deleting.slug);
-    expect((await t.request(`/api/file-requests/${deleting.id}`, { token, method: 'DELETE' })).status).toBe(200);
+    expect((await t.request(`/api/file-requests/${deleting.id}`, { token: t.token, method: 'DELETE' })).status).toBe(200);
     // Its uploads were aborted with it: the part finds no upload.
     expect((await deleted.put()).status).toBe(404);
   });
@@ -335,10 +331,10 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     await plant('a-file.txt', TEXT);
     await refused(`${root}/a-file.txt`, 400);
 
-    const key = await t.createKey(token, { file_permission: true, mount_permission: true, basic_path: `${root}/mine` });
+    const key = await t.createKey(t.token, { file_permission: true, mount_permission: true, basic_path: `${root}/mine` });
     await refused(`${root}/theirs/`, 403, { apiKey: key.key });
     await refused(`${root}/mine/../theirs/`, 403, { apiKey: key.key });
-    const fileOnly = await t.createKey(token, { file_permission: true });
+    const fileOnly = await t.createKey(t.token, { file_permission: true });
     await refused(`${root}/mine/`, 403, { apiKey: fileOnly.key });
     const own = await create({ target: { kind: 'folder', path: `${root}/mine/drop` } }, { apiKey: key.key });
     expect(own.target).toEqual({ kind: 'folder', path: `${root}/mine/drop/` });
@@ -354,7 +350,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     const grant = await grantOf(own.slug);
     await sendOk(own.slug, grant, 'in.txt', TEXT);
     expect(await fs.names(`${root}/mine/drop`, true)).toEqual(['in.txt']);
-    expect((await t.request(`/api/admin/api-keys/${key.id}`, { token, method: 'PUT', json: { mount_permission: false } })).status).toBe(200);
+    expect((await t.request(`/api/admin/api-keys/${key.id}`, { token: t.token, method: 'PUT', json: { mount_permission: false } })).status).toBe(200);
     await expectError(await init(own.slug, grant, 'more.txt', 10), 410);
   });
 
@@ -400,7 +396,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     const edited = await expectOk(await patch(request.id, { title: 'Renamed', password: 'pw', max_files: 5 }), fileRequestSchema);
     expect(edited).toMatchObject({ title: 'Renamed', has_password: true, max_files: 5, files_received: 1 });
     await expectError(await patch(request.id, { max_files: 0 }), 400);
-    expect((await t.request(`/api/file-requests/${request.id}`, { token, method: 'DELETE' })).status).toBe(200);
+    expect((await t.request(`/api/file-requests/${request.id}`, { token: t.token, method: 'DELETE' })).status).toBe(200);
     await expectError(await t.request(`/api/public/file-requests/${request.slug}`), 404);
     expect(await fs.names(folder, true)).toEqual(['kept.txt']);
   });

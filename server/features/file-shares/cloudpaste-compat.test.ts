@@ -10,7 +10,7 @@ import { systemSettingsSchema } from '../../../contract/system';
 import { fileClient, md5 } from '../../../tests/fixtures/files';
 import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
@@ -22,21 +22,17 @@ const notANumber = (text: string) => `Invalid type: Expected number but received
  * null`, yes/no as strings (contract/lenient.ts), and the answers' names it reads.
  */
 describe.each(['LOCAL', 'S3'] as const)('a mount upload as CloudPaste sends it, on %s', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   let root: string;
   let configId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
-    ({ root, configId, s3 } = await mountOfKind(t, token, kind, { at: '/bucket' }));
+    fs = fsClient(t, { token: t.token });
+    ({ root, configId, s3 } = await mountOfKind(t, t.token, kind, { at: '/bucket' }));
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -98,26 +94,19 @@ describe.each(['LOCAL', 'S3'] as const)('a mount upload as CloudPaste sends it, 
 });
 
 describe('share uploads and settings as CloudPaste sends them', () => {
-  let t: TestApp;
-  let token: string;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('takes slug "" as no slug and numeric strings as numbers through presign and commit', async () => {
     const bytes = Buffer.from('x'.repeat(36));
     const presign = await expectOk(
-      await t.request('/api/s3/presign', { token, json: { filename: 'a.txt', mimetype: 'text/plain', slug: '', size: '36' } }),
+      await t.request('/api/s3/presign', { token: t.token, json: { filename: 'a.txt', mimetype: 'text/plain', slug: '', size: '36' } }),
       presignResponseSchema,
     );
     expect(presign.slug).toMatch(/^[A-Za-z0-9_-]{6}$/);
     expect((await fileClient(t).putTo(presign.upload_url, bytes, 'text/plain')).status).toBe(200);
     const share = await expectOk(
       await t.request('/api/s3/commit', {
-        token,
+        token: t.token,
         json: { file_id: presign.file_id, size: '36', slug: '', expires_in: '24', max_views: '3', remark: '', password: undefined },
       }),
       fileShareSchema,
@@ -127,40 +116,40 @@ describe('share uploads and settings as CloudPaste sends them', () => {
     expect(Date.parse(share.expiresAt ?? '') - t.clock.now().getTime()).toBe(24 * 3_600_000);
 
     // Edits: an empty slug keeps the one there; a string count is a count.
-    const updated = await expectOk(await t.request(`/api/admin/files/${share.id}`, { token, method: 'PUT', json: { slug: '', maxViews: '4' } }), fileShareSchema);
+    const updated = await expectOk(await t.request(`/api/admin/files/${share.id}`, { token: t.token, method: 'PUT', json: { slug: '', maxViews: '4' } }), fileShareSchema);
     expect(updated).toMatchObject({ slug: share.slug, maxViews: 4 });
   });
 
   it('still answers 400 for a size, a count or a slug that is wrong, as before', async () => {
-    const size = await expectError(await t.request('/api/s3/presign', { token, json: { filename: 'a.txt', size: 'abc' } }), 400);
+    const size = await expectError(await t.request('/api/s3/presign', { token: t.token, json: { filename: 'a.txt', size: 'abc' } }), 400);
     expect(size.data).toMatchObject({ field: 'size', issue: notANumber('abc') });
-    const negative = await expectError(await t.request('/api/s3/presign', { token, json: { filename: 'a.txt', size: '-1' } }), 400);
+    const negative = await expectError(await t.request('/api/s3/presign', { token: t.token, json: { filename: 'a.txt', size: '-1' } }), 400);
     expect(negative.data).toMatchObject({ field: 'size', issue: 'must_not_be_negative' });
-    const views = await expectError(await t.request('/api/paste', { token, json: { content: 'hi', maxViews: '1e3' } }), 400);
+    const views = await expectError(await t.request('/api/paste', { token: t.token, json: { content: 'hi', maxViews: '1e3' } }), 400);
     expect(views.data).toMatchObject({ field: 'maxViews', issue: notANumber('1e3') });
-    const slug = await expectError(await t.request('/api/paste', { token, json: { content: 'hi', slug: 'admin' } }), 400);
+    const slug = await expectError(await t.request('/api/paste', { token: t.token, json: { content: 'hi', slug: 'admin' } }), 400);
     expect(slug.data).toMatchObject({ field: 'slug', issue: 'reserved' });
   });
 
   it('creates a paste with slug "" and maxViews as a string', async () => {
-    const paste = await expectOk(await t.request('/api/paste', { token, json: { content: 'hello', slug: '', maxViews: '2' } }), createdPasteSchema, 201);
+    const paste = await expectOk(await t.request('/api/paste', { token: t.token, json: { content: 'hello', slug: '', maxViews: '2' } }), createdPasteSchema, 201);
     expect(paste.slug).toMatch(/^[A-Za-z0-9_-]{6}$/);
     expect(paste.maxViews).toBe(2);
   });
 
   it('runs a share multipart upload with sizes, part numbers and options as strings', async () => {
     const init = await expectOk(
-      await t.request('/api/s3/multipart/init', { token, json: { filename: 'big.bin', size: '6000000', part_size: '5242880', slug: '' } }),
+      await t.request('/api/s3/multipart/init', { token: t.token, json: { filename: 'big.bin', size: '6000000', part_size: '5242880', slug: '' } }),
       multipartInitResponseSchema,
     );
     expect(init.part_count).toBe(2);
     const signed = await expectOk(
-      await t.request('/api/s3/multipart/sign', { token, json: { file_id: init.file_id, upload_id: init.upload_id, partNumbers: ['1', '2'] } }),
+      await t.request('/api/s3/multipart/sign', { token: t.token, json: { file_id: init.file_id, upload_id: init.upload_id, partNumbers: ['1', '2'] } }),
       multipartSignResponseSchema,
     );
     expect(signed.urls.map((url) => url.partNumber)).toEqual([1, 2]);
     const wrong = await expectError(
-      await t.request('/api/s3/multipart/sign', { token, json: { file_id: init.file_id, upload_id: init.upload_id, partNumbers: ['one'] } }),
+      await t.request('/api/s3/multipart/sign', { token: t.token, json: { file_id: init.file_id, upload_id: init.upload_id, partNumbers: ['one'] } }),
       400,
     );
     expect(wrong.data).toMatchObject({ field: 'partNumbers.0', issue: notANumber('one') });
@@ -168,29 +157,29 @@ describe('share uploads and settings as CloudPaste sends them', () => {
 
   it('takes yes/no and numbers as strings in API keys, storage configs, mounts and settings', async () => {
     const key = await expectOk(
-      await t.request('/api/admin/api-keys', { token, json: { name: 'cp', text_permission: 'true', file_permission: 'false', mount_permission: true } }),
+      await t.request('/api/admin/api-keys', { token: t.token, json: { name: 'cp', text_permission: 'true', file_permission: 'false', mount_permission: true } }),
       createdApiKeySchema,
       201,
     );
     expect(key).toMatchObject({ text_permission: true, file_permission: false, mount_permission: true });
-    const edited = await expectOk(await t.request(`/api/admin/api-keys/${key.id}`, { token, method: 'PUT', json: { file_permission: 'true' } }), apiKeySchema);
+    const edited = await expectOk(await t.request(`/api/admin/api-keys/${key.id}`, { token: t.token, method: 'PUT', json: { file_permission: 'true' } }), apiKeySchema);
     expect(edited.file_permission).toBe(true);
-    const yes = await expectError(await t.request('/api/admin/api-keys', { token, json: { name: 'cp2', text_permission: 'yes' } }), 400);
+    const yes = await expectError(await t.request('/api/admin/api-keys', { token: t.token, json: { name: 'cp2', text_permission: 'yes' } }), 400);
     expect(yes.data).toMatchObject({ field: 'text_permission', issue: 'Invalid type: Expected boolean but received "yes"' });
 
     const config = await expectOk(
-      await t.request('/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: 'disk', total_storage_bytes: '1000000', is_public: 'true' } }),
+      await t.request('/api/s3-configs', { token: t.token, json: { storage_type: 'LOCAL', name: 'disk', total_storage_bytes: '1000000', is_public: 'true' } }),
       storageConfigSchema,
       201,
     );
     expect(config).toMatchObject({ total_storage_bytes: 1_000_000, is_public: true });
 
-    const mount = await createMount(t, token, { name: 'Disk', storage_config_id: config.id, mount_path: '/disk', sort_order: '3', cache_ttl: '60', is_active: 'false' });
+    const mount = await createMount(t, t.token, { name: 'Disk', storage_config_id: config.id, mount_path: '/disk', sort_order: '3', cache_ttl: '60', is_active: 'false' });
     expect(mount).toMatchObject({ sort_order: 3, cache_ttl: 60, is_active: false });
-    const active = await expectOk(await t.request(`/api/admin/mounts/${mount.id}`, { token, method: 'PUT', json: { is_active: 'true' } }), mountSchema);
+    const active = await expectOk(await t.request(`/api/admin/mounts/${mount.id}`, { token: t.token, method: 'PUT', json: { is_active: 'true' } }), mountSchema);
     expect(active.is_active).toBe(true);
 
-    const settings = await expectOk(await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: '50' } }), systemSettingsSchema);
+    const settings = await expectOk(await t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: '50' } }), systemSettingsSchema);
     expect(settings.max_upload_size).toBe(50);
   });
 });

@@ -20,7 +20,7 @@ import { MAX_PARTS_SIGNED_AT_ONCE, MIN_PART_BYTES } from '../../../contract/part
 import { storageConfigSchema } from '../../../contract/storage';
 import { bytesOf, fileClient, md5, sha256, type Auth } from '../../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, MINUTE, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, MINUTE, useTestApp } from '../../../tests/fixtures/test-app';
 import { sweepStaleUploads } from '../upload-sweeper';
 
 // Real S3 traffic with 5 MiB parts on two shared cores.
@@ -42,8 +42,7 @@ function bytesOfSize(size: number, seed: number): Buffer<ArrayBuffer> {
 }
 
 describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let key: CreatedApiKey;
   let other: CreatedApiKey;
   let s3: RunningS3rver | undefined;
@@ -53,16 +52,14 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
   /** Files of multipart uploads in progress on storage (LOCAL staging, s3rver upload folders). */
   let stagedUploads: () => string[];
   let f: ReturnType<typeof fileClient>;
-  const admin = (): Auth => ({ token });
+  const admin = (): Auth => ({ token: t.token });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    key = await t.createKey(token, { file_permission: true });
-    other = await t.createKey(token, { file_permission: true });
+    key = await t.createKey(t.token, { file_permission: true });
+    other = await t.createKey(t.token, { file_permission: true });
     f = fileClient(t);
     if (kind === 'LOCAL') {
-      const local = await f.builtinLocal(token);
+      const local = await f.builtinLocal(t.token);
       configId = local.id;
       const root = join(t.dataDir, 'storage', local.id);
       const walk = (dir: string, prefix = ''): string[] =>
@@ -82,7 +79,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
         credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
         forcePathStyle: true,
       });
-      configId = (await expectOk(await t.request('/api/s3-configs', { token, json: server.configRequest({ is_public: true }) }), storageConfigSchema, 201)).id;
+      configId = (await expectOk(await t.request('/api/s3-configs', { token: t.token, json: server.configRequest({ is_public: true }) }), storageConfigSchema, 201)).id;
       objectKeys = async () =>
         ((await client.send(new ListObjectsV2Command({ Bucket: server.bucket, MaxKeys: 1000 }))).Contents ?? []).map((object) => object.Key ?? '');
       const uploads = join(server.directory, server.bucket, '._S3rver_uploads');
@@ -90,7 +87,6 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     }
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -158,7 +154,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     // Completing again (a lost answer, a retry) answers the same record.
     expect(await expectOk(await complete('s3', ref, sent, admin()), fileShareSchema, 200)).toEqual(share);
 
-    const download = await f.download(share.slug, '', { token });
+    const download = await f.download(share.slug, '', { token: t.token });
     expect(download.status).toBe(200);
     expect(sha256(await bytesOf(download))).toBe(sha256(bytes));
     expect(stagedUploads()).toEqual([]);
@@ -191,7 +187,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     const share = await expectOk(await complete('url', ref, sent, admin()), fileShareSchema, 201);
     expect(share.slug).toBe(`url-mp-${kind}`);
     expect((await f.rowById(ref.file_id))?.source_url).toBe('https://example.com/fetched.iso');
-    expect(sha256(await bytesOf(await f.download(share.slug, '', { token })))).toBe(sha256(bytes));
+    expect(sha256(await bytesOf(await f.download(share.slug, '', { token: t.token })))).toBe(sha256(bytes));
     // The source must be an http(s) URL.
     const bad = await expectError(await init('url', { size: 10, source_url: 'file:///etc/passwd' }, admin()), 400);
     expect(bad.data).toMatchObject({ field: 'source_url' });
@@ -223,13 +219,13 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     const bytes = bytesOfSize(MIN_PART_BYTES + 100, 5);
     const ref = await initOk('url', { size: bytes.length, source_url: 'http://example.com/a' }, admin());
     await sendPartOk('url', ref, 2, split(bytes)[1] as Buffer, admin());
-    expect((await t.request('/api/url/cancel', { token, json: { file_id: ref.file_id } })).status).toBe(200);
+    expect((await t.request('/api/url/cancel', { token: t.token, json: { file_id: ref.file_id } })).status).toBe(200);
     expect(await f.rowById(ref.file_id)).toBeUndefined();
     expect(stagedUploads()).toEqual([]);
 
     const single = await expectOk(
       await t.request('/api/url/presign', {
-        token,
+        token: t.token,
         json: { url: 'http://example.com/b.txt', s3_config_id: configId, filename: 'b.txt', mimetype: 'text/plain', size: 5 },
       }),
       presignResponseSchema,
@@ -237,14 +233,14 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     expect((await f.rowById(single.file_id))?.source_url).toBe('http://example.com/b.txt');
     expect((await f.putTo(single.upload_url, new Uint8Array([1, 2, 3, 4, 5]), single.contentType)).status).toBe(200);
     expect(await objectKeys()).toContain(single.storage_path);
-    expect((await t.request('/api/url/cancel', { token, json: { file_id: single.file_id } })).status).toBe(200);
+    expect((await t.request('/api/url/cancel', { token: t.token, json: { file_id: single.file_id } })).status).toBe(200);
     expect(await f.rowById(single.file_id)).toBeUndefined();
     expect(await objectKeys()).toEqual(keysBefore);
-    await expectError(await t.request('/api/url/cancel', { token, json: { file_id: single.file_id } }), 404);
+    await expectError(await t.request('/api/url/cancel', { token: t.token, json: { file_id: single.file_id } }), 404);
 
     // A committed file is not "cancelled".
     const done = await f.directUpload(new Uint8Array([9, 9, 9]), admin(), { s3_config_id: configId });
-    await expectError(await t.request('/api/url/cancel', { token, json: { file_id: done.share.id } }), 409);
+    await expectError(await t.request('/api/url/cancel', { token: t.token, json: { file_id: done.share.id } }), 409);
   });
 
   it('refuses to complete with a wrong ETag, a missing part, a small part that is not the last, or sizes that do not add up', async () => {
@@ -277,7 +273,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     expect((await f.rowById(ref.file_id))?.status).toBe('pending');
     await sendPartOk('s3', ref, 2, chunks[1] as Buffer, admin());
     const share = await expectOk(await complete('s3', ref, [first, second], admin()), fileShareSchema, 201);
-    expect(sha256(await bytesOf(await f.download(share.slug, '', { token })))).toBe(sha256(bytes));
+    expect(sha256(await bytesOf(await f.download(share.slug, '', { token: t.token })))).toBe(sha256(bytes));
     // A finished upload takes no more parts.
     await expectError(await sign('s3', ref, [1], admin()), 409);
     // A multipart record is finished by complete, not commit.
@@ -304,7 +300,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     const tooLarge = await expectError(await init('s3', { size: 6 * 1024 * MiB, part_size: 6 * 1024 * MiB }, admin()), 400);
     expect(tooLarge.message).toBe('A part may be at most 5 GiB (5368709120 bytes)');
 
-    await f.setMaxUploadMb(token, 100 * 1024);
+    await f.setMaxUploadMb(t.token, 100 * 1024);
     try {
       const many = await expectError(await init('s3', { size: 10_001 * MIN_PART_BYTES }, admin()), 400);
       expect(many.message).toBe('A part size of 5242880 bytes would need 10001 parts; at most 10000 are allowed');
@@ -314,7 +310,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
       expect((await expectError(await sign('s3', fine, [10_000, 10_001], admin()), 400)).data).toMatchObject({ field: 'partNumbers.1' });
       await abort('s3', fine, admin());
     } finally {
-      await f.setMaxUploadMb(token, 100);
+      await f.setMaxUploadMb(t.token, 100);
     }
     const over = await expectError(await init('s3', { size: 101 * MiB }, admin()), 413);
     expect(over.data).toMatchObject({ fileSize: 101 * MiB, maxUploadSize: 100 * MiB });
@@ -329,14 +325,14 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     await abort('s3', slugged, admin());
     // A key may use public storage configs only.
     const hidden = await expectOk(
-      await t.request('/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: `hidden ${kind}`, is_public: false } }),
+      await t.request('/api/s3-configs', { token: t.token, json: { storage_type: 'LOCAL', name: `hidden ${kind}`, is_public: false } }),
       storageConfigSchema,
       201,
     );
     await expectError(await init('s3', { size: 100, s3_config_id: hidden.id }, { apiKey: key.key }), 403);
     // Pending multipart uploads count against a quota.
     const quota = await expectOk(
-      await t.request('/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: `quota ${kind}`, is_public: true, total_storage_bytes: 8 * MiB } }),
+      await t.request('/api/s3-configs', { token: t.token, json: { storage_type: 'LOCAL', name: `quota ${kind}`, is_public: true, total_storage_bytes: 8 * MiB } }),
       storageConfigSchema,
       201,
     );
@@ -359,7 +355,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('multipart file shares on %s storage', (kin
     }
     // Nor does the right file with another upload id work.
     await expectError(await parts('s3', { file_id: ref.file_id, upload_id: 'not-the-upload' }, { apiKey: key.key }), 404);
-    const noFiles = await t.createKey(token, { file_permission: false, text_permission: true });
+    const noFiles = await t.createKey(t.token, { file_permission: false, text_permission: true });
     await expectError(await init('s3', { size: 10 }, { apiKey: noFiles.key }), 403);
     await expectError(await sign('s3', ref, [2], { apiKey: noFiles.key }), 403);
     await expectError(await init('s3', { size: 10 }, {}), 401);

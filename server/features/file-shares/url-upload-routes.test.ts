@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileShareSchema, presignResponseSchema } from '../../../contract/files';
 import { urlInfoResponseSchema } from '../../../contract/url-upload';
 import { bytesOf, fileClient, patternBytes, sha256 } from '../../../tests/fixtures/files';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, type TestApp, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 20_000 });
 
@@ -120,35 +120,30 @@ async function startSource(): Promise<Source> {
 const PUBLIC_ADDRESS = '203.0.113.10';
 
 let source: Source;
-let open: TestApp;
-let strict: TestApp;
-let openToken: string;
-let strictToken: string;
+const fakeDns: Record<string, string[]> = {
+  'files.example': [PUBLIC_ADDRESS],
+  'inside.example': ['10.1.2.3'],
+  'mixed.example': [PUBLIC_ADDRESS, '127.0.0.1'],
+  'metadata.example': ['169.254.169.254'],
+};
+const urlFetch = {
+  resolve: async (hostname: string) => {
+    const addresses = fakeDns[hostname];
+    if (addresses) return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+  },
+  route: (address: string, port: number) => (address === PUBLIC_ADDRESS ? { address: '127.0.0.1', port: source.port } : { address, port }),
+  idleTimeoutMs: 1500,
+};
+// The test app default: ALLOW_PRIVATE_URLS=1 (tests fetch from 127.0.0.1), so the local source is reachable.
+const open = useTestApp({ urlFetch });
+const strict = useTestApp({ env: { ALLOW_PRIVATE_URLS: '0' }, urlFetch });
 
 beforeAll(async () => {
   source = await startSource();
-  const fakeDns: Record<string, string[]> = {
-    'files.example': [PUBLIC_ADDRESS],
-    'inside.example': ['10.1.2.3'],
-    'mixed.example': [PUBLIC_ADDRESS, '127.0.0.1'],
-    'metadata.example': ['169.254.169.254'],
-  };
-  const urlFetch = {
-    resolve: async (hostname: string) => {
-      const addresses = fakeDns[hostname];
-      if (addresses) return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-      if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-    },
-    route: (address: string, port: number) => (address === PUBLIC_ADDRESS ? { address: '127.0.0.1', port: source.port } : { address, port }),
-    idleTimeoutMs: 1500,
-  };
-  // The test app default: ALLOW_PRIVATE_URLS=1 (tests fetch from 127.0.0.1), so the local source is reachable.
-  [open, strict] = await Promise.all([createTestApp({ urlFetch }), createTestApp({ env: { ALLOW_PRIVATE_URLS: '0' }, urlFetch })]);
-  [openToken, strictToken] = await Promise.all([open.login(), strict.login()]);
 });
 afterAll(async () => {
-  await Promise.all([open?.close(), strict?.close()]);
   source?.server.closeAllConnections();
   await new Promise((resolve) => source?.server.close(resolve));
 });
@@ -161,7 +156,7 @@ const infoOk = async (t: TestApp, token: string, url: string, headers: Record<st
 describe('url/info', () => {
   it('reports the final URL, name, size and type with one HEAD, and no CORS for a source without it', async () => {
     const before = source.seen.length;
-    const answer = await infoOk(open, openToken, `${source.origin}/files/report%202030.pdf`);
+    const answer = await infoOk(open, open.token, `${source.origin}/files/report%202030.pdf`);
     expect(answer).toEqual({
       url: `${source.origin}/files/report%202030.pdf`,
       filename: 'report 2030.pdf',
@@ -173,62 +168,62 @@ describe('url/info', () => {
   });
 
   it('says corsAllowed when the source answers Access-Control-Allow-Origin for the app origin (or *)', async () => {
-    expect((await infoOk(open, openToken, `${source.origin}/cors/any.bin`)).corsAllowed).toBe(true);
+    expect((await infoOk(open, open.token, `${source.origin}/cors/any.bin`)).corsAllowed).toBe(true);
     // The origin sent is the app's: the request's Origin, else the origin the server is reached at.
-    expect((await infoOk(open, openToken, `${source.origin}/cors/app-only.bin`, { origin: 'http://app.example' })).corsAllowed).toBe(true);
+    expect((await infoOk(open, open.token, `${source.origin}/cors/app-only.bin`, { origin: 'http://app.example' })).corsAllowed).toBe(true);
     expect(source.seen.at(-1)?.origin).toBe('http://app.example');
-    expect((await infoOk(open, openToken, `${source.origin}/cors/app-only.bin`, { origin: 'http://elsewhere.example' })).corsAllowed).toBe(false);
-    expect((await infoOk(open, openToken, `${source.origin}/cors/app-only.bin`)).corsAllowed).toBe(false);
+    expect((await infoOk(open, open.token, `${source.origin}/cors/app-only.bin`, { origin: 'http://elsewhere.example' })).corsAllowed).toBe(false);
+    expect((await infoOk(open, open.token, `${source.origin}/cors/app-only.bin`)).corsAllowed).toBe(false);
     expect(source.seen.at(-1)?.origin).toBe('http://localhost');
   });
 
   it('takes the name from Content-Disposition (filename* first)', async () => {
-    expect(await infoOk(open, openToken, `${source.origin}/named`)).toMatchObject({ filename: 'résumé 2030.txt', size: 5, contentType: 'text/plain' });
+    expect(await infoOk(open, open.token, `${source.origin}/named`)).toMatchObject({ filename: 'résumé 2030.txt', size: 5, contentType: 'text/plain' });
   });
 
   it('falls back to a one-byte ranged GET when HEAD is refused, and when HEAD does not tell the size', async () => {
     const before = source.seen.length;
-    expect(await infoOk(open, openToken, `${source.origin}/no-head`)).toMatchObject({ filename: 'no-head', size: FILE.length, contentType: 'image/png' });
+    expect(await infoOk(open, open.token, `${source.origin}/no-head`)).toMatchObject({ filename: 'no-head', size: FILE.length, contentType: 'image/png' });
     expect(source.seen.slice(before).map((request) => `${request.method} ${request.range ?? ''}`)).toEqual(['HEAD ', 'GET bytes=0-0']);
-    expect((await infoOk(open, openToken, `${source.origin}/chunked`)).size).toBeNull();
+    expect((await infoOk(open, open.token, `${source.origin}/chunked`)).size).toBeNull();
   });
 
   it('follows up to 5 redirects and refuses a sixth', async () => {
-    expect((await infoOk(open, openToken, `${source.origin}/hop?left=4`)).url).toBe(`${source.origin}/files/report%202030.pdf`);
-    const tooMany = await expectError(await info(open, openToken, `${source.origin}/hop?left=5`), 400);
+    expect((await infoOk(open, open.token, `${source.origin}/hop?left=4`)).url).toBe(`${source.origin}/files/report%202030.pdf`);
+    const tooMany = await expectError(await info(open, open.token, `${source.origin}/hop?left=5`), 400);
     expect(tooMany.message).toBe('The URL redirected more than 5 times');
   });
 
   it('answers 400 with the source status, and with a time-out for a source that never answers', async () => {
-    const missing = await expectError(await info(open, openToken, `${source.origin}/missing`), 400);
+    const missing = await expectError(await info(open, open.token, `${source.origin}/missing`), 400);
     expect(missing.message).toBe('The source answered HTTP 404');
-    const slow = await expectError(await info(open, openToken, `${source.origin}/slow`), 400);
+    const slow = await expectError(await info(open, open.token, `${source.origin}/slow`), 400);
     expect(slow.message).toBe('The source did not answer in time');
-    const nowhere = await expectError(await info(open, openToken, 'http://no-such-host.example/x'), 400);
+    const nowhere = await expectError(await info(open, open.token, 'http://no-such-host.example/x'), 400);
     expect(nowhere.message).toBe('The host no-such-host.example could not be resolved');
   });
 
   it('needs the file permission', async () => {
     await expectError(await open.request('/api/url/info', { json: { url: `${source.origin}/named` } }), 401);
-    const textOnly = await open.createKey(openToken, { file_permission: false, text_permission: true });
+    const textOnly = await open.createKey(open.token, { file_permission: false, text_permission: true });
     await expectError(await open.request('/api/url/info', { apiKey: textOnly.key, json: { url: `${source.origin}/named` } }), 403);
-    const withFiles = await open.createKey(openToken, { file_permission: true });
+    const withFiles = await open.createKey(open.token, { file_permission: true });
     expect((await open.request('/api/url/info', { apiKey: withFiles.key, json: { url: `${source.origin}/named` } })).status).toBe(200);
   });
 });
 
 describe('the SSRF guard', () => {
   it('refuses loopback without ALLOW_PRIVATE_URLS and allows it with', async () => {
-    const refused = await expectError(await info(strict, strictToken, `${source.origin}/named`), 400);
+    const refused = await expectError(await info(strict, strict.token, `${source.origin}/named`), 400);
     // An address typed as such is named once.
     expect(refused.message).toBe('Private or loopback addresses are not allowed (127.0.0.1)');
     expect(refused.data).toMatchObject({ field: 'url', issue: 'loopback', address: '127.0.0.1' });
-    const zh = await expectError(await info(strict, strictToken, `${source.origin}/named`, { 'accept-language': 'zh-CN' }), 400);
+    const zh = await expectError(await info(strict, strict.token, `${source.origin}/named`, { 'accept-language': 'zh-CN' }), 400);
     expect(zh.message).toBe('不允许访问私有或回环地址（127.0.0.1）');
     // A name is shown with the address it resolved to.
-    const inside = await expectError(await info(strict, strictToken, 'http://inside.example/x'), 400);
+    const inside = await expectError(await info(strict, strict.token, 'http://inside.example/x'), 400);
     expect(inside.message).toBe('Private or loopback addresses are not allowed (inside.example → 10.1.2.3)');
-    expect((await info(open, openToken, `${source.origin}/named`)).status).toBe(200);
+    expect((await info(open, open.token, `${source.origin}/named`)).status).toBe(200);
   });
 
   it.each([
@@ -246,7 +241,7 @@ describe('the SSRF guard', () => {
     ['http://mixed.example/x', 'loopback'],
   ])('refuses %s (%s) before connecting when private addresses are not allowed', async (url, issue) => {
     const before = source.seen.length;
-    const refused = await expectError(await info(strict, strictToken, url), 400);
+    const refused = await expectError(await info(strict, strict.token, url), 400);
     expect(refused.data).toMatchObject({ field: 'url', issue });
     expect(source.seen.length).toBe(before);
   });
@@ -259,8 +254,8 @@ describe('the SSRF guard', () => {
     ['http://224.0.0.1/', 'multicast', undefined],
   ])('refuses %s always, ALLOW_PRIVATE_URLS or not', async (url, issue, message) => {
     for (const [t, token] of [
-      [open, openToken],
-      [strict, strictToken],
+      [open, open.token],
+      [strict, strict.token],
     ] as const) {
       const refused = await expectError(await info(t, token, url), 400);
       expect(refused.data).toMatchObject({ issue });
@@ -270,32 +265,32 @@ describe('the SSRF guard', () => {
 
   it('fetches an allowed host, and re-checks every redirect: to loopback, to the metadata address, to another scheme', async () => {
     // files.example is public by the guard's judgement (the fake network delivers it to the local source).
-    expect(await infoOk(strict, strictToken, 'http://files.example/files/report%202030.pdf')).toMatchObject({ size: FILE.length });
-    const viaRedirect = await infoOk(strict, strictToken, `http://files.example/redirect?to=${encodeURIComponent('http://files.example/named')}`);
+    expect(await infoOk(strict, strict.token, 'http://files.example/files/report%202030.pdf')).toMatchObject({ size: FILE.length });
+    const viaRedirect = await infoOk(strict, strict.token, `http://files.example/redirect?to=${encodeURIComponent('http://files.example/named')}`);
     expect(viaRedirect.url).toBe('http://files.example/named');
 
     const toLoopback = await expectError(
-      await info(strict, strictToken, `http://files.example/redirect?to=${encodeURIComponent(`${source.origin}/named`)}`),
+      await info(strict, strict.token, `http://files.example/redirect?to=${encodeURIComponent(`${source.origin}/named`)}`),
       400,
     );
     expect(toLoopback.message).toBe('Private or loopback addresses are not allowed (127.0.0.1)');
     const toMetadata = await expectError(
-      await info(open, openToken, `${source.origin}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`),
+      await info(open, open.token, `${source.origin}/redirect?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/')}`),
       400,
     );
     expect(toMetadata.data).toMatchObject({ issue: 'metadata' });
-    const toFile = await expectError(await info(open, openToken, `${source.origin}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`), 400);
+    const toFile = await expectError(await info(open, open.token, `${source.origin}/redirect?to=${encodeURIComponent('file:///etc/passwd')}`), 400);
     expect(toFile.message).toBe('Only http and https URLs can be fetched');
   });
 
   it('refuses other schemes and URLs with credentials before anything else', async () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/x', 'gopher://127.0.0.1:70/', 'javascript:alert(1)', 'not a url']) {
-      expect((await expectError(await info(open, openToken, url), 400)).data).toMatchObject({ field: 'url' });
+      expect((await expectError(await info(open, open.token, url), 400)).data).toMatchObject({ field: 'url' });
     }
-    const credentials = await expectError(await info(open, openToken, `http://user:secret@127.0.0.1:${source.port}/named`), 400);
+    const credentials = await expectError(await info(open, open.token, `http://user:secret@127.0.0.1:${source.port}/named`), 400);
     expect(credentials.message).toBe('URLs with a user name or password are not allowed');
     for (const url of ['file:///etc/passwd', `http://10.0.0.1/x`, 'http://169.254.169.254/']) {
-      await expectError(await strict.request(`/api/url/proxy?url=${encodeURIComponent(url)}`, { token: strictToken }), 400);
+      await expectError(await strict.request(`/api/url/proxy?url=${encodeURIComponent(url)}`, { token: strict.token }), 400);
     }
   });
 });
@@ -304,7 +299,7 @@ describe('url/proxy', () => {
   const proxy = (t: TestApp, token: string, url: string) => t.request(`/api/url/proxy?url=${encodeURIComponent(url)}`, { token });
 
   it('streams the source byte-identical, as an attachment that cannot run as the app', async () => {
-    const res = await proxy(open, openToken, `${source.origin}/big`);
+    const res = await proxy(open, open.token, `${source.origin}/big`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-length')).toBe(String(BIG.length));
@@ -312,11 +307,11 @@ describe('url/proxy', () => {
     expect(res.headers.get('content-security-policy')).toBe('sandbox');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(sha256(await bytesOf(res))).toBe(sha256(BIG));
-    expect(sha256(await bytesOf(await proxy(open, openToken, `${source.origin}/chunked`)))).toBe(sha256(BIG));
+    expect(sha256(await bytesOf(await proxy(open, open.token, `${source.origin}/chunked`)))).toBe(sha256(BIG));
   });
 
   it('passes bytes on as they come (never waits for the whole source)', async () => {
-    const res = await proxy(open, openToken, `${source.origin}/drip`);
+    const res = await proxy(open, open.token, `${source.origin}/drip`);
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     let received = 0;
     const chunks: Uint8Array[] = [];
@@ -337,11 +332,11 @@ describe('url/proxy', () => {
 
   it('stops at the max upload size: 413 when the source declares more, cut off when it sends more', async () => {
     const files = fileClient(open);
-    await files.setMaxUploadMb(openToken, 1);
+    await files.setMaxUploadMb(open.token, 1);
     try {
-      const declared = await expectError(await proxy(open, openToken, `${source.origin}/big`), 413);
+      const declared = await expectError(await proxy(open, open.token, `${source.origin}/big`), 413);
       expect(declared.data).toMatchObject({ fileSize: BIG.length, maxUploadSize: MiB });
-      const res = await proxy(open, openToken, `${source.origin}/chunked`);
+      const res = await proxy(open, open.token, `${source.origin}/chunked`);
       expect(res.status).toBe(200);
       const reader = (res.body as ReadableStream<Uint8Array>).getReader();
       let received = 0;
@@ -352,14 +347,14 @@ describe('url/proxy', () => {
       ).rejects.toThrow();
       expect(received).toBeLessThanOrEqual(MiB);
     } finally {
-      await files.setMaxUploadMb(openToken, 100);
+      await files.setMaxUploadMb(open.token, 100);
     }
   });
 
   it('answers 400 for a failing source and needs the file permission', async () => {
-    expect((await expectError(await proxy(open, openToken, `${source.origin}/missing`), 400)).message).toBe('The source answered HTTP 404');
+    expect((await expectError(await proxy(open, open.token, `${source.origin}/missing`), 400)).message).toBe('The source answered HTTP 404');
     await expectError(await open.request(`/api/url/proxy?url=${encodeURIComponent(`${source.origin}/big`)}`), 401);
-    await expectError(await open.request('/api/url/proxy', { token: openToken }), 400);
+    await expectError(await open.request('/api/url/proxy', { token: open.token }), 400);
   });
 });
 
@@ -368,7 +363,7 @@ describe('url/presign and url/commit', () => {
     const f = fileClient(open);
     const presigned = await expectOk(
       await open.request('/api/url/presign', {
-        token: openToken,
+        token: open.token,
         json: { url: `${source.origin}/files/report%202030.pdf`, filename: 'report 2030.pdf', mimetype: 'application/pdf', size: FILE.length, slug: 'from-url' },
       }),
       presignResponseSchema,
@@ -377,14 +372,14 @@ describe('url/presign and url/commit', () => {
     expect((await f.rowById(presigned.file_id))?.source_url).toBe(`${source.origin}/files/report%202030.pdf`);
     expect((await f.putTo(presigned.upload_url, FILE, presigned.contentType)).status).toBe(200);
     const share = await expectOk(
-      await open.request('/api/url/commit', { token: openToken, json: { file_id: presigned.file_id, remark: 'fetched', mimetype: '' } }),
+      await open.request('/api/url/commit', { token: open.token, json: { file_id: presigned.file_id, remark: 'fetched', mimetype: '' } }),
       fileShareSchema,
       201,
     );
     expect(share).toMatchObject({ slug: 'from-url', filename: 'report 2030.pdf', mimetype: 'application/pdf', remark: 'fetched', size: FILE.length });
-    expect(sha256(await bytesOf(await f.download('from-url', '', { token: openToken })))).toBe(sha256(FILE));
+    expect(sha256(await bytesOf(await f.download('from-url', '', { token: open.token })))).toBe(sha256(FILE));
     const badUrl = await expectError(
-      await open.request('/api/url/presign', { token: openToken, json: { url: 'ftp://x/y', filename: 'y', size: 1 } }),
+      await open.request('/api/url/presign', { token: open.token, json: { url: 'ftp://x/y', filename: 'y', size: 1 } }),
       400,
     );
     expect(badUrl.data).toMatchObject({ field: 'url' });

@@ -14,7 +14,7 @@ import { batchDeleteResultSchema } from '../../../contract/lists';
 import { storageConfigSchema } from '../../../contract/storage';
 import { bytesOf, fileClient, md5, patternBytes, sha256, type Auth } from '../../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, HOUR, MINUTE, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, MINUTE, useTestApp } from '../../../tests/fixtures/test-app';
 import { sweepStaleUploads } from '../upload-sweeper';
 
 // Real S3 traffic and several scrypt hashes per test: room for two shared cores under load.
@@ -33,22 +33,19 @@ interface StorageUnderTest {
 type Kind = 'LOCAL' | 'S3';
 
 describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let key: CreatedApiKey;
   let s3: RunningS3rver | undefined;
   let storage: StorageUnderTest;
   let f: ReturnType<typeof fileClient>;
-  const admin = (): Auth => ({ token });
+  const admin = (): Auth => ({ token: t.token });
   const on = () => ({ s3_config_id: storage.configId });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    key = await t.createKey(token, { file_permission: true });
+    key = await t.createKey(t.token, { file_permission: true });
     f = fileClient(t);
     if (kind === 'LOCAL') {
-      const local = await f.builtinLocal(token);
+      const local = await f.builtinLocal(t.token);
       const root = (id: string) => join(t.dataDir, 'storage', id);
       const walk = (dir: string, prefix = ''): string[] =>
         existsSync(dir)
@@ -68,7 +65,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
           (
             await expectOk(
               await t.request('/api/s3-configs', {
-                token,
+                token: t.token,
                 json: { storage_type: 'LOCAL', name: 'small local', total_storage_bytes: total, is_public: true },
               }),
               storageConfigSchema,
@@ -86,7 +83,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
         forcePathStyle: true,
       });
       const created = await expectOk(
-        await t.request('/api/s3-configs', { token, json: server.configRequest({ is_public: true }) }),
+        await t.request('/api/s3-configs', { token: t.token, json: server.configRequest({ is_public: true }) }),
         storageConfigSchema,
         201,
       );
@@ -105,7 +102,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
           (
             await expectOk(
               await t.request('/api/s3-configs', {
-                token,
+                token: t.token,
                 json: server.configRequest({ name: 'small s3', total_storage_bytes: total, is_public: true, default_folder: 'quota' }),
               }),
               storageConfigSchema,
@@ -116,7 +113,6 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     }
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -186,7 +182,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
   it('serves exact byte ranges (206), suffix ranges, 416 when unsatisfiable, and the whole file when If-Range differs', async () => {
     const bytes = patternBytes(10_000, 11);
     const { slug } = await f.uploadOk(bytes, admin(), { fields: on() });
-    const open = { token };
+    const open = { token: t.token };
 
     const part = await f.download(slug, '', { ...open, headers: { range: 'bytes=100-1099' } });
     expect(part.status).toBe(206);
@@ -222,13 +218,13 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
         type,
         fields: on(),
       });
-      for (const res of [await f.view(slug, '', { token }), await f.download(slug, '', { token })]) {
+      for (const res of [await f.view(slug, '', { token: t.token }), await f.download(slug, '', { token: t.token })]) {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-security-policy')).toBe('sandbox');
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
         await res.arrayBuffer();
       }
-      expect((await f.view(slug, '', { token })).headers.get('content-disposition')).toMatch(/^inline; /);
+      expect((await f.view(slug, '', { token: t.token })).headers.get('content-disposition')).toMatch(/^inline; /);
     }
   });
 
@@ -298,12 +294,12 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     await expectError(await f.view(share.slug), 410);
     await expectError(await f.getUrl(link), 410);
     // Still listed for the admin, as expired.
-    const detail = await expectOk(await t.request(`/api/admin/files/${share.id}`, { token }), fileShareSchema);
+    const detail = await expectOk(await t.request(`/api/admin/files/${share.id}`, { token: t.token }), fileShareSchema);
     expect(detail.state).toBe('expired');
   });
 
   it('refuses over the max upload size with 413 {fileSize, maxUploadSize} and leaves nothing in storage', async () => {
-    await f.setMaxUploadMb(token, 0.01); // 10 KiB: the setting takes fractions of a MB.
+    await f.setMaxUploadMb(t.token, 0.01); // 10 KiB: the setting takes fractions of a MB.
     try {
       const before = await storage.keys();
       const tooBig = await expectError(await f.upload(patternBytes(20_000), admin(), { fields: on() }), 413);
@@ -316,7 +312,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
       // Right at the limit is fine.
       await f.uploadOk(patternBytes(10_485), admin(), { fields: on() });
     } finally {
-      await f.setMaxUploadMb(token, 100);
+      await f.setMaxUploadMb(t.token, 100);
     }
   });
 
@@ -326,16 +322,16 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     expect(share).toMatchObject({ s3_config_id: storage.configId, mimetype: 'image/png', remark: 'file first', size: bytes.length });
     expect(share.storage_path).toMatch(/^\.clipstash-shares\/spec\/order\/[A-Za-z0-9]{10}-late\.bin$/);
     expect(await storage.holds(share.storage_path)).toBe(true);
-    expect(Buffer.from(await (await f.view(share.slug, '', { token })).arrayBuffer())).toEqual(Buffer.from(bytes));
+    expect(Buffer.from(await (await f.view(share.slug, '', { token: t.token })).arrayBuffer())).toEqual(Buffer.from(bytes));
     expect(readdirSync(join(t.dataDir, 'staging'))).toEqual([]);
     // A form that ends without its file part, fields after nothing.
     const empty = new FormData();
     empty.append('s3_config_id', storage.configId);
-    expect((await expectError(await t.request('/api/upload', { token, method: 'POST', body: empty }), 400)).data).toMatchObject({ field: 'file' });
+    expect((await expectError(await t.request('/api/upload', { token: t.token, method: 'POST', body: empty }), 400)).data).toMatchObject({ field: 'file' });
   });
 
   it('stops an oversize file at the max upload size in either order, and at the quota once the config is known', async () => {
-    await f.setMaxUploadMb(token, 0.01);
+    await f.setMaxUploadMb(t.token, 0.01);
     try {
       const before = await storage.keys();
       for (const order of [{ fields: on() }, { after: on() }]) {
@@ -345,7 +341,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
       expect(await storage.keys()).toEqual(before);
       expect(readdirSync(join(t.dataDir, 'staging'))).toEqual([]);
     } finally {
-      await f.setMaxUploadMb(token, 100);
+      await f.setMaxUploadMb(t.token, 100);
     }
     const small = await storage.withQuota(10_000);
     const before = await storage.keys();
@@ -367,7 +363,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     const pending = await f.presignOk({ s3_config_id: small, filename: 'x.bin', size: 15_000 }, admin());
     const presignOver = await expectError(await f.presign({ s3_config_id: small, filename: 'y.bin', size: 10_000 }, admin()), 413);
     expect(presignOver.data).toMatchObject({ fileSize: 10_000, remaining: 5_000, total: 50_000 });
-    await t.request(`/api/admin/files/${pending.file_id}`, { token, method: 'DELETE' });
+    await t.request(`/api/admin/files/${pending.file_id}`, { token: t.token, method: 'DELETE' });
   });
 
   it('sweeps a never-committed upload with its object once the presign lifetime has passed', async () => {
@@ -405,7 +401,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     const presigned = await f.presignOk({ ...on(), filename: 'failed.bin', size: 5000 }, { apiKey: key.key });
     expect((await f.putTo(presigned.upload_url, patternBytes(1000), presigned.contentType)).status).toBe(200);
     expect(await storage.holds(presigned.storage_path)).toBe(true);
-    const other = await t.createKey(token, { file_permission: true });
+    const other = await t.createKey(t.token, { file_permission: true });
     await expectError(await t.request(`/api/user/files/${presigned.file_id}`, { apiKey: other.key, method: 'DELETE' }), 404);
     const res = await t.request(`/api/user/files/${presigned.file_id}`, { apiKey: key.key, method: 'DELETE' });
     expect(res.status).toBe(200);
@@ -423,7 +419,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     expect(await storage.holds(one.storage_path)).toBe(false);
     await expectError(await f.info(one.slug), 404);
 
-    const batch = await t.request('/api/admin/files/batch-delete', { token, json: { ids: [two.id, three.id, 'nope'] } });
+    const batch = await t.request('/api/admin/files/batch-delete', { token: t.token, json: { ids: [two.id, three.id, 'nope'] } });
     expect(await expectOk(batch, batchDeleteResultSchema, 202)).toEqual({ deleted: 2, missing: 1, failed: 0 });
     expect(await storage.holds(two.storage_path)).toBe(false);
     expect(await storage.holds(three.storage_path)).toBe(false);
@@ -434,7 +430,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file shares on %s storage', (kind) => {
     const asOwner = await f.infoOk(share.slug, { apiKey: key.key });
     expect(asOwner).toMatchObject({ canEdit: true, id: share.id, requires_password: false, views: 0 });
     expect(asOwner.downloadUrl).toBeDefined();
-    const asAdmin = await f.infoOk(share.slug, { token });
+    const asAdmin = await f.infoOk(share.slug, { token: t.token });
     expect(asAdmin).toMatchObject({ canEdit: true, id: share.id });
     expect((await f.download(share.slug, '', { apiKey: key.key })).status).toBe(200);
     expect(await f.views(share.slug)).toBe(0);

@@ -13,7 +13,7 @@ import {
 import { bytesOf, fileClient, sha256, type Bytes } from '../../../tests/fixtures/files';
 import { fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 
@@ -28,20 +28,16 @@ const EXPECTED: Record<FsConflictPolicy, { outcome?: string; name?: string; old:
 };
 
 describe.each<Kind>(['LOCAL', 'S3'])('onConflict on the writes into a %s mount', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   let root: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
-    ({ root, s3 } = await mountOfKind(t, token, kind));
+    fs = fsClient(t, { token: t.token });
+    ({ root, s3 } = await mountOfKind(t, t.token, kind));
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -50,7 +46,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('onConflict on the writes into a %s mount',
     body.append('path', folder);
     if (onConflict) body.append('onConflict', onConflict);
     body.append('file', new Blob([bytes]), name);
-    return t.request('/api/admin/fs/upload', { token, method: 'POST', body });
+    return t.request('/api/admin/fs/upload', { token: t.token, method: 'POST', body });
   };
   const content = async (path: string) => (await bytesOf(await fs.download(path))).toString();
   /** A folder holding `a.txt` = "old" (and a folder `dir`), fresh for each case. */
@@ -105,7 +101,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('onConflict on the writes into a %s mount',
     body.append('onConflict', 'fail');
     file('a.txt', 'failed');
     file('dir', 'not over a folder');
-    const result = await expectOk(await t.request('/api/admin/fs/upload-batch', { token, method: 'POST', body }), fsUploadBatchResultSchema, 202);
+    const result = await expectOk(await t.request('/api/admin/fs/upload-batch', { token: t.token, method: 'POST', body }), fsUploadBatchResultSchema, 202);
     expect(result.succeeded.map(({ outcome, path }) => [outcome, path])).toEqual([
       ['replaced', `${folder}/a.txt`],
       ['skipped', `${folder}/a.txt`],
@@ -197,14 +193,14 @@ describe.each<Kind>(['LOCAL', 'S3'])('onConflict on the writes into a %s mount',
 
   it('exists answers what is at each path, hashes where cheap, and nothing outside the caller', async () => {
     const folder = await seeded('exists');
-    const exists = (json: unknown, auth: { token?: string; apiKey?: string } = { token }, area = 'admin') =>
+    const exists = (json: unknown, auth: { token?: string; apiKey?: string } = { token: t.token }, area = 'admin') =>
       t.request(`/api/${area}/fs/exists`, { ...auth, json });
     const answer = await expectOk(await exists({ paths: [`${folder}/a.txt`, `${folder}/dir`, `${folder}/none`, '/../etc/passwd'], hashes: true }), fsExistsSchema);
     expect(answer.existing).toEqual([
       { path: `${folder}/a.txt`, kind: 'file', size: 3, etag: expect.any(String), ...(kind === 'LOCAL' && { sha256: sha256(text('old')) }) },
       { path: `${folder}/dir`, kind: 'folder', size: 0, etag: null },
     ]);
-    const key = await t.createKey(token, { mount_permission: true, basic_path: `${folder}/dir` });
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: `${folder}/dir` });
     const fromKey = await expectOk(await exists({ paths: [`${folder}/a.txt`, `${folder}/dir`] }, { apiKey: key.key }, 'user'), fsExistsSchema);
     expect(fromKey.existing.map((entry) => entry.path)).toEqual([`${folder}/dir`]);
     await expectError(await exists({ paths: [] }), 400);

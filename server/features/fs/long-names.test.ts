@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectError, type TestApp } from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, expectError, useTestApp } from '../../../tests/fixtures/test-app';
 import { davClient } from '../../../tests/fixtures/dav';
 import { bytesOf } from '../../../tests/fixtures/files';
 import { fsClient, mountOfKind, type MountOfKind } from '../../../tests/fixtures/fs';
@@ -20,20 +20,18 @@ const nameOf = (bytes: number, fill = 'n') => `${fill.repeat(bytes - 4)}.txt`;
 const BODY = new Uint8Array(Buffer.from('long name, short file\n'));
 
 describe.each<'LOCAL' | 'S3'>(['LOCAL', 'S3'])('long names on %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   let mount: MountOfKind;
   let fs: ReturnType<typeof fsClient>;
   let dav: ReturnType<typeof davClient>;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const token = await t.login();
     mount = await mountOfKind(t, token, kind, { mount: { cache_ttl: 0 } });
     fs = fsClient(t, { token });
     dav = davClient(t, ADMIN_USERNAME, ADMIN_PASSWORD);
   });
   afterAll(async () => {
-    await t.close();
     await mount.s3?.stop();
   });
 

@@ -3,7 +3,7 @@ import { fsBatchCopySchema, fsBatchMoveSchema, fsBatchResultSchema, type FsBatch
 import { bytesOf, fileClient, sha256, type Bytes } from '../../../tests/fixtures/files';
 import { fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 
@@ -11,8 +11,7 @@ type Kind = 'LOCAL' | 'S3';
 const text = (value: string) => Buffer.from(value) as Bytes;
 
 describe.each<Kind>(['LOCAL', 'S3'])('batch-move from a %s mount', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   /** The mount moved from, and one on the other kind of storage. */
@@ -20,15 +19,12 @@ describe.each<Kind>(['LOCAL', 'S3'])('batch-move from a %s mount', (kind) => {
   let other: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
-    const bucket = await mountOfKind(t, token, 'S3');
+    fs = fsClient(t, { token: t.token });
+    const bucket = await mountOfKind(t, t.token, 'S3');
     s3 = bucket.s3;
     [root, other] = kind === 'LOCAL' ? ['/local', bucket.root] : [bucket.root, '/local'];
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { storageConfigSchema } from '../../../contract/storage';
 import { fileClient, patternBytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient } from '../../../tests/fixtures/fs';
-import { createTestApp, expectError, expectOk, HOUR, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, useTestApp } from '../../../tests/fixtures/test-app';
 import { signLocalGroupUrl } from '../../storage/local-urls';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
@@ -13,24 +13,20 @@ const MIB = 1024 * 1024;
 
 /** A copy out of LOCAL storage reads its small files in groups: one signed GET answers several files' bytes. */
 describe('read groups of a copy from LOCAL storage', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let fs: ReturnType<typeof fsClient>;
   let configId: string;
   /** f00…f09, of different sizes, and one file over a part's size (copied in parts, read alone). */
   const files = Array.from({ length: 10 }, (_, index) => ({ name: `f${String(index).padStart(2, '0')}.bin`, bytes: Buffer.from(patternBytes(1000 + index * 7919, index)) }));
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
-    configId = (await fileClient(t).builtinLocal(token)).id;
-    const second = await expectOk(await t.request('/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: 'second disk' } }), storageConfigSchema, 201);
-    await createMount(t, token, { name: 'Second', storage_config_id: second.id, mount_path: '/second', sort_order: 5 });
+    fs = fsClient(t, { token: t.token });
+    configId = (await fileClient(t).builtinLocal(t.token)).id;
+    const second = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: { storage_type: 'LOCAL', name: 'second disk' } }), storageConfigSchema, 201);
+    await createMount(t, t.token, { name: 'Second', storage_config_id: second.id, mount_path: '/second', sort_order: 5 });
     for (const { name, bytes } of files) await fs.uploadOk('/local/groups', name, bytes);
     await fs.uploadOk('/local/groups', 'large.bin', Buffer.from(patternBytes(5 * MIB + 1, 3)));
   });
-  afterAll(() => t.close());
 
   const plan = () => fs.batchCopyOk([{ sourcePath: '/local/groups', targetPath: '/second/copied' }]);
   const get = async (url: string) => fetch(await t.overHttp(url));

@@ -8,7 +8,7 @@ import { storageConfigSchema } from '../../../contract/storage';
 import { bytesOf, fileClient, md5, patternBytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient } from '../../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
@@ -16,8 +16,7 @@ const MIB = 1024 * 1024;
 type Kind = 'LOCAL' | 'S3';
 
 describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   /** The mount under test, and a second mount on another storage config. */
@@ -28,12 +27,10 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
   let plant: (inner: string, bytes: Buffer) => Promise<void>;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
+    fs = fsClient(t, { token: t.token });
     if (kind === 'LOCAL') {
       root = '/local';
-      const local = await fileClient(t).builtinLocal(token);
+      const local = await fileClient(t).builtinLocal(t.token);
       mountId = (await fs.listOk('/local')).mountId ?? '';
       plant = async (inner, bytes) => {
         const file = join(t.dataDir, 'storage', local.id, ...inner.split('/'));
@@ -42,8 +39,8 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
       };
     } else {
       s3 = await startS3rver();
-      const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ default_folder: 'mounted' }) }), storageConfigSchema, 201);
-      const mount = await createMount(t, token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/s3/bucket', cache_ttl: 60 });
+      const config = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3.configRequest({ default_folder: 'mounted' }) }), storageConfigSchema, 201);
+      const mount = await createMount(t, t.token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/s3/bucket', cache_ttl: 60 });
       root = '/s3/bucket';
       mountId = mount.id;
       const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
@@ -52,12 +49,11 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
         await client.send(new PutObjectCommand({ Bucket: bucket, Key: `mounted/${inner}`, Body: bytes }));
       };
     }
-    const second = await expectOk(await t.request('/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: 'second disk' } }), storageConfigSchema, 201);
-    await createMount(t, token, { name: 'Second', storage_config_id: second.id, mount_path: '/second', sort_order: 5 });
+    const second = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: { storage_type: 'LOCAL', name: 'second disk' } }), storageConfigSchema, 201);
+    await createMount(t, t.token, { name: 'Second', storage_config_id: second.id, mount_path: '/second', sort_order: 5 });
     otherRoot = '/second';
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -245,9 +241,9 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
   it('plans a folder copy across storages within the quota taken together, skips what exists, and commits a batch checking every size', async () => {
     const names = ['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt'];
     for (const name of names) await fs.uploadOk(`${otherRoot}/many`, name, Buffer.from(`${name} bytes`)); // 10 bytes each
-    const mount = await expectOk(await t.request(`/api/admin/mounts/${mountId}`, { token }), mountSchema);
+    const mount = await expectOk(await t.request(`/api/admin/mounts/${mountId}`, { token: t.token }), mountSchema);
     const setQuota = async (total: number | null) =>
-      expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: total } }), storageConfigSchema);
+      expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token: t.token, method: 'PUT', json: { total_storage_bytes: total } }), storageConfigSchema);
     await setQuota(25);
     const overQuota = await fs.batchCopyOk([{ sourcePath: `${otherRoot}/many`, targetPath: `${root}/quota-copy` }], true, 202);
     await setQuota(null);
@@ -298,12 +294,12 @@ describe.each<Kind>(['LOCAL', 'S3'])('the mount file system on %s', (kind) => {
 
   it('applies the storage quota to fs uploads: 413 naming size, remaining and total, nothing left behind', async () => {
     const configId = (await fs.listOk(otherRoot)).mountId ?? '';
-    const mount = await expectOk(await t.request(`/api/admin/mounts/${configId}`, { token }), mountSchema);
-    await expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: 1000 } }), storageConfigSchema);
+    const mount = await expectOk(await t.request(`/api/admin/mounts/${configId}`, { token: t.token }), mountSchema);
+    await expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token: t.token, method: 'PUT', json: { total_storage_bytes: 1000 } }), storageConfigSchema);
     const over = await expectError(await fs.upload(otherRoot, 'over.bin', patternBytes(1500)), 413);
     expect(over.data).toMatchObject({ fileSize: 1500, remaining: 1000, total: 1000 });
     await expectError(await fs.post('multipart/init', { path: otherRoot, filename: 'over.bin', fileSize: 1500 }), 413);
     await expectError(await fs.get(`${otherRoot}/over.bin`), 404);
-    await expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: null } }), storageConfigSchema);
+    await expectOk(await t.request(`/api/s3-configs/${mount.storage_config_id}`, { token: t.token, method: 'PUT', json: { total_storage_bytes: null } }), storageConfigSchema);
   });
 });

@@ -1,10 +1,10 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileClient } from '../../../tests/fixtures/files';
 import { davClient, rawDavUrl } from '../../../tests/fixtures/dav';
 import { fsClient, HOSTILE_PATHS } from '../../../tests/fixtures/fs';
-import { createTestApp, expectError, HOUR, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, HOUR, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -40,16 +40,13 @@ function callsWith(fs: ReturnType<typeof fsClient>, path: string, own: string) {
 }
 
 describe('the mount file system keeps every path inside its mount and the key’s base path', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let localRoot: string;
   let outside: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(token)).id);
-    const admin = fsClient(t, { token });
+    localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(t.token)).id);
+    const admin = fsClient(t, { token: t.token });
     await admin.uploadOk('/local/a', 'own.txt', Buffer.from('mine'));
     await admin.uploadOk('/local/ab', 'secret.txt', Buffer.from(SECRET));
     outside = join(t.dataDir, 'outside');
@@ -60,12 +57,11 @@ describe('the mount file system keeps every path inside its mount and the key’
     symlinkSync(join(outside, 'secret-outside.txt'), join(localRoot, 'a', 'filelink'));
     symlinkSync(join(localRoot, 'ab'), join(localRoot, 'a', 'sibling-link'));
   });
-  afterAll(() => t.close());
 
 
   it(`refuses or contains each of ${HOSTILE_PATHS.length} hostile paths on every route, never a 500, never a byte outside`, async () => {
     expect(HOSTILE_PATHS.length).toBeGreaterThanOrEqual(40);
-    const key = await t.createKey(token, { mount_permission: true, basic_path: '/local/a' });
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: '/local/a' });
     const fs = fsClient(t, { apiKey: key.key });
     const surprises: string[] = [];
     for (const path of HOSTILE_PATHS) {
@@ -85,7 +81,7 @@ describe('the mount file system keeps every path inside its mount and the key’
   });
 
   it(`refuses or contains each hostile path through WebDAV too, for every method, never a 500, never a byte outside`, async () => {
-    const key = await t.createKey(token, { mount_permission: true, basic_path: '/local/a' });
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: '/local/a' });
     const dav = davClient(t, key.key, key.key);
     const lockinfo = '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>';
     const surprises: string[] = [];
@@ -120,7 +116,7 @@ describe('the mount file system keeps every path inside its mount and the key’
   });
 
   it('never follows a planted link, even for an admin: not listed, not readable, not writable through', async () => {
-    const admin = fsClient(t, { token });
+    const admin = fsClient(t, { token: t.token });
     expect(await admin.names('/local/a')).not.toEqual(expect.arrayContaining(['link']));
     expect((await admin.names('/local/a')).filter((name) => name.includes('link'))).toEqual([]);
     for (const path of ['/local/a/filelink', '/local/a/link/secret-outside.txt', '/local/a/link']) {
@@ -134,7 +130,7 @@ describe('the mount file system keeps every path inside its mount and the key’
   });
 
   it('tells a key "You can only access {path} and its subdirectories" (403), and lists only the branch above its base path', async () => {
-    const key = await t.createKey(token, { mount_permission: true, basic_path: '/local/a' });
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: '/local/a' });
     const fs = fsClient(t, { apiKey: key.key });
     await fs.uploadOk('/local/a', 'again.txt', Buffer.from('again'));
     const denied = await expectError(await fs.list('/local/ab'), 403);
@@ -149,8 +145,8 @@ describe('the mount file system keeps every path inside its mount and the key’
   });
 
   it('answers every fs route 401 without credentials or with an expired key, 403 to a key without mount permission', async () => {
-    const noMount = await t.createKey(token, { file_permission: true, text_permission: true });
-    const expiring = await t.createKey(token, { mount_permission: true, expires_at: new Date(t.clock.now().getTime() + HOUR).toISOString() });
+    const noMount = await t.createKey(t.token, { file_permission: true, text_permission: true });
+    const expiring = await t.createKey(t.token, { mount_permission: true, expires_at: new Date(t.clock.now().getTime() + HOUR).toISOString() });
     const anonymous = fsClient(t, {}, 'user');
     const adminAsAnonymous = fsClient(t, {}, 'admin');
     const withoutPermission = fsClient(t, { apiKey: noMount.key });

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/fixtures/test-app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../tests/fixtures/test-app';
 import type { AppDeps, Principal } from '../../context';
 import { listFolder } from './listing';
 import { normalizePath } from './paths';
@@ -11,7 +11,7 @@ import { clearMountCache } from './shared-directory-cache';
 
 /** Two instances on one database: each has its own directory cache (keyed by its deps), the mounts are shared. */
 describe('directory caches of several instances', () => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   let a: AppDeps;
   let b: AppDeps;
   let storageRoot: string;
@@ -26,7 +26,6 @@ describe('directory caches of several instances', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
     a = t.deps;
     b = { ...t.deps };
     const local = await t.db.selectFrom('storage_configs').select('id').where('storage_type', '=', 'LOCAL').executeTakeFirstOrThrow();
@@ -34,7 +33,6 @@ describe('directory caches of several instances', () => {
     plant('one/seen.txt');
     plant('two/seen.txt');
   });
-  afterAll(() => t.close());
 
   it('a write through one instance is seen at once through the other, which drops its listings of the mount', async () => {
     for (const deps of [a, b]) {

@@ -8,7 +8,7 @@ import { SHARE_AREA } from '../../storage/keys';
 import { bytesOf, fileClient, md5, type Auth, type Bytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient } from '../../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 
@@ -36,14 +36,6 @@ function groupForm(folder: string | undefined, files: GroupFile[]): FormData {
 /** 1–4 KB of random bytes, as the benchmark's small files. */
 const smallFile = () => randomBytes(1024 + Math.floor(Math.random() * 3072)) as Bytes;
 
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Every file (not folder) below `dir`, relative to it. */
 async function filesBelow(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
@@ -51,8 +43,7 @@ async function filesBelow(dir: string): Promise<string[]> {
 }
 
 describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   let root: string;
@@ -60,7 +51,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
   /** LOCAL: the folder of the built-in storage on disk. */
   let localDir = '';
 
-  const uploadBatch = (body: BodyInit, auth: Auth = { token }, area: 'admin' | 'user' = 'admin', headers: Record<string, string> = {}) =>
+  const uploadBatch = (body: BodyInit, auth: Auth = { token: t.token }, area: 'admin' | 'user' = 'admin', headers: Record<string, string> = {}) =>
     t.request(`/api/${area}/fs/upload-batch`, { ...auth, method: 'POST', body, headers });
   const uploadBatchOk = async (folder: string, files: GroupFile[], status: 200 | 202 = 200) =>
     expectOk(await uploadBatch(groupForm(folder, files)), fsUploadBatchResultSchema, status);
@@ -70,23 +61,20 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
   const inFlight = async () => (kind === 'LOCAL' ? filesBelow(join(localDir, '.staging')) : (s3?.pendingUploads() ?? []));
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fs = fsClient(t, { token });
+    fs = fsClient(t, { token: t.token });
     if (kind === 'LOCAL') {
       root = '/local';
-      localDir = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(token)).id);
+      localDir = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(t.token)).id);
       mountId = (await fs.listOk('/local')).mountId ?? '';
     } else {
       s3 = await startS3rver();
-      const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ default_folder: 'mounted' }) }), storageConfigSchema, 201);
-      const mount = await createMount(t, token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/s3/bucket', cache_ttl: 60 });
+      const config = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3.configRequest({ default_folder: 'mounted' }) }), storageConfigSchema, 201);
+      const mount = await createMount(t, t.token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/s3/bucket', cache_ttl: 60 });
       root = '/s3/bucket';
       mountId = mount.id;
     }
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
   afterEach(async () => {
@@ -132,7 +120,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
   });
 
   it('keeps a key inside its base path: its files outside fail alone, the others are stored', async () => {
-    const key = await t.createKey(token, { mount_permission: true, basic_path: `${root}/kb/mine` });
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: `${root}/kb/mine` });
     await fs.uploadOk(`${root}/kb/other`, 'keep.txt', Buffer.from('keep'));
     const files: GroupFile[] = [
       { relativePath: 'mine/a.txt', bytes: smallFile() },
@@ -165,7 +153,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
   });
 
   it('fails a file over the max upload size alone, leaving nothing of it', async () => {
-    await fileClient(t).setMaxUploadMb(token, 0.05);
+    await fileClient(t).setMaxUploadMb(t.token, 0.05);
     const big = randomBytes(300 * 1024) as Bytes;
     const files: GroupFile[] = [
       { relativePath: 'a.txt', bytes: smallFile() },
@@ -248,7 +236,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
 
     expect((await expectError(await uploadBatch(groupForm(`${root}/refused`, [])), 400)).data).toMatchObject({ field: 'file', issue: 'required' });
     expect((await expectError(await uploadBatch(groupForm(undefined, [])), 400)).data).toMatchObject({ field: 'path', issue: 'required' });
-    const json = await t.request('/api/admin/fs/upload-batch', { token, json: { path: root } });
+    const json = await t.request('/api/admin/fs/upload-batch', { token: t.token, json: { path: root } });
     expect((await expectError(json, 400)).data).toMatchObject({ field: 'file', issue: 'not_multipart' });
     const invalidPath = groupForm('/local/../..', [{ relativePath: 'x.txt', bytes: Buffer.from('x') }]);
     expect((await expectError(await uploadBatch(invalidPath), 400)).data).toMatchObject({ field: 'path', issue: 'invalid_path' });
@@ -273,7 +261,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
   });
 
   it('answers per-file messages in the caller\'s language', async () => {
-    const res = await uploadBatch(groupForm(`${root}/zh`, [{ relativePath: '../x', bytes: Buffer.from('x') }]), { token }, 'admin', { 'accept-language': 'zh-CN' });
+    const res = await uploadBatch(groupForm(`${root}/zh`, [{ relativePath: '../x', bytes: Buffer.from('x') }]), { token: t.token }, 'admin', { 'accept-language': 'zh-CN' });
     const body = (await res.clone().json()) as { message: string };
     const result = await expectOk(res, fsUploadBatchResultSchema, 202);
     expect(body.message).toBe('已上传 0 个文件，失败 1 个');
@@ -319,12 +307,12 @@ describe.each<Kind>(['LOCAL', 'S3'])('POST /fs/upload-batch on %s', (kind) => {
           return;
         }
         // The big file is being written when the body breaks off.
-        await until(async () => (await inFlight()).length > 0, 'the big file to be in flight');
+        await vi.waitFor(async () => expect(await inFlight()).not.toEqual([]), { timeout: 15_000, interval: 20 });
         sawInFlight = true;
         controller.error(new Error('connection reset'));
       },
     });
-    const res = await uploadBatch(body, { token }, 'admin', { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    const res = await uploadBatch(body, { token: t.token }, 'admin', { 'content-type': `multipart/form-data; boundary=${boundary}` });
     expect((await expectError(res, 400)).data).toMatchObject({ field: 'body', issue: 'malformed_multipart' });
     expect(sawInFlight).toBe(true);
 

@@ -4,13 +4,13 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CreatedApiKey } from '../../../contract/api-keys';
 import { adminPasteListSchema, createdPasteSchema, PASTE_CONTENT_MAX_BYTES, pasteDetailSchema, userPasteListSchema } from '../../../contract/pastes';
 import { publicPasteSchema } from '../../../contract/public-paste';
 import { sqlitePath } from '../../db/database';
 import { usingPostgres } from '../../../tests/fixtures/test-database';
-import { createTestApp, expectError, expectOk, type RequestOptions, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, type RequestOptions, useTestApp } from '../../../tests/fixtures/test-app';
 import type * as markdown from './markdown';
 import { markdownHtml } from './markdown';
 import { viewCountsOf } from '../shares/view-counts';
@@ -38,8 +38,7 @@ function decrypt(payload: string, key: Buffer): string {
 }
 
 describe('encrypted pastes', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   const key = randomBytes(32);
   /** Words no payload or rendering of ours would contain by chance. */
@@ -51,11 +50,8 @@ describe('encrypted pastes', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true });
   });
-  afterAll(() => t.close());
   afterEach(() => vi.restoreAllMocks());
 
   it('stores the payload as given and answers it, with its encryption and without HTML, everywhere', async () => {
@@ -75,11 +71,11 @@ describe('encrypted pastes', () => {
     expect(detail).toMatchObject({ content: payload, encryption: ENCRYPTION, preview: '', size: payload.length });
     const owned = await expectOk(await t.request('/api/user/pastes', { apiKey: writer.key }), userPasteListSchema);
     expect(owned.items.find((item) => item.id === created.id)).toMatchObject({ encryption: ENCRYPTION, preview: '', size: payload.length });
-    const all = await expectOk(await t.request('/api/admin/pastes', { token }), adminPasteListSchema);
+    const all = await expectOk(await t.request('/api/admin/pastes', { token: t.token }), adminPasteListSchema);
     expect(all.items.find((item) => item.id === created.id)).toMatchObject({ encryption: ENCRYPTION, preview: '' });
 
     // The owner's view of the page renders nothing either.
-    const own = await expectOk(await t.request(`/api/paste/${created.slug}`, { token }), publicPasteSchema);
+    const own = await expectOk(await t.request(`/api/paste/${created.slug}`, { token: t.token }), publicPasteSchema);
     expect(own).toMatchObject({ content: payload, canEdit: true });
     expect(own).not.toHaveProperty('contentHtml');
     expect(vi.mocked(markdownHtml)).not.toHaveBeenCalled();

@@ -4,14 +4,14 @@
  * of the same limit, whichever way it comes (page, unlock, raw; info, verify, view, download).
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../../contract/api-keys';
 import { publicFileSchema } from '../../../contract/public-file';
 import { createdPasteSchema } from '../../../contract/pastes';
 import { publicPasteSchema } from '../../../contract/public-paste';
 import { readSharePeek, SHARE_PEEK_HEADERS, type SharePeek } from '../../../contract/share-peek';
 import { fileClient, patternBytes } from '../../../tests/fixtures/files';
-import { createTestApp, expectError, expectOk, HOUR, type RequestOptions, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, type RequestOptions, useTestApp } from '../../../tests/fixtures/test-app';
 import { viewCountsOf } from '../shares/view-counts';
 
 const H = SHARE_PEEK_HEADERS;
@@ -23,8 +23,7 @@ function payloadOf(text: string): string {
 }
 
 describe('the peek of pastes and files', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   let f: ReturnType<typeof fileClient>;
   const peekOf = (res: Response): SharePeek | undefined => readSharePeek(res.headers);
@@ -39,12 +38,9 @@ describe('the peek of pastes and files', () => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true, file_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true, file_permission: true });
     f = fileClient(t);
   });
-  afterAll(() => t.close());
 
   it('tells a plain paste\'s facts in headers, with an empty body, and spends no view', async () => {
     const content = 'Grüße *aus* dem Skript\n';
@@ -157,7 +153,7 @@ describe('the peek of pastes and files', () => {
 
     it('tells a file\'s facts on the info\'s HEAD and on the bytes\' HEAD, spending no view', async () => {
       const bytes = patternBytes(1234);
-      const share = await f.uploadOk(bytes, { token }, {
+      const share = await f.uploadOk(bytes, { token: t.token }, {
         filename: 'notes.txt',
         type: 'text/plain',
         fields: { password: 'pw', max_views: '4', expires_in: '2' },
@@ -185,7 +181,7 @@ describe('the peek of pastes and files', () => {
     });
 
     it('spends exactly one view per info GET, verify, and password download or view; links handed out spend none', async () => {
-      const open = await f.uploadOk(patternBytes(10), { token }, { fields: { max_views: '2' } });
+      const open = await f.uploadOk(patternBytes(10), { token: t.token }, { fields: { max_views: '2' } });
       const info = await f.info(open.slug);
       expect(info.headers.get(H.viewsLeft)).toBe('1');
       const { downloadUrl = '' } = await expectOk(info, publicFileSchema);
@@ -198,7 +194,7 @@ describe('the peek of pastes and files', () => {
       expect((await f.info(open.slug, HEAD)).status).toBe(410);
       expect(await fileViews(open.slug)).toBe(2);
 
-      const locked = await f.uploadOk(patternBytes(10), { token }, { fields: { password: 'pw', max_views: '3' } });
+      const locked = await f.uploadOk(patternBytes(10), { token: t.token }, { fields: { password: 'pw', max_views: '3' } });
       expect((await f.info(locked.slug)).headers.get(H.password)).toBe('required');
       expect(await fileViews(locked.slug)).toBe(0);
       const verified = await f.verify(locked.slug, 'pw');

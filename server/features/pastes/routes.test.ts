@@ -1,19 +1,11 @@
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../../contract/api-keys';
 import { adminPasteListSchema, clearExpiredResultSchema, createdPasteSchema, PASTE_CONTENT_MAX_BYTES, pasteDetailSchema, userPasteListSchema, type CreatePasteRequest } from '../../../contract/pastes';
 import { publicPasteSchema, type PublicPaste } from '../../../contract/public-paste';
 import { batchDeleteResultSchema } from '../../../contract/lists';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
-import {
-  createTestApp,
-  expectError,
-  expectOk,
-  HOUR,
-  MINUTE,
-  type RequestOptions,
-  type TestApp,
-} from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, MINUTE, type RequestOptions, type TestApp, useTestApp } from '../../../tests/fixtures/test-app';
 import { viewCountsOf } from '../shares/view-counts';
 
 type Auth = Pick<RequestOptions, 'token' | 'apiKey'>;
@@ -44,22 +36,18 @@ function pasteClient(t: TestApp) {
 }
 
 describe('POST /api/paste', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   let reader: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true });
-    reader = await t.createKey(token, { text_permission: false, file_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true });
+    reader = await t.createKey(t.token, { text_permission: false, file_permission: true });
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
   it('creates a paste with a random 6-character base62 slug and answers 201 in the contract shape', async () => {
-    const res = await p.create({ content: 'hello' }, { token });
+    const res = await p.create({ content: 'hello' }, { token: t.token });
     const body = (await res.clone().json()) as { message: string };
     expect(body.message).toBe('Paste created');
     const created = await expectOk(res, createdPasteSchema, 201);
@@ -78,7 +66,7 @@ describe('POST /api/paste', () => {
   });
 
   it('gives every paste its own random slug', async () => {
-    const slugs = await Promise.all([1, 2, 3, 4, 5].map((n) => p.createOk({ content: `n${n}` }, { token })));
+    const slugs = await Promise.all([1, 2, 3, 4, 5].map((n) => p.createOk({ content: `n${n}` }, { token: t.token })));
     expect(new Set(slugs.map((s) => s.slug)).size).toBe(5);
   });
 
@@ -105,7 +93,7 @@ describe('POST /api/paste', () => {
         maxViews: 3,
         password: 'sesame',
       },
-      { token },
+      { token: t.token },
     );
     expect(created).toMatchObject({
       slug: 'my-notes_1',
@@ -117,7 +105,7 @@ describe('POST /api/paste', () => {
   });
 
   it('stores the password as an scrypt hash and never returns it', async () => {
-    const res = await p.create({ content: 'secret', password: 'open sesame' }, { token });
+    const res = await p.create({ content: 'secret', password: 'open sesame' }, { token: t.token });
     const text = await res.clone().text();
     const created = await expectOk(res, createdPasteSchema, 201);
     const row = await p.row(created.slug);
@@ -128,13 +116,13 @@ describe('POST /api/paste', () => {
   });
 
   it('answers 409 with the agreed message when a custom slug is taken, in English and Chinese', async () => {
-    await p.createOk({ content: 'first', slug: 'taken-one' }, { token });
-    const en = await expectError(await p.create({ content: 'second', slug: 'taken-one' }, { token }), 409);
+    await p.createOk({ content: 'first', slug: 'taken-one' }, { token: t.token });
+    const en = await expectError(await p.create({ content: 'second', slug: 'taken-one' }, { token: t.token }), 409);
     expect(en.message).toBe(SLUG_TAKEN_EN);
     expect(en.data).toMatchObject({ error: 'conflict', field: 'slug' });
     const zh = await expectError(
       await t.request('/api/paste', {
-        token,
+        token: t.token,
         json: { content: 'second', slug: 'taken-one' },
         headers: { 'accept-language': 'zh-CN' },
       }),
@@ -145,7 +133,7 @@ describe('POST /api/paste', () => {
 
   it('lets exactly one of several concurrent creates with the same custom slug win', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => p.create({ content: `racer ${i}`, slug: 'race-slug' }, { token })),
+      Array.from({ length: 8 }, (_, i) => p.create({ content: `racer ${i}`, slug: 'race-slug' }, { token: t.token })),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
     for (const res of answers.filter((r) => r.status === 409)) expect((await expectError(res, 409)).message).toBe(SLUG_TAKEN_EN);
@@ -162,13 +150,13 @@ describe('POST /api/paste', () => {
     ['slash/es', 'invalid_characters'],
     ['ümlaut', 'invalid_characters'],
   ])('refuses the slug %j with 400 (%s)', async (slug, issue) => {
-    const body = await expectError(await p.create({ content: 'x', slug }, { token }), 400);
+    const body = await expectError(await p.create({ content: 'x', slug }, { token: t.token }), 400);
     expect(body.data).toMatchObject({ error: 'validation', field: 'slug', issue });
   });
 
   it('accepts a 50-character slug', async () => {
     const slug = 'b'.repeat(50);
-    expect((await p.createOk({ content: 'x', slug }, { token })).slug).toBe(slug);
+    expect((await p.createOk({ content: 'x', slug }, { token: t.token })).slug).toBe(slug);
   });
 
   it.each([
@@ -185,53 +173,49 @@ describe('POST /api/paste', () => {
     ['long password', { content: 'x', password: 'p'.repeat(129) }, 'password'],
     ['long remark', { content: 'x', remark: 'r'.repeat(501) }, 'remark'],
   ])('refuses %s with 400 naming the field', async (_name, json, field) => {
-    const body = await expectError(await p.create(json, { token }), 400);
+    const body = await expectError(await p.create(json, { token: t.token }), 400);
     expect(body.data).toMatchObject({ error: 'validation', field });
   });
 
   it('refuses an expiry that is not in the future by the server clock (400 expiresAt)', async () => {
     for (const expiresAt of [t.clock.now().toISOString(), new Date(t.clock.now().getTime() - MINUTE).toISOString()]) {
-      const body = await expectError(await p.create({ content: 'x', expiresAt }, { token }), 400);
+      const body = await expectError(await p.create({ content: 'x', expiresAt }, { token: t.token }), 400);
       expect(body.data).toMatchObject({ field: 'expiresAt', issue: 'in_past' });
     }
     const future = new Date(t.clock.now().getTime() + 1000).toISOString();
-    expect((await p.createOk({ content: 'x', expiresAt: future }, { token })).expiresAt).toBe(future);
-    expect((await p.createOk({ content: 'x', expiresAt: null }, { token })).expiresAt).toBeNull();
+    expect((await p.createOk({ content: 'x', expiresAt: future }, { token: t.token })).expiresAt).toBe(future);
+    expect((await p.createOk({ content: 'x', expiresAt: null }, { token: t.token })).expiresAt).toBeNull();
   });
 
   it('accepts exactly 10 MB of content and refuses one byte more with 400 content too_large', async () => {
     const exact = 'a'.repeat(PASTE_CONTENT_MAX_BYTES);
-    const created = await p.createOk({ content: exact }, { token });
+    const created = await p.createOk({ content: exact }, { token: t.token });
     expect((await p.row(created.slug)).content.length).toBe(PASTE_CONTENT_MAX_BYTES);
 
-    const over = await expectError(await p.create({ content: `${exact}a` }, { token }), 400);
+    const over = await expectError(await p.create({ content: `${exact}a` }, { token: t.token }), 400);
     expect(over.data).toMatchObject({ field: 'content', issue: 'too_large' });
   });
 
   it('counts the limit in UTF-8 bytes, not characters', async () => {
     const twoByte = 'é'.repeat(PASTE_CONTENT_MAX_BYTES / 2 + 1); // 5 Mi characters, 10 MiB + 2 bytes
-    const body = await expectError(await p.create({ content: twoByte }, { token }), 400);
+    const body = await expectError(await p.create({ content: twoByte }, { token: t.token }), 400);
     expect(body.data).toMatchObject({ field: 'content', issue: 'too_large' });
   });
 });
 
 describe('GET and POST /api/paste/:slug', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   let other: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true });
-    other = await t.createKey(token, { text_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true });
+    other = await t.createKey(t.token, { text_permission: true });
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
   it('answers an open paste with its content and counts exactly one view', async () => {
-    const created = await p.createOk({ content: 'open *text*', remark: 'r', maxViews: 10 }, { token });
+    const created = await p.createOk({ content: 'open *text*', remark: 'r', maxViews: 10 }, { token: t.token });
     const paste = await p.viewOk(created.slug);
     expect(paste).toEqual({
       slug: created.slug,
@@ -258,7 +242,7 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('answers a protected paste with its meta only and counts no view', async () => {
-    const created = await p.createOk({ content: 'hidden', password: 'pw-1', remark: 'locked' }, { token });
+    const created = await p.createOk({ content: 'hidden', password: 'pw-1', remark: 'locked' }, { token: t.token });
     const paste = await p.viewOk(created.slug);
     expect(paste).toMatchObject({ hasPassword: true, requiresPassword: true, canEdit: false, remark: 'locked', views: 0 });
     expect(paste).not.toHaveProperty('content');
@@ -267,14 +251,14 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('unlocks with the right password: content and one view', async () => {
-    const created = await p.createOk({ content: 'hidden', password: 'pw-2' }, { token });
+    const created = await p.createOk({ content: 'hidden', password: 'pw-2' }, { token: t.token });
     const paste = await expectOk(await p.unlock(created.slug, 'pw-2'), publicPasteSchema);
     expect(paste).toMatchObject({ content: 'hidden', views: 1, hasPassword: true, requiresPassword: false, canEdit: false });
     expect(await p.views(created.slug)).toBe(1);
   });
 
   it('refuses a wrong password with 401 "Wrong password" that is no session failure, and counts no view', async () => {
-    const created = await p.createOk({ content: 'hidden', password: 'pw-3' }, { token });
+    const created = await p.createOk({ content: 'hidden', password: 'pw-3' }, { token: t.token });
     const en = await expectError(await p.unlock(created.slug, 'PW-3'), 401);
     expect(en.message).toBe('Wrong password');
     expect(en.data.error).toBe('unauthorized');
@@ -287,14 +271,14 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('refuses an unlock body without a password (400)', async () => {
-    const created = await p.createOk({ content: 'hidden', password: 'pw-4' }, { token });
+    const created = await p.createOk({ content: 'hidden', password: 'pw-4' }, { token: t.token });
     const body = await expectError(await t.request(`/api/paste/${created.slug}`, { json: {} }), 400);
     expect(body.data.field).toBe('password');
     expect((await expectError(await p.unlock('no-such-paste', 'x'), 404)).data.error).toBe('not_found');
   });
 
   it('unlocking an open paste just opens it (one view)', async () => {
-    const created = await p.createOk({ content: 'open' }, { token });
+    const created = await p.createOk({ content: 'open' }, { token: t.token });
     expect(await expectOk(await p.unlock(created.slug, 'anything'), publicPasteSchema)).toMatchObject({
       content: 'open',
       views: 1,
@@ -302,7 +286,7 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('returns content up to and including the last allowed view, then 410 used_up', async () => {
-    const created = await p.createOk({ content: 'twice', maxViews: 2 }, { token });
+    const created = await p.createOk({ content: 'twice', maxViews: 2 }, { token: t.token });
     expect((await p.viewOk(created.slug)).views).toBe(1);
     const last = await p.viewOk(created.slug);
     expect(last).toMatchObject({ content: 'twice', views: 2 });
@@ -312,7 +296,7 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('counts the view limit on unlocks too', async () => {
-    const created = await p.createOk({ content: 'once', maxViews: 1, password: 'pw-5' }, { token });
+    const created = await p.createOk({ content: 'once', maxViews: 1, password: 'pw-5' }, { token: t.token });
     await expectOk(await p.unlock(created.slug, 'pw-5'), publicPasteSchema);
     await expectError(await p.unlock(created.slug, 'pw-5'), 410);
     // A used-up protected paste is gone for the page as well, and no password is checked.
@@ -321,7 +305,7 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('gives exactly 5 of 100 concurrent readers the content of a paste with maxViews 5', async () => {
-    const created = await p.createOk({ content: 'race', maxViews: 5 }, { token });
+    const created = await p.createOk({ content: 'race', maxViews: 5 }, { token: t.token });
     const answers = await Promise.all(Array.from({ length: 100 }, () => p.view(created.slug)));
     const ok = answers.filter((r) => r.status === 200);
     const gone = answers.filter((r) => r.status === 410);
@@ -335,7 +319,7 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('gives exactly 3 of 12 concurrent unlocks with the right password the content of a paste with maxViews 3', async () => {
-    const created = await p.createOk({ content: 'locked race', maxViews: 3, password: 'pw-race' }, { token });
+    const created = await p.createOk({ content: 'locked race', maxViews: 3, password: 'pw-race' }, { token: t.token });
     const answers = await Promise.all(Array.from({ length: 12 }, () => p.unlock(created.slug, 'pw-race')));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
     expect(answers.filter((r) => r.status === 410)).toHaveLength(9);
@@ -345,7 +329,7 @@ describe('GET and POST /api/paste/:slug', () => {
   it('lets the admin read any paste without password and without counting, with canEdit and id', async () => {
     const created = await p.createOk({ content: 'key owned', password: 'pw-6', maxViews: 1 }, { apiKey: writer.key });
     for (let i = 0; i < 3; i++) {
-      const paste = await p.viewOk(created.slug, { token });
+      const paste = await p.viewOk(created.slug, { token: t.token });
       expect(paste).toMatchObject({ content: 'key owned', canEdit: true, id: created.id, requiresPassword: false, views: 0 });
     }
     expect(await p.views(created.slug)).toBe(0);
@@ -369,20 +353,20 @@ describe('GET and POST /api/paste/:slug', () => {
   });
 
   it('treats a key that lost its text permission as a visitor of its old pastes', async () => {
-    const key = await t.createKey(token, { text_permission: true });
+    const key = await t.createKey(t.token, { text_permission: true });
     const created = await p.createOk({ content: 'old' }, { apiKey: key.key });
-    await t.request(`/api/admin/api-keys/${key.id}`, { method: 'PUT', token, json: { text_permission: false } });
+    await t.request(`/api/admin/api-keys/${key.id}`, { method: 'PUT', token: t.token, json: { text_permission: false } });
     expect(await p.viewOk(created.slug, { apiKey: key.key })).toMatchObject({ canEdit: false, views: 1 });
   });
 
   it('ignores refused credentials on the public view (no 401 for a dead token)', async () => {
-    const created = await p.createOk({ content: 'public' }, { token });
+    const created = await p.createOk({ content: 'public' }, { token: t.token });
     expect((await p.viewOk(created.slug, { token: 'expired-or-unknown' })).canEdit).toBe(false);
     expect((await p.viewOk(created.slug, { apiKey: 'unknown-key-123' })).canEdit).toBe(false);
   });
 
   it('counts no view for a HEAD request', async () => {
-    const created = await p.createOk({ content: 'peek', maxViews: 1 }, { token });
+    const created = await p.createOk({ content: 'peek', maxViews: 1 }, { token: t.token });
     const head = await p.view(created.slug, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await p.views(created.slug)).toBe(0);
@@ -391,21 +375,17 @@ describe('GET and POST /api/paste/:slug', () => {
 });
 
 describe('expiry', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
   it('serves a paste until its expiry, then 410 expired for visitors and the raw link; admins still list it', async () => {
     const expiresAt = new Date(t.clock.now().getTime() + HOUR).toISOString();
-    const expiring = await p.createOk({ content: 'soon gone', expiresAt }, { token });
-    const usedUp = await p.createOk({ content: 'one look', maxViews: 1 }, { token });
-    const active = await p.createOk({ content: 'stays' }, { token });
+    const expiring = await p.createOk({ content: 'soon gone', expiresAt }, { token: t.token });
+    const usedUp = await p.createOk({ content: 'one look', maxViews: 1 }, { token: t.token });
+    const active = await p.createOk({ content: 'stays' }, { token: t.token });
     await p.viewOk(usedUp.slug);
     expect((await p.viewOk(expiring.slug)).content).toBe('soon gone');
 
@@ -417,46 +397,42 @@ describe('expiry', () => {
     expect(raw.status).toBe(410);
     expect(await raw.text()).toBe('This paste has expired');
     // Not even the owner reads it through the share link; the admin list has it.
-    await expectError(await p.view(expiring.slug, { token }), 410);
+    await expectError(await p.view(expiring.slug, { token: t.token }), 410);
 
-    const list = await expectOk(await t.request('/api/admin/pastes', { token }), adminPasteListSchema);
+    const list = await expectOk(await t.request('/api/admin/pastes', { token: t.token }), adminPasteListSchema);
     const states = Object.fromEntries(list.items.map((item) => [item.slug, item.state]));
     expect(states).toEqual({ [expiring.slug]: 'expired', [usedUp.slug]: 'used_up', [active.slug]: 'active' });
-    const detail = await expectOk(await t.request(`/api/admin/pastes/${expiring.id}`, { token }), pasteDetailSchema);
+    const detail = await expectOk(await t.request(`/api/admin/pastes/${expiring.id}`, { token: t.token }), pasteDetailSchema);
     expect(detail).toMatchObject({ state: 'expired', content: 'soon gone' });
 
-    const res = await t.request('/api/admin/pastes/clear-expired', { token, json: { clearExpired: true } });
+    const res = await t.request('/api/admin/pastes/clear-expired', { token: t.token, json: { clearExpired: true } });
     const body = (await res.clone().json()) as { message: string };
     expect(await expectOk(res, clearExpiredResultSchema)).toEqual({ deleted: 2 });
     expect(body.message).toBe('2 expired or used-up pastes removed');
-    const after = await expectOk(await t.request('/api/admin/pastes', { token }), adminPasteListSchema);
+    const after = await expectOk(await t.request('/api/admin/pastes', { token: t.token }), adminPasteListSchema);
     expect(after.items.map((item) => item.slug)).toEqual([active.slug]);
     await expectError(await p.view(expiring.slug), 404);
     expect((await p.viewOk(active.slug)).content).toBe('stays');
   });
 
   it('clear-expired works without a body and is admin only', async () => {
-    expect(await expectOk(await t.request('/api/admin/pastes/clear-expired', { method: 'POST', token }), clearExpiredResultSchema)).toEqual({
+    expect(await expectOk(await t.request('/api/admin/pastes/clear-expired', { method: 'POST', token: t.token }), clearExpiredResultSchema)).toEqual({
       deleted: 0,
     });
-    const key = await t.createKey(token, { text_permission: true });
+    const key = await t.createKey(t.token, { text_permission: true });
     await expectError(await t.request('/api/admin/pastes/clear-expired', { method: 'POST', apiKey: key.key }), 403);
     await expectError(await t.request('/api/user/pastes/clear-expired', { method: 'POST', apiKey: key.key }), 404);
   });
 });
 
 describe('GET /api/raw/:slug', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true });
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
   const expectPlain = (res: Response, status: number) => {
     expect(res.status).toBe(status);
@@ -466,7 +442,7 @@ describe('GET /api/raw/:slug', () => {
 
   it('answers the content as inline UTF-8 plain text and counts one view', async () => {
     const content = '<b>not html</b>\nünïcödé 中文 😀\n';
-    const created = await p.createOk({ content }, { token });
+    const created = await p.createOk({ content }, { token: t.token });
     const res = await p.raw(created.slug);
     expectPlain(res, 200);
     expect(res.headers.get('content-disposition')).toBe('inline');
@@ -482,7 +458,7 @@ describe('GET /api/raw/:slug', () => {
     const zh = await p.raw('no-such-paste', '', { headers: { 'accept-language': 'zh-CN' } });
     expect(await zh.text()).toBe('文本分享不存在');
 
-    const once = await p.createOk({ content: 'once', maxViews: 1 }, { token });
+    const once = await p.createOk({ content: 'once', maxViews: 1 }, { token: t.token });
     expect(await (await p.raw(once.slug)).text()).toBe('once');
     const used = await p.raw(once.slug);
     expectPlain(used, 410);
@@ -490,7 +466,7 @@ describe('GET /api/raw/:slug', () => {
   });
 
   it('needs the password of a protected paste in the query', async () => {
-    const created = await p.createOk({ content: 'raw secret', password: 'pa ss&word' }, { token });
+    const created = await p.createOk({ content: 'raw secret', password: 'pa ss&word' }, { token: t.token });
     const none = await p.raw(created.slug);
     expectPlain(none, 401);
     expect(await none.text()).toBe('This share is protected by a password');
@@ -507,7 +483,7 @@ describe('GET /api/raw/:slug', () => {
 
   it('lets the owner read without password and without counting', async () => {
     const created = await p.createOk({ content: 'owned', password: 'pw', maxViews: 1 }, { apiKey: writer.key });
-    for (const auth of [{ apiKey: writer.key }, { token }]) {
+    for (const auth of [{ apiKey: writer.key }, { token: t.token }]) {
       const res = await p.raw(created.slug, '', auth);
       expectPlain(res, 200);
       expect(await res.text()).toBe('owned');
@@ -516,7 +492,7 @@ describe('GET /api/raw/:slug', () => {
   });
 
   it('shares the view limit with the page and counts no view for HEAD', async () => {
-    const created = await p.createOk({ content: 'shared', maxViews: 2 }, { token });
+    const created = await p.createOk({ content: 'shared', maxViews: 2 }, { token: t.token });
     expect((await p.raw(created.slug, '', { method: 'HEAD' })).status).toBe(200);
     expect(await p.views(created.slug)).toBe(0);
     await p.viewOk(created.slug);
@@ -526,7 +502,7 @@ describe('GET /api/raw/:slug', () => {
   });
 
   it('gives exactly 5 of 40 concurrent raw reads the content of a paste with maxViews 5', async () => {
-    const created = await p.createOk({ content: 'raw race', maxViews: 5 }, { token });
+    const created = await p.createOk({ content: 'raw race', maxViews: 5 }, { token: t.token });
     const answers = await Promise.all(Array.from({ length: 40 }, () => p.raw(created.slug)));
     expect(answers.filter((r) => r.status === 200)).toHaveLength(5);
     expect(answers.filter((r) => r.status === 410)).toHaveLength(35);
@@ -535,23 +511,19 @@ describe('GET /api/raw/:slug', () => {
 });
 
 describe('GET /api/slugs/paste/:slug', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true });
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
-  const check = async (slug: string, auth: Auth = { token }) =>
+  const check = async (slug: string, auth: Auth = { token: t.token }) =>
     expectOk(await t.request(`/api/slugs/paste/${encodeURIComponent(slug)}`, auth), slugAvailabilitySchema);
 
   it('says whether a slug is free, for admins and keys with text permission', async () => {
-    await p.createOk({ content: 'x', slug: 'in-use' }, { token });
+    await p.createOk({ content: 'x', slug: 'in-use' }, { token: t.token });
     expect(await check('free-one')).toEqual({ slug: 'free-one', available: true });
     expect(await check('in-use')).toEqual({ slug: 'in-use', available: false });
     expect(await check('in-use', { apiKey: writer.key })).toEqual({ slug: 'in-use', available: false });
@@ -564,27 +536,23 @@ describe('GET /api/slugs/paste/:slug', () => {
 
   it('needs the text permission', async () => {
     await expectError(await t.request('/api/slugs/paste/abc'), 401);
-    const reader = await t.createKey(token, { text_permission: false });
+    const reader = await t.createKey(t.token, { text_permission: false });
     await expectError(await t.request('/api/slugs/paste/abc', { apiKey: reader.key }), 403);
   });
 });
 
 describe('/api/admin/pastes', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let writer: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    writer = await t.createKey(token, { text_permission: true });
+    writer = await t.createKey(t.token, { text_permission: true });
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
-  const list = async (query = '') => expectOk(await t.request(`/api/admin/pastes${query}`, { token }), adminPasteListSchema);
-  const put = (id: string, json: unknown) => t.request(`/api/admin/pastes/${id}`, { method: 'PUT', token, json });
-  const detail = async (id: string) => expectOk(await t.request(`/api/admin/pastes/${id}`, { token }), pasteDetailSchema);
+  const list = async (query = '') => expectOk(await t.request(`/api/admin/pastes${query}`, { token: t.token }), adminPasteListSchema);
+  const put = (id: string, json: unknown) => t.request(`/api/admin/pastes/${id}`, { method: 'PUT', token: t.token, json });
+  const detail = async (id: string) => expectOk(await t.request(`/api/admin/pastes/${id}`, { token: t.token }), pasteDetailSchema);
 
   it('is for admins only', async () => {
     await expectError(await t.request('/api/admin/pastes'), 401);
@@ -596,7 +564,7 @@ describe('/api/admin/pastes', () => {
   it('lists every creator’s pastes newest first, 10 a page by default, with pagination', async () => {
     const created = [];
     for (let i = 0; i < 12; i++) {
-      created.push(await p.createOk({ content: `paste ${i}` }, i % 2 ? { apiKey: writer.key } : { token }));
+      created.push(await p.createOk({ content: `paste ${i}` }, i % 2 ? { apiKey: writer.key } : { token: t.token }));
       t.clock.advance(1000);
     }
     const first = await list();
@@ -611,21 +579,21 @@ describe('/api/admin/pastes', () => {
   });
 
   it('orders pastes created in the same millisecond by creation', async () => {
-    const a = await p.createOk({ content: 'same ms a' }, { token });
-    const b = await p.createOk({ content: 'same ms b' }, { token });
+    const a = await p.createOk({ content: 'same ms a' }, { token: t.token });
+    const b = await p.createOk({ content: 'same ms b' }, { token: t.token });
     const items = (await list('?limit=2')).items;
     expect(items.map((item) => item.id)).toEqual([b.id, a.id]);
   });
 
   it.each(['?page=0', '?page=x', '?limit=0', '?limit=101', '?limit=-1', '?page=1.5'])('refuses %s with 400', async (query) => {
-    const body = await expectError(await t.request(`/api/admin/pastes${query}`, { token }), 400);
+    const body = await expectError(await t.request(`/api/admin/pastes${query}`, { token: t.token }), 400);
     expect(['page', 'limit']).toContain(body.data.field);
   });
 
   it('summarises: first 200 characters, UTF-8 size, password flag, state; never a password', async () => {
     const content = `${'ü'.repeat(150)}${'x'.repeat(100)}`;
-    const created = await p.createOk({ content, password: 'summary-pw', remark: 'note', maxViews: 4 }, { token });
-    const res = await t.request('/api/admin/pastes?limit=1', { token });
+    const created = await p.createOk({ content, password: 'summary-pw', remark: 'note', maxViews: 4 }, { token: t.token });
+    const res = await t.request('/api/admin/pastes?limit=1', { token: t.token });
     const text = await res.clone().text();
     const [item] = (await expectOk(res, adminPasteListSchema)).items;
     expect(item).toEqual({
@@ -658,12 +626,12 @@ describe('/api/admin/pastes', () => {
       size: 18,
       createdBy: `apikey:${writer.id}`,
     });
-    const missing = await expectError(await t.request('/api/admin/pastes/nope', { token }), 404);
+    const missing = await expectError(await t.request('/api/admin/pastes/nope', { token: t.token }), 404);
     expect(missing.message).toBe('Paste not found');
   });
 
   it('PUT changes content, remark, slug, expiry, max views and the password', async () => {
-    const created = await p.createOk({ content: 'before', slug: 'edit-me' }, { token });
+    const created = await p.createOk({ content: 'before', slug: 'edit-me' }, { token: t.token });
     t.clock.advance(MINUTE);
     const expiresAt = new Date(t.clock.now().getTime() + 2 * HOUR).toISOString();
     const res = await put(created.id, {
@@ -699,14 +667,14 @@ describe('/api/admin/pastes', () => {
   });
 
   it('PUT with an empty body changes nothing but the update time', async () => {
-    const created = await p.createOk({ content: 'same', password: 'keep-me' }, { token });
+    const created = await p.createOk({ content: 'same', password: 'keep-me' }, { token: t.token });
     const updated = await expectOk(await put(created.id, {}), pasteDetailSchema);
     expect(updated).toMatchObject({ content: 'same', hasPassword: true, slug: created.slug });
   });
 
   it('PUT refuses a slug taken by another paste (409) but accepts the paste’s own', async () => {
-    const a = await p.createOk({ content: 'a', slug: 'slug-a' }, { token });
-    await p.createOk({ content: 'b', slug: 'slug-b' }, { token });
+    const a = await p.createOk({ content: 'a', slug: 'slug-a' }, { token: t.token });
+    await p.createOk({ content: 'b', slug: 'slug-b' }, { token: t.token });
     const body = await expectError(await put(a.id, { slug: 'slug-b' }), 409);
     expect(body.message).toBe(SLUG_TAKEN_EN);
     expect(body.data.field).toBe('slug');
@@ -721,19 +689,19 @@ describe('/api/admin/pastes', () => {
     [{ password: '' }, 'password'],
     [{ expiresAt: 'soon' }, 'expiresAt'],
   ])('PUT refuses %j with 400', async (json, field) => {
-    const created = await p.createOk({ content: 'valid' }, { token });
+    const created = await p.createOk({ content: 'valid' }, { token: t.token });
     expect((await expectError(await put(created.id, json), 400)).data.field).toBe(field);
   });
 
   it('PUT refuses a past expiry (400 expiresAt) and answers 404 for unknown ids', async () => {
-    const created = await p.createOk({ content: 'valid' }, { token });
+    const created = await p.createOk({ content: 'valid' }, { token: t.token });
     const past = new Date(t.clock.now().getTime() - 1).toISOString();
     expect((await expectError(await put(created.id, { expiresAt: past }), 400)).data.field).toBe('expiresAt');
     await expectError(await put('nope', { remark: 'x' }), 404);
   });
 
   it('PUT can revive a used-up paste by raising max views', async () => {
-    const created = await p.createOk({ content: 'again', maxViews: 1 }, { token });
+    const created = await p.createOk({ content: 'again', maxViews: 1 }, { token: t.token });
     await p.viewOk(created.slug);
     expect((await detail(created.id)).state).toBe('used_up');
     expect((await expectOk(await put(created.id, { maxViews: 2 }), pasteDetailSchema)).state).toBe('active');
@@ -742,19 +710,19 @@ describe('/api/admin/pastes', () => {
 
   it('DELETE removes the paste; a second DELETE is 404', async () => {
     const created = await p.createOk({ content: 'bye' }, { apiKey: writer.key });
-    const res = await t.request(`/api/admin/pastes/${created.id}`, { method: 'DELETE', token });
+    const res = await t.request(`/api/admin/pastes/${created.id}`, { method: 'DELETE', token: t.token });
     expect(await expectOk(res, v.null())).toBeNull();
-    await expectError(await t.request(`/api/admin/pastes/${created.id}`, { method: 'DELETE', token }), 404);
+    await expectError(await t.request(`/api/admin/pastes/${created.id}`, { method: 'DELETE', token: t.token }), 404);
     await expectError(await p.view(created.slug), 404);
   });
 
   it('batch-delete answers 200 when all were deleted, 202 with the missing count otherwise', async () => {
-    const a = await p.createOk({ content: 'a' }, { token });
+    const a = await p.createOk({ content: 'a' }, { token: t.token });
     const b = await p.createOk({ content: 'b' }, { apiKey: writer.key });
-    const c = await p.createOk({ content: 'c' }, { token });
-    const all = await t.request('/api/admin/pastes/batch-delete', { token, json: { ids: [a.id, b.id] } });
+    const c = await p.createOk({ content: 'c' }, { token: t.token });
+    const all = await t.request('/api/admin/pastes/batch-delete', { token: t.token, json: { ids: [a.id, b.id] } });
     expect(await expectOk(all, batchDeleteResultSchema, 200)).toEqual({ deleted: 2, missing: 0 });
-    const partial = await t.request('/api/admin/pastes/batch-delete', { token, json: { ids: [c.id, a.id, 'nope', c.id] } });
+    const partial = await t.request('/api/admin/pastes/batch-delete', { token: t.token, json: { ids: [c.id, a.id, 'nope', c.id] } });
     const body = (await partial.clone().json()) as { message: string };
     expect(await expectOk(partial, batchDeleteResultSchema, 202)).toEqual({ deleted: 1, missing: 2 });
     expect(body.message).toBe('1 deleted, 2 not found');
@@ -762,24 +730,20 @@ describe('/api/admin/pastes', () => {
   });
 
   it.each([[{}], [{ ids: [] }], [{ ids: [''] }], [{ ids: 'abc' }]])('batch-delete refuses %j with 400', async (json) => {
-    expect((await expectError(await t.request('/api/admin/pastes/batch-delete', { token, json }), 400)).data.field).toMatch(/^ids/);
+    expect((await expectError(await t.request('/api/admin/pastes/batch-delete', { token: t.token, json }), 400)).data.field).toMatch(/^ids/);
   });
 });
 
 describe('/api/user/pastes', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let alice: CreatedApiKey;
   let bob: CreatedApiKey;
   let p: ReturnType<typeof pasteClient>;
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    alice = await t.createKey(token, { text_permission: true });
-    bob = await t.createKey(token, { text_permission: true });
+    alice = await t.createKey(t.token, { text_permission: true });
+    bob = await t.createKey(t.token, { text_permission: true });
     p = pasteClient(t);
   });
-  afterAll(() => t.close());
 
   const list = async (auth: Auth, query = '') =>
     expectOk(await t.request(`/api/user/pastes${query}`, auth), userPasteListSchema);
@@ -791,7 +755,7 @@ describe('/api/user/pastes', () => {
       await p.createOk({ content: `bob ${i}` }, { apiKey: bob.key });
       t.clock.advance(1000);
     }
-    await p.createOk({ content: 'admin paste' }, { token });
+    await p.createOk({ content: 'admin paste' }, { token: t.token });
 
     const first = await list({ apiKey: alice.key });
     expect(first.pagination).toEqual({ total: 12, limit: 10, offset: 0, hasMore: true });
@@ -805,7 +769,7 @@ describe('/api/user/pastes', () => {
   });
 
   it('shows an admin calling the user routes the admin’s own pastes', async () => {
-    const adminList = await list({ token });
+    const adminList = await list({ token: t.token });
     expect(adminList.items.map((item) => item.createdBy)).toEqual(['admin']);
     expect(adminList.pagination.total).toBe(1);
   });
@@ -820,7 +784,7 @@ describe('/api/user/pastes', () => {
 
   it('needs the text permission', async () => {
     await expectError(await t.request('/api/user/pastes'), 401);
-    const reader = await t.createKey(token, { text_permission: false, file_permission: true });
+    const reader = await t.createKey(t.token, { text_permission: false, file_permission: true });
     await expectError(await t.request('/api/user/pastes', { apiKey: reader.key }), 403);
   });
 
@@ -848,8 +812,8 @@ describe('/api/user/pastes', () => {
     const batch = await t.request('/api/user/pastes/batch-delete', { apiKey: alice.key, json: { ids: [bobs.id] } });
     expect(await expectOk(batch, batchDeleteResultSchema, 202)).toEqual({ deleted: 0, missing: 1 });
     // The admin's own user routes do not reach it either; the admin routes do.
-    await expectError(await t.request(path, { token }), 404);
-    expect(await expectOk(await t.request(`/api/admin/pastes/${bobs.id}`, { token }), pasteDetailSchema)).toMatchObject({
+    await expectError(await t.request(path, { token: t.token }), 404);
+    expect(await expectOk(await t.request(`/api/admin/pastes/${bobs.id}`, { token: t.token }), pasteDetailSchema)).toMatchObject({
       content: 'bob private',
     });
     expect((await p.row(bobs.slug)).content).toBe('bob private');

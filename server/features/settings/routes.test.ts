@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_EXPENSE_CATEGORIES } from '../../../contract/expenses';
 import {
   DEFAULT_MAX_UPLOAD_SIZE_MB,
@@ -8,16 +8,12 @@ import {
   systemSettingsSchema,
   versionSchema,
 } from '../../../contract/system';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 describe('public system routes', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ login: false });
 
   it('GET /api/health answers status ok', async () => {
     expect(await expectOk(await t.request('/api/health'), healthSchema)).toEqual({ status: 'ok' });
@@ -38,19 +34,13 @@ describe('public system routes', () => {
 });
 
 describe('/api/admin/system-settings', () => {
-  let t: TestApp;
-  let token: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(async () => {
     await t.db.deleteFrom('system_settings').execute();
   });
 
-  const get = () => t.request('/api/admin/system-settings', { token });
-  const put = (json: unknown) => t.request('/api/admin/system-settings', { method: 'PUT', token, json });
+  const get = () => t.request('/api/admin/system-settings', { token: t.token });
+  const put = (json: unknown) => t.request('/api/admin/system-settings', { method: 'PUT', token: t.token, json });
   const categories = [...DEFAULT_EXPENSE_CATEGORIES];
   const publicSize = async () =>
     (await expectOk(await t.request('/api/system/max-upload-size'), maxUploadSizeSchema)).max_upload_size;
@@ -122,7 +112,7 @@ describe('/api/admin/system-settings', () => {
       const anon = await expectError(await t.request('/api/admin/system-settings', { method, json }), 401);
       expect(anon.data.error).toBe('unauthorized');
     }
-    const key = await t.createKey(token, { text_permission: true, file_permission: true, mount_permission: true });
+    const key = await t.createKey(t.token, { text_permission: true, file_permission: true, mount_permission: true });
     for (const method of ['GET', 'PUT']) {
       const json = method === 'PUT' ? { max_upload_size: 1 } : undefined;
       const res = await t.request('/api/admin/system-settings', { method, json, apiKey: key.key });

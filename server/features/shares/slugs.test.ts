@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RANDOM_SLUG_LENGTH } from '../../../contract/slugs';
-import { createTestApp, type TestApp } from '../../../tests/fixtures/test-app';
+import { useTestApp } from '../../../tests/fixtures/test-app';
 import { ApiError } from '../../errors';
 import {
   assertSlugFree,
@@ -23,7 +23,7 @@ function scripted(...slugs: string[]) {
 }
 
 describe('slugs service', () => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   const stamp = '2030-01-15T12:00:00.000Z';
   const addPaste = (slug: string, id = `id-${slug}`) =>
     t.db
@@ -32,7 +32,6 @@ describe('slugs service', () => {
       .execute();
 
   beforeAll(async () => {
-    t = await createTestApp();
     await t.db
       .insertInto('storage_configs')
       .values({
@@ -69,7 +68,6 @@ describe('slugs service', () => {
       .execute();
     await addPaste('paste-slug');
   });
-  afterAll(() => t.close());
 
   it('draws 6 base62 characters by default', async () => {
     const slugs = await Promise.all(Array.from({ length: 20 }, () => generateSlug(t.db, 'pastes')));

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { describe, expect, it } from 'vitest';
+import { expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 import { adminPasteListSchema, createdPasteSchema } from '../../../contract/pastes';
 import { publicPasteSchema } from '../../../contract/public-paste';
 import { ViewCounts, viewCountsOf } from './view-counts';
 
-let t: TestApp;
-let token: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 const create = async (slug: string, maxViews: number) =>
-  expectOk(await t.request('/api/paste', { token, json: { content: `paste ${slug}`, slug, maxViews } }), createdPasteSchema, 201);
+  expectOk(await t.request('/api/paste', { token: t.token, json: { content: `paste ${slug}`, slug, maxViews } }), createdPasteSchema, 201);
 const read = async (slug: string) => expectOk(await t.request(`/api/paste/${slug}`), publicPasteSchema);
 const storedViews = async (slug: string) => (await t.db.selectFrom('pastes').select('views').where('slug', '=', slug).executeTakeFirstOrThrow()).views;
 
@@ -31,7 +25,7 @@ describe('view counts', () => {
     await create('listed', 0);
     await read('listed');
     await read('listed');
-    const list = await expectOk(await t.request('/api/admin/pastes', { token }), adminPasteListSchema);
+    const list = await expectOk(await t.request('/api/admin/pastes', { token: t.token }), adminPasteListSchema);
     expect(list.items.find((item) => item.slug === 'listed')?.views).toBe(2);
   });
 

@@ -1,15 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bytesOf, fileClient, md5, patternBytes } from '../../../tests/fixtures/files';
-import { createTestApp, expectError, MINUTE, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, MINUTE, useTestApp } from '../../../tests/fixtures/test-app';
 import { driverFor } from '../../storage/registry';
 import { findStorageConfig } from './configs';
 
 /** The signed URLs of LOCAL storage: what S3's presigned URLs are for buckets, served by this server. */
 describe('/api/local-storage signed URLs', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let configId: string;
   let f: ReturnType<typeof fileClient>;
   const root = () => join(t.dataDir, 'storage', configId);
@@ -19,15 +18,12 @@ describe('/api/local-storage signed URLs', () => {
   };
   const put = (path: string, body: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
     t.request(path, { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream', ...headers } });
-  const presign = async (size: number) => f.presignOk({ filename: 'x.bin', size }, { token });
+  const presign = async (size: number) => f.presignOk({ filename: 'x.bin', size }, { token: t.token });
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     f = fileClient(t);
-    configId = (await f.builtinLocal(token)).id;
+    configId = (await f.builtinLocal(t.token)).id;
   });
-  afterAll(() => t.close());
 
   it('takes a PUT to a fresh signed URL and answers the MD5 ETag, exposed to pages on any origin', async () => {
     const presigned = await presign(2000);
@@ -49,10 +45,10 @@ describe('/api/local-storage signed URLs', () => {
     const { path, query } = pathOf(presigned.upload_url);
     expect((await put(`${path}?${query}`, patternBytes(100, 1))).status).toBe(200);
     expect((await put(`${path}?${query}`, patternBytes(100, 2))).status).toBe(200);
-    await f.commit({ file_id: presigned.file_id }, { token });
+    await f.commit({ file_id: presigned.file_id }, { token: t.token });
     const again = await expectError(await put(`${path}?${query}`, patternBytes(100, 3)), 409);
     expect(again.message).toBe('This upload is already complete');
-    expect(await bytesOf(await f.download(presigned.slug, '', { token }))).toEqual(patternBytes(100, 2));
+    expect(await bytesOf(await f.download(presigned.slug, '', { token: t.token }))).toEqual(patternBytes(100, 2));
   });
 
   it('answers a CORS preflight for PUT with the requested headers', async () => {
@@ -121,7 +117,7 @@ describe('/api/local-storage signed URLs', () => {
 
   it('does not apply the 11 MB JSON cap to a stored file whose type is JSON', async () => {
     const size = 12 * 1024 * 1024;
-    const presigned = await f.presignOk({ filename: 'big.json', mimetype: 'application/json', size }, { token });
+    const presigned = await f.presignOk({ filename: 'big.json', mimetype: 'application/json', size }, { token: t.token });
     const { path, query } = pathOf(presigned.upload_url);
     const res = await put(`${path}?${query}`, patternBytes(size), { 'content-type': 'application/json' });
     expect(res.status).toBe(200);
@@ -129,7 +125,7 @@ describe('/api/local-storage signed URLs', () => {
 
   it('serves signed GET URLs with ranges, the signed disposition and filename, and refuses a PUT signature for GET', async () => {
     const bytes = patternBytes(3000, 4);
-    const share = await f.uploadOk(bytes, { token }, { filename: 'notes.txt', type: 'text/plain' });
+    const share = await f.uploadOk(bytes, { token: t.token }, { filename: 'notes.txt', type: 'text/plain' });
     const config = await findStorageConfig(t.db, share.s3_config_id);
     if (!config) throw new Error('config missing');
     const url = await driverFor(t.deps, config).presignGet(share.storage_path, {

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/storage';
 import { fileClient, patternBytes } from '../../../tests/fixtures/files';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 import { ensureDefaultStorage } from './configs';
 
 // Real S3 traffic and several scrypt hashes per test: room for two shared cores under load.
@@ -18,8 +18,7 @@ vi.setConfig({ testTimeout: 20_000, hookTimeout: 20_000 });
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 
 describe('storage configs (/api/s3-configs)', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let fileKey: CreatedApiKey;
   let textKey: CreatedApiKey;
   let s3: RunningS3rver;
@@ -35,23 +34,20 @@ describe('storage configs (/api/s3-configs)', () => {
     ...extra,
   });
   const create = async (body: Record<string, unknown>) =>
-    expectOk(await t.request('/api/s3-configs', { token, json: body }), storageConfigSchema, 201);
+    expectOk(await t.request('/api/s3-configs', { token: t.token, json: body }), storageConfigSchema, 201);
   const list = async (auth: { token?: string; apiKey?: string }) => expectOk(await t.request('/api/s3-configs', auth), storageConfigListSchema);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
-    fileKey = await t.createKey(token, { file_permission: true });
-    textKey = await t.createKey(token, { text_permission: true });
+    fileKey = await t.createKey(t.token, { file_permission: true });
+    textKey = await t.createKey(t.token, { text_permission: true });
     [s3, noCors] = await Promise.all([startS3rver(), startS3rver({ corsXml: null })]);
   });
   afterAll(async () => {
-    await t.close();
     await Promise.all([s3.stop(), noCors.stop()]);
   });
 
   it('starts with the built-in LOCAL config: default, public, empty', async () => {
-    const [local] = await list({ token });
+    const [local] = await list({ token: t.token });
     expect(local).toEqual({
       id: expect.any(String),
       name: 'Local storage',
@@ -76,7 +72,7 @@ describe('storage configs (/api/s3-configs)', () => {
   });
 
   it('creates an S3 config, masks the secret in every answer and stores it encrypted', async () => {
-    const res = await t.request('/api/s3-configs', { token, json: s3Body({ default_folder: '/shares/2030/', total_storage_bytes: 1_000_000 }) });
+    const res = await t.request('/api/s3-configs', { token: t.token, json: s3Body({ default_folder: '/shares/2030/', total_storage_bytes: 1_000_000 }) });
     const text = await res.clone().text();
     expect(text).not.toContain(SECRET);
     const created = await expectOk(res, storageConfigSchema, 201);
@@ -98,7 +94,7 @@ describe('storage configs (/api/s3-configs)', () => {
     expect(row.secret_access_key_encrypted).not.toContain(SECRET);
     expect(t.deps.secrets.open(row.secret_access_key_encrypted ?? '')).toBe(SECRET);
     for (const path of ['/api/s3-configs', `/api/s3-configs/${created.id}`]) {
-      expect(await (await t.request(path, { token })).text()).not.toContain(SECRET);
+      expect(await (await t.request(path, { token: t.token })).text()).not.toContain(SECRET);
     }
   });
 
@@ -110,11 +106,11 @@ describe('storage configs (/api/s3-configs)', () => {
           .secret_access_key_encrypted ?? '',
       );
     for (const body of [{ name: 'renamed' }, { secret_access_key: '' }, { secret_access_key: SECRET_MASK }]) {
-      const updated = await expectOk(await t.request(`/api/s3-configs/${created.id}`, { token, method: 'PUT', json: body }), storageConfigSchema);
+      const updated = await expectOk(await t.request(`/api/s3-configs/${created.id}`, { token: t.token, method: 'PUT', json: body }), storageConfigSchema);
       expect(updated.secret_access_key).toBe(SECRET_MASK);
       expect(await secretOf()).toBe(SECRET);
     }
-    await expectOk(await t.request(`/api/s3-configs/${created.id}`, { token, method: 'PUT', json: { secret_access_key: 'new-secret' } }), storageConfigSchema);
+    await expectOk(await t.request(`/api/s3-configs/${created.id}`, { token: t.token, method: 'PUT', json: { secret_access_key: 'new-secret' } }), storageConfigSchema);
     expect(await secretOf()).toBe('new-secret');
   });
 
@@ -128,7 +124,7 @@ describe('storage configs (/api/s3-configs)', () => {
       [{ storage_type: 'FTP', name: 'x' }, 'storage_type'],
       [{ storage_type: 'LOCAL', name: '' }, 'name'],
     ] as const) {
-      const body400 = await expectError(await t.request('/api/s3-configs', { token, json: body }), 400);
+      const body400 = await expectError(await t.request('/api/s3-configs', { token: t.token, json: body }), 400);
       expect(body400.data.field).toBe(field);
     }
   });
@@ -160,23 +156,23 @@ describe('storage configs (/api/s3-configs)', () => {
   it('keeps exactly one default: set-default and is_default move it; unsetting it is refused', async () => {
     const a = await create(s3Body({ name: 'A' }));
     const b = await create({ storage_type: 'LOCAL', name: 'B', is_default: true });
-    const defaults = async () => (await list({ token })).filter((config) => config.is_default).map((config) => config.id);
+    const defaults = async () => (await list({ token: t.token })).filter((config) => config.is_default).map((config) => config.id);
     expect(await defaults()).toEqual([b.id]);
-    expect((await expectOk(await t.request(`/api/s3-configs/${a.id}/set-default`, { token, method: 'PUT' }), storageConfigSchema)).is_default).toBe(true);
+    expect((await expectOk(await t.request(`/api/s3-configs/${a.id}/set-default`, { token: t.token, method: 'PUT' }), storageConfigSchema)).is_default).toBe(true);
     expect(await defaults()).toEqual([a.id]);
-    await expectOk(await t.request(`/api/s3-configs/${b.id}`, { token, method: 'PUT', json: { is_default: true } }), storageConfigSchema);
+    await expectOk(await t.request(`/api/s3-configs/${b.id}`, { token: t.token, method: 'PUT', json: { is_default: true } }), storageConfigSchema);
     expect(await defaults()).toEqual([b.id]);
-    await expectError(await t.request(`/api/s3-configs/${b.id}`, { token, method: 'PUT', json: { is_default: false } }), 409);
+    await expectError(await t.request(`/api/s3-configs/${b.id}`, { token: t.token, method: 'PUT', json: { is_default: false } }), 409);
     // Back to the built-in one for the tests that follow.
-    const local = (await list({ token })).find((config) => config.name === 'Local storage');
-    await t.request(`/api/s3-configs/${local?.id}/set-default`, { token, method: 'PUT' });
-    await expectError(await t.request('/api/s3-configs/nope/set-default', { token, method: 'PUT' }), 404);
+    const local = (await list({ token: t.token })).find((config) => config.name === 'Local storage');
+    await t.request(`/api/s3-configs/${local?.id}/set-default`, { token: t.token, method: 'PUT' });
+    await expectError(await t.request('/api/s3-configs/nope/set-default', { token: t.token, method: 'PUT' }), 404);
   });
 
   it('ignores S3 fields on a LOCAL config', async () => {
     const local = await create({ storage_type: 'LOCAL', name: 'disk' });
     const updated = await expectOk(
-      await t.request(`/api/s3-configs/${local.id}`, { token, method: 'PUT', json: { bucket_name: 'abc', secret_access_key: 'x', name: 'disk 2' } }),
+      await t.request(`/api/s3-configs/${local.id}`, { token: t.token, method: 'PUT', json: { bucket_name: 'abc', secret_access_key: 'x', name: 'disk 2' } }),
       storageConfigSchema,
     );
     expect(updated).toMatchObject({ name: 'disk 2', bucket_name: null, secret_access_key: null });
@@ -185,20 +181,20 @@ describe('storage configs (/api/s3-configs)', () => {
   it('refuses to delete a config with files, the default, the built-in one, or one behind a mount (409); deletes otherwise', async () => {
     const f = fileClient(t);
     const withFiles = await create({ storage_type: 'LOCAL', name: 'busy', is_public: true });
-    await f.uploadOk(patternBytes(10), { token }, { fields: { s3_config_id: withFiles.id } });
-    const busy = await expectError(await t.request(`/api/s3-configs/${withFiles.id}`, { token, method: 'DELETE' }), 409);
+    await f.uploadOk(patternBytes(10), { token: t.token }, { fields: { s3_config_id: withFiles.id } });
+    const busy = await expectError(await t.request(`/api/s3-configs/${withFiles.id}`, { token: t.token, method: 'DELETE' }), 409);
     expect(busy.message).toBe('Files are stored with this configuration (1); delete them first');
-    const listed = (await list({ token })).find((config) => config.id === withFiles.id);
+    const listed = (await list({ token: t.token })).find((config) => config.id === withFiles.id);
     expect(listed).toMatchObject({ used_storage_bytes: 10, file_count: 1 });
     expect(listed?.last_used).toBe(t.clock.now().toISOString());
 
-    const builtin = (await list({ token })).find((config) => config.name === 'Local storage') as StorageConfig;
-    expect((await expectError(await t.request(`/api/s3-configs/${builtin.id}`, { token, method: 'DELETE' }), 409)).message).toBe(
+    const builtin = (await list({ token: t.token })).find((config) => config.name === 'Local storage') as StorageConfig;
+    expect((await expectError(await t.request(`/api/s3-configs/${builtin.id}`, { token: t.token, method: 'DELETE' }), 409)).message).toBe(
       'The built-in local storage cannot be deleted',
     );
     const def = await create({ storage_type: 'LOCAL', name: 'default one', is_default: true });
-    expect((await expectError(await t.request(`/api/s3-configs/${def.id}`, { token, method: 'DELETE' }), 409)).message).toMatch(/default/);
-    await t.request(`/api/s3-configs/${builtin.id}/set-default`, { token, method: 'PUT' });
+    expect((await expectError(await t.request(`/api/s3-configs/${def.id}`, { token: t.token, method: 'DELETE' }), 409)).message).toMatch(/default/);
+    await t.request(`/api/s3-configs/${builtin.id}/set-default`, { token: t.token, method: 'PUT' });
 
     const mounted = await create({ storage_type: 'LOCAL', name: 'mounted' });
     const at = t.clock.now().toISOString();
@@ -206,23 +202,23 @@ describe('storage configs (/api/s3-configs)', () => {
       .insertInto('mounts')
       .values({ id: 'm1', name: 'M', mount_path: '/m', storage_type: 'LOCAL', storage_config_id: mounted.id, remark: null, sort_order: 0, cache_ttl: 300, is_active: 1, created_by: 'admin', created_at: at, updated_at: at })
       .execute();
-    await expectError(await t.request(`/api/s3-configs/${mounted.id}`, { token, method: 'DELETE' }), 409);
+    await expectError(await t.request(`/api/s3-configs/${mounted.id}`, { token: t.token, method: 'DELETE' }), 409);
 
     const idle = await create(s3Body({ name: 'idle' }));
-    expect((await t.request(`/api/s3-configs/${idle.id}`, { token, method: 'DELETE' })).status).toBe(200);
-    await expectError(await t.request(`/api/s3-configs/${idle.id}`, { token }), 404);
-    await expectError(await t.request(`/api/s3-configs/${idle.id}`, { token, method: 'DELETE' }), 404);
+    expect((await t.request(`/api/s3-configs/${idle.id}`, { token: t.token, method: 'DELETE' })).status).toBe(200);
+    await expectError(await t.request(`/api/s3-configs/${idle.id}`, { token: t.token }), 404);
+    await expectError(await t.request(`/api/s3-configs/${idle.id}`, { token: t.token, method: 'DELETE' }), 404);
   });
 
   describe('POST /:id/test', () => {
     const run = async (id: string, lang?: string) =>
       expectOk(
-        await t.request(`/api/s3-configs/${id}/test`, { token, method: 'POST', headers: lang ? { 'accept-language': lang } : {} }),
+        await t.request(`/api/s3-configs/${id}/test`, { token: t.token, method: 'POST', headers: lang ? { 'accept-language': lang } : {} }),
         storageTestResultSchema,
       );
 
     it('passes every check on LOCAL storage', async () => {
-      const builtin = (await list({ token })).find((config) => config.name === 'Local storage') as StorageConfig;
+      const builtin = (await list({ token: t.token })).find((config) => config.name === 'Local storage') as StorageConfig;
       const result = await run(builtin.id);
       expect(result.ok).toBe(true);
       expect(result.checks.cors.message).toBe('Served by this server, which allows any origin and exposes ETag');
@@ -277,11 +273,7 @@ describe('storage configs (/api/s3-configs)', () => {
 });
 
 describe('ensureDefaultStorage', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ login: false });
 
   it('is idempotent: one built-in LOCAL config and one /local mount on it, however often it runs', async () => {
     await ensureDefaultStorage(t.db, t.clock.now());

@@ -10,7 +10,7 @@ import { bytesOf, fileClient, patternBytes, sha256 } from '../../../tests/fixtur
 import { davClient } from '../../../tests/fixtures/dav';
 import { createMount, fsClient } from '../../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 import { moveSharesIntoArea } from './share-area';
 import { findStorageConfig } from './configs';
 import { isShareAreaKey, SHARE_AREA } from '../../storage/keys';
@@ -31,41 +31,37 @@ interface Storage {
 }
 
 describe.each(['LOCAL', 'S3'] as const)('file shares on %s are out of every mount’s reach', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let storage: Storage;
   const secret = patternBytes(20_000, 3);
 
   const share = async (config: StorageConfig) => {
     const f = fileClient(t);
-    const made = await f.uploadOk(secret, { token }, { filename: 'doc.pdf', fields: { s3_config_id: config.id, password: PASSWORD, max_views: '1' } });
+    const made = await f.uploadOk(secret, { token: t.token }, { filename: 'doc.pdf', fields: { s3_config_id: config.id, password: PASSWORD, max_views: '1' } });
     return { slug: made.slug, key: (await f.row(made.slug)).storage_path };
   };
 
   const config = async (body: Record<string, unknown>) =>
-    expectOk(await t.request('/api/s3-configs', { token, json: body }), storageConfigSchema, 201);
+    expectOk(await t.request('/api/s3-configs', { token: t.token, json: body }), storageConfigSchema, 201);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     if (kind === 'LOCAL') {
-      const root = await fileClient(t).builtinLocal(token);
+      const root = await fileClient(t).builtinLocal(t.token);
       const sub = await config({ storage_type: 'LOCAL', name: 'sub disk', default_folder: 'sub' });
-      await createMount(t, token, { name: 'Sub', storage_config_id: sub.id, mount_path: '/sub' });
+      await createMount(t, t.token, { name: 'Sub', storage_config_id: sub.id, mount_path: '/sub' });
       storage = { config: root, rootMount: '/local', subMount: '/sub', subConfig: sub };
     } else {
       s3 = await startS3rver();
       const root = await config(s3.configRequest({ name: 'bucket root' }));
       const sub = await config(s3.configRequest({ name: 'bucket sub', default_folder: 'sub' }));
-      await createMount(t, token, { name: 'Root', storage_type: 'S3', storage_config_id: root.id, mount_path: '/s3root' });
-      await createMount(t, token, { name: 'Sub', storage_type: 'S3', storage_config_id: sub.id, mount_path: '/s3sub' });
+      await createMount(t, t.token, { name: 'Root', storage_type: 'S3', storage_config_id: root.id, mount_path: '/s3root' });
+      await createMount(t, t.token, { name: 'Sub', storage_type: 'S3', storage_config_id: sub.id, mount_path: '/s3sub' });
       storage = { config: root, rootMount: '/s3root', subMount: '/s3sub', subConfig: sub };
     }
-    await fsClient(t, { token }).uploadOk(`${storage.rootMount}/own`, 'own.txt', Buffer.from('mine'));
+    await fsClient(t, { token: t.token }).uploadOk(`${storage.rootMount}/own`, 'own.txt', Buffer.from('mine'));
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -89,8 +85,8 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s are out of every moun
   it('an admin, a mount key and WebDAV cannot list, read, write, copy, move or delete a share’s object', async () => {
     const { slug, key } = await share(storage.config);
     const sub = await share(storage.subConfig);
-    const apiKey = (await t.createKey(token, { name: `mounts-${kind}`, mount_permission: true, basic_path: '/' })).key;
-    const clients = { admin: fsClient(t, { token }), key: fsClient(t, { apiKey }) };
+    const apiKey = (await t.createKey(t.token, { name: `mounts-${kind}`, mount_permission: true, basic_path: '/' })).key;
+    const clients = { admin: fsClient(t, { token: t.token }), key: fsClient(t, { apiKey }) };
     const own = `${storage.rootMount}/own`;
     const targets = [key, sub.key, SHARE_AREA].map((inner) => `${storage.rootMount}/${inner}`);
     const surprises: string[] = [];
@@ -155,25 +151,21 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s are out of every moun
 });
 
 describe.each(['LOCAL', 'S3'] as const)('an install of the previous release on %s gets its shares moved into the share area', (kind) => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver | undefined;
   let configs: StorageConfig[];
   const bytes = (seed: number) => patternBytes(3000 + seed * 1000, seed);
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     if (kind === 'LOCAL') {
-      configs = [await fileClient(t).builtinLocal(token)];
+      configs = [await fileClient(t).builtinLocal(t.token)];
     } else {
       s3 = await startS3rver();
-      configs = [await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ default_folder: 'uploads' }) }), storageConfigSchema, 201)];
-      await createMount(t, token, { name: 'Root', storage_type: 'S3', storage_config_id: configs[0]?.id, mount_path: '/local-s3' });
+      configs = [await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3.configRequest({ default_folder: 'uploads' }) }), storageConfigSchema, 201)];
+      await createMount(t, t.token, { name: 'Root', storage_type: 'S3', storage_config_id: configs[0]?.id, mount_path: '/local-s3' });
     }
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 
@@ -185,7 +177,7 @@ describe.each(['LOCAL', 'S3'] as const)('an install of the previous release on %
     const config = configs[0]!;
     const shares: { slug: string; seed: number; legacyKey: string }[] = [];
     for (let seed = 1; seed <= count; seed++) {
-      const made = await f.uploadOk(bytes(seed), { token }, { filename: `old-${seed}.txt`, fields: { s3_config_id: config.id, password: PASSWORD } });
+      const made = await f.uploadOk(bytes(seed), { token: t.token }, { filename: `old-${seed}.txt`, fields: { s3_config_id: config.id, password: PASSWORD } });
       const row = await f.row(made.slug);
       const legacyKey = row.storage_path.slice(SHARE_AREA.length + 1);
       await (await driverOf(config.id)).move(row.storage_path, legacyKey);

@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/fixtures/test-app';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../tests/fixtures/test-app';
 import { ConfigError, readConfig } from '../../config';
 import { assertStorageShared, localStorageAllowed } from './shared-storage';
 
 describe('LOCAL storage with several instances', () => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   const url = 'postgres://clip:s3cret-pw@db.example.com/clipstash';
   const key = randomBytes(32).toString('hex');
-  beforeAll(async () => {
-    t = await createTestApp(); // has the built-in LOCAL config
-  });
-  afterAll(() => t.close());
 
   it('is allowed on SQLite, and on PostgreSQL only with SHARED_DATA_DIR=1', async () => {
     const sqlite = readConfig({});

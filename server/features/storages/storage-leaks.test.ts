@@ -17,7 +17,7 @@ import { davClient } from '../../../tests/fixtures/dav';
 import { fileClient } from '../../../tests/fixtures/files';
 import { fsClient, createMount } from '../../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -39,8 +39,7 @@ function lockFolder(dir: string): () => void {
 }
 
 describe('storage failures reach clients as reasons, never as paths or system messages', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver;
   let fs: ReturnType<typeof fsClient>;
   let dav: ReturnType<typeof davClient>;
@@ -63,21 +62,18 @@ describe('storage failures reach clients as reasons, never as paths or system me
   }
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     s3 = await startS3rver();
-    fs = fsClient(t, { token });
+    fs = fsClient(t, { token: t.token });
     dav = davClient(t, ADMIN_USERNAME, ADMIN_PASSWORD);
-    localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(token)).id);
+    localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(t.token)).id);
   });
   afterAll(async () => {
-    await t.close();
     await s3.stop();
   });
 
   async function mountS3(at: string, extra: Record<string, unknown>) {
-    const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest(extra) }), storageConfigSchema, 201);
-    await createMount(t, token, { name: at.slice(1), storage_type: 'S3', storage_config_id: config.id, mount_path: at, cache_ttl: 0 });
+    const config = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3.configRequest(extra) }), storageConfigSchema, 201);
+    await createMount(t, t.token, { name: at.slice(1), storage_type: 'S3', storage_config_id: config.id, mount_path: at, cache_ttl: 0 });
   }
 
   it('a LOCAL folder the server may not write: fs writes and WebDAV answer without the folder’s path', async () => {
@@ -88,7 +84,7 @@ describe('storage failures reach clients as reasons, never as paths or system me
       await expectReason(await fs.mkdir('/local/locked/sub'), 'permission_denied');
       await expectReason(await fs.rename('/local/locked/inside.txt', '/local/locked/renamed.txt'), 'permission_denied');
       const reason = translate('reason_permission_denied', 'en');
-      const zh = await t.request('/api/admin/fs/mkdir', { token, json: { path: '/local/locked/sub' }, headers: { 'accept-language': 'zh-CN' } });
+      const zh = await t.request('/api/admin/fs/mkdir', { token: t.token, json: { path: '/local/locked/sub' }, headers: { 'accept-language': 'zh-CN' } });
       expect((JSON.parse(await textOf(zh)) as { message: string }).message).toContain(translate('reason_permission_denied', 'zh'));
 
       const removed = await fs.batchRemove(['/local/locked/inside.txt']);

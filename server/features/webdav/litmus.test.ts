@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { storageConfigSchema } from '../../../contract/storage';
 import { createMount } from '../../../tests/fixtures/fs';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 60_000 });
 
@@ -44,12 +44,11 @@ function runLitmus(url: string, user: string, password: string): Promise<LitmusR
 }
 
 describe.skipIf(!existsSync(LITMUS))('litmus passes against WebDAV on a LOCAL and an S3 mount', () => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   let s3: RunningS3rver;
   let origin: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const token = await t.login();
     s3 = await startS3rver();
     const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ default_folder: 'dav' }) }), storageConfigSchema, 201);
@@ -57,7 +56,6 @@ describe.skipIf(!existsSync(LITMUS))('litmus passes against WebDAV on a LOCAL an
     origin = await t.listen();
   });
   afterAll(async () => {
-    await t.close();
     await s3.stop();
   });
 

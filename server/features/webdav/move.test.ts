@@ -3,7 +3,7 @@ import { davClient } from '../../../tests/fixtures/dav';
 import { bytesOf, patternBytes, sha256 } from '../../../tests/fixtures/files';
 import { fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 
@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 30_000 });
 const QUOTA = 10_000;
 
 describe.each<'LOCAL' | 'S3'>(['LOCAL', 'S3'])('WebDAV MOVE between storages, from %s', (kind) => {
-  let t: TestApp;
+  const t = useTestApp({ login: false });
   let s3: RunningS3rver | undefined;
   let fs: ReturnType<typeof fsClient>;
   let dav: ReturnType<typeof davClient>;
@@ -19,7 +19,6 @@ describe.each<'LOCAL' | 'S3'>(['LOCAL', 'S3'])('WebDAV MOVE between storages, fr
   let other: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const token = await t.login();
     fs = fsClient(t, { token });
     dav = davClient(t, ADMIN_USERNAME, ADMIN_PASSWORD);
@@ -28,7 +27,6 @@ describe.each<'LOCAL' | 'S3'>(['LOCAL', 'S3'])('WebDAV MOVE between storages, fr
     [root, other] = kind === 'LOCAL' ? ['/local', bucket.root] : [bucket.root, '/local'];
   });
   afterAll(async () => {
-    await t.close();
     await s3?.stop();
   });
 

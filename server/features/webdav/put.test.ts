@@ -11,7 +11,7 @@ import { fileClient } from '../../../tests/fixtures/files';
 import { createMount } from '../../../tests/fixtures/fs';
 import { startInstance, type Instance } from '../../../tests/fixtures/instances';
 import { startS3rver, type RunningS3rver } from '../../../tests/fixtures/s3rver';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 import { putRouteOf } from './put';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
@@ -20,29 +20,25 @@ const MIB = 1024 * 1024;
 const AUTH = basicAuth(ADMIN_USERNAME, ADMIN_PASSWORD);
 
 describe('WebDAV PUT streams every body to storage the way the upload-mode setting says', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let s3: RunningS3rver;
   let origin: string;
   let localRoot: string;
 
-  const setMode = (mode: string) => t.request('/api/admin/system-settings', { token, method: 'PUT', json: { webdav_upload_mode: mode, max_upload_size: 2048 } });
+  const setMode = (mode: string) => t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { webdav_upload_mode: mode, max_upload_size: 2048 } });
   const put = (path: string, body: BodyInit | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
     fetch(`${origin}${davUrl(path)}`, { method: 'PUT', headers: { authorization: AUTH, ...headers }, body, duplex: 'half' } as RequestInit);
   const get = async (path: string) => Buffer.from(await (await fetch(`${origin}${davUrl(path)}`, { headers: { authorization: AUTH } })).arrayBuffer());
   const status = async (path: string) => (await fetch(`${origin}${davUrl(path)}`, { method: 'HEAD', headers: { authorization: AUTH } })).status;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     s3 = await startS3rver();
-    const config = await expectOk(await t.request('/api/s3-configs', { token, json: s3.configRequest({ default_folder: 'dav' }) }), storageConfigSchema, 201);
-    await createMount(t, token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/bucket', cache_ttl: 60 });
-    localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(token)).id);
+    const config = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3.configRequest({ default_folder: 'dav' }) }), storageConfigSchema, 201);
+    await createMount(t, t.token, { name: 'Bucket', storage_type: 'S3', storage_config_id: config.id, mount_path: '/bucket', cache_ttl: 60 });
+    localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(t.token)).id);
     origin = await t.listen();
   });
   afterAll(async () => {
-    await t.close();
     await s3.stop();
   });
 
@@ -69,15 +65,23 @@ describe('WebDAV PUT streams every body to storage the way the upload-mode setti
     });
   }
 
-  /** Sends `sent` of `declared` bytes, then drops the connection, as a client that crashed or lost its network. */
-  const stopMidPut = (path: string, declared: number, sent: number) =>
-    new Promise<void>((resolve) => {
-      const url = new URL(`${origin}${davUrl(path)}`);
-      const outgoing = request(url, { method: 'PUT', headers: { authorization: AUTH, 'content-length': String(declared) } });
-      outgoing.on('error', () => resolve());
-      outgoing.write(Buffer.alloc(sent, 7), () => setTimeout(() => outgoing.destroy(), 300));
-      outgoing.on('close', () => resolve());
-    });
+  /**
+   * Sends `sent` of `declared` bytes and, once the server has read them all, drops the connection, as a client that
+   * crashed or lost its network.
+   */
+  const stopMidPut = async (path: string, declared: number, sent: number) => {
+    const received = t.bytesReceived();
+    const outgoing = request(new URL(`${origin}${davUrl(path)}`), { method: 'PUT', headers: { authorization: AUTH, 'content-length': String(declared) } });
+    const closed = new Promise((resolve) => outgoing.on('close', resolve));
+    outgoing.on('error', () => undefined);
+    outgoing.write(Buffer.alloc(sent, 7));
+    try {
+      await vi.waitFor(() => expect(t.bytesReceived() - received).toBeGreaterThan(sent), { timeout: 10_000 });
+    } finally {
+      outgoing.destroy();
+      await closed;
+    }
+  };
 
   for (const [mount, mode] of [
     ['local', 'direct'],
@@ -87,8 +91,9 @@ describe('WebDAV PUT streams every body to storage the way the upload-mode setti
     it(`leaves no object, no staged bytes and no open upload when the client stops mid-PUT (${mount}, ${mode})`, async () => {
       await setMode(mode);
       await stopMidPut(`/${mount}/stopped-${mode}.bin`, 20 * MIB, 8 * MIB);
-      await vi.waitFor(async () => expect(await s3.pendingUploads()).toEqual([]), { timeout: 10_000 });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The handler cleans up (removes the staged file, aborts the parts) before it ends.
+      await vi.waitFor(() => expect(t.requestsUnderWay()).toBe(0), { timeout: 10_000 });
+      expect(await s3.pendingUploads()).toEqual([]);
       expect(await status(`/${mount}/stopped-${mode}.bin`)).toBe(404);
       expect(readdirSync(join(localRoot, '.staging'))).toEqual([]);
     });

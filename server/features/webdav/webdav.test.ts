@@ -1,24 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../app';
 import { davClient, parseMultistatus } from '../../../tests/fixtures/dav';
 import { fsClient } from '../../../tests/fixtures/fs';
-import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, type TestApp } from '../../../tests/fixtures/test-app';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, useTestApp } from '../../../tests/fixtures/test-app';
 
 vi.setConfig({ testTimeout: 60_000 });
 
 const NAMES = ['a b.txt', 'hash#1.txt', '100%.txt', '中文 文件.txt', 'emoji 😀.txt', 'q?x.txt'];
 
 describe('WebDAV at /dav', () => {
-  let t: TestApp;
-  let token: string;
+  const t = useTestApp();
   let dav: ReturnType<typeof davClient>;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    token = await t.login();
     dav = davClient(t, ADMIN_USERNAME, ADMIN_PASSWORD);
   });
-  afterAll(() => t.close());
 
   it('asks for credentials: 401 with a Basic challenge without them or with a wrong password; OPTIONS says DAV 1, 2', async () => {
     for (const client of [davClient(t), davClient(t, ADMIN_USERNAME, 'wrong password'), davClient(t, 'nobody', ADMIN_PASSWORD)]) {
@@ -67,9 +63,9 @@ describe('WebDAV at /dav', () => {
   });
 
   it('keeps dead properties and moves and copies them with their resource, across mounts too', async () => {
-    const second = await t.request('/api/s3-configs', { token, json: { storage_type: 'LOCAL', name: 'second disk' } });
+    const second = await t.request('/api/s3-configs', { token: t.token, json: { storage_type: 'LOCAL', name: 'second disk' } });
     const config = (await second.json()) as { data: { id: string } };
-    await t.request('/api/admin/mounts', { token, json: { name: 'Second', storage_type: 'LOCAL', storage_config_id: config.data.id, mount_path: '/second' } });
+    await t.request('/api/admin/mounts', { token: t.token, json: { name: 'Second', storage_type: 'LOCAL', storage_config_id: config.data.id, mount_path: '/second' } });
     await dav.put('/local/tagged.txt', 'tagged');
     const patch = `<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:colour>blue <Z:shade>dark</Z:shade></Z:colour></D:prop></D:set></D:propertyupdate>`;
     expect((await dav.request('PROPPATCH', '/local/tagged.txt', { 'content-type': 'application/xml' }, patch)).status).toBe(207);
@@ -150,7 +146,7 @@ describe('WebDAV at /dav', () => {
   });
 
   it('drops the cached listing on every write, so the explorer sees what WebDAV changed', async () => {
-    const fs = fsClient(t, { token });
+    const fs = fsClient(t, { token: t.token });
     await dav.mkcol('/local/cached');
     expect(await fs.names('/local/cached')).toEqual([]);
     await dav.put('/local/cached/new.txt', 'new');
@@ -162,12 +158,12 @@ describe('WebDAV at /dav', () => {
   });
 
   it('holds a key to mount permission and its base path; the key is both user name and password', async () => {
-    const noMount = await t.createKey(token, { text_permission: true, file_permission: true });
+    const noMount = await t.createKey(t.token, { text_permission: true, file_permission: true });
     expect((await davClient(t, noMount.key, noMount.key).propfind('/', '0')).status).toBe(403);
     await dav.mkcol('/local/keyed');
     await dav.mkcol('/local/keyedother');
     await dav.put('/local/keyedother/secret.txt', 'secret');
-    const key = await t.createKey(token, { mount_permission: true, basic_path: '/local/keyed' });
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: '/local/keyed' });
     const keyed = davClient(t, key.key, key.key);
     expect((await keyed.list('/')).map((r) => r.href)).toEqual(['/dav/', '/dav/local/']);
     expect((await keyed.list('/local/')).map((r) => r.href)).toEqual(['/dav/local/', '/dav/local/keyed/']);
@@ -181,20 +177,20 @@ describe('WebDAV at /dav', () => {
   });
 
   it('refuses a PUT over the max upload size with 413 and over the quota with 507, leaving nothing; tells the quota', async () => {
-    await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: 0.001 } });
+    await t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: 0.001 } });
     expect((await dav.put('/local/too-big.bin', new Uint8Array(5000))).status).toBe(413);
-    await t.request('/api/admin/system-settings', { token, method: 'PUT', json: { max_upload_size: 100 } });
-    const local = fsClient(t, { token });
-    const mount = ((await (await t.request('/api/admin/mounts', { token })).json()) as { data: { mount_path: string; storage_config_id: string }[] }).data.find((m) => m.mount_path === '/local');
-    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: 1 } });
+    await t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: 100 } });
+    const local = fsClient(t, { token: t.token });
+    const mount = ((await (await t.request('/api/admin/mounts', { token: t.token })).json()) as { data: { mount_path: string; storage_config_id: string }[] }).data.find((m) => m.mount_path === '/local');
+    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token: t.token, method: 'PUT', json: { total_storage_bytes: 1 } });
     expect((await dav.put('/local/over-quota.bin', new Uint8Array(5000))).status).toBe(507);
-    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: 1_000_000 } });
+    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token: t.token, method: 'PUT', json: { total_storage_bytes: 1_000_000 } });
     const quotaBody = '<D:propfind xmlns:D="DAV:"><D:prop><D:quota-available-bytes/><D:quota-used-bytes/></D:prop></D:propfind>';
     const [folder] = parseMultistatus(await (await dav.propfind('/local/', '0', quotaBody)).text());
     const used = Number(folder?.found.get('{DAV:}quota-used-bytes')?.textContent);
     expect(used).toBeGreaterThanOrEqual(0);
     expect(Number(folder?.found.get('{DAV:}quota-available-bytes')?.textContent)).toBe(1_000_000 - used);
-    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token, method: 'PUT', json: { total_storage_bytes: null } });
+    await t.request(`/api/s3-configs/${mount?.storage_config_id}`, { token: t.token, method: 'PUT', json: { total_storage_bytes: null } });
     const names = await local.names('/local');
     expect(names).not.toContain('too-big.bin');
     expect(names).not.toContain('over-quota.bin');
