@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,9 +33,11 @@ interface RunnerOutput {
  * Runs one side of a copy in a process of its own (runner.ts). `killAtCheckpoint`: kill -9 once a checkpoint holds
  * that many parts (the output then has no result).
  */
-async function runSide(job: CopyJob, killAtCheckpoint?: number): Promise<RunnerOutput> {
+async function runSide(job: CopyJob, jobFile: string, killAtCheckpoint?: number): Promise<RunnerOutput> {
   const runner = fileURLToPath(new URL('./runner.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', runner, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // In a file: 2,000 files' keys are more than a command line may carry.
+  writeFileSync(jobFile, JSON.stringify(job));
+  const child = spawn(process.execPath, ['--import', 'tsx', runner, jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
   const output: RunnerOutput = { partsBegun: new Set() };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   for await (const line of createInterface({ input: child.stdout })) {
@@ -62,6 +64,7 @@ export async function serverCopy() {
   const count = Math.max(1, benchSize(2000, SMOKE_FILES, 'BENCH_FILES'));
   const bigSize = Math.round(bigMb * MiB);
   const root = mkdtempSync(join(tmpdir(), 'clipstash-server-copy-'));
+  const jobFile = join(root, 'job.json');
   const [a, b] = await Promise.all([startS3rverProcess(), startS3rverProcess()]);
   try {
     const small = seedFolder(root, count);
@@ -91,7 +94,7 @@ export async function serverCopy() {
       for (const side of ['engine', ...sdkSides] as const) {
         const prefix = `${name}/${side}/`;
         const { small: smallJob, big: bigJob } = files(fromPrefix, prefix);
-        const { result } = await runSide({ side, from, to: s3Place(to), groups: [smallJob, bigJob] });
+        const { result } = await runSide({ side, from, to: s3Place(to), groups: [smallJob, bigJob] }, jobFile);
         await checked(to, prefix, [...smallJob, ...bigJob].map((file) => file.toKey.slice(prefix.length)));
         seconds.set(side, result!.seconds);
         (side === 'engine' ? peaks : sdkPeaks).push(result!.peakRssMb);
@@ -113,8 +116,8 @@ export async function serverCopy() {
     const checkpointFile = join(root, 'checkpoint.json');
     const resumeJob: CopyJob = { side: 'engine', from: { type: 'LOCAL', root }, to: s3Place(b), groups: [files('', 'resume/').big], checkpointFile };
     const { partCount } = planUpload(bigSize);
-    const killed = await runSide(resumeJob, Math.ceil(partCount / 2));
-    const resumed = await runSide({ ...resumeJob, resume: true });
+    const killed = await runSide(resumeJob, jobFile, Math.ceil(partCount / 2));
+    const resumed = await runSide({ ...resumeJob, resume: true }, jobFile);
     await checked(b, 'resume/', [BIG]);
     const extra = [...resumed.partsBegun].filter((part) => killed.partsBegun.has(part)).length;
     note(`resume: ${killed.partsBegun.size} of ${partCount} parts begun before the kill, ${resumed.partsBegun.size} copied by the resume`);

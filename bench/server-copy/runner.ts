@@ -1,9 +1,10 @@
 /**
  * One side of the server-copy bench, in a process of its own as a server is (its peak RSS is its own): the copy
  * engine the server's jobs run (server/storage/object-copy.ts), or the AWS SDK from Node doing the same copy (each
- * file read as a stream and uploaded by @aws-sdk/lib-storage, or copied by CopyObject). Takes its job as JSON in
- * argv[2]; prints `part <n>` as the engine begins a part of a streamed multipart copy, `checkpoint <parts>` once a
- * checkpoint is written to `checkpointFile`, and last `result <json>` (seconds of each group's copy, peak RSS).
+ * file read as a stream and uploaded by @aws-sdk/lib-storage, or copied by CopyObject). Takes its job from the JSON
+ * file named by argv[2]; prints `part <n>` as the engine begins a part of a streamed multipart copy,
+ * `checkpoint <parts>` once a checkpoint is written to `checkpointFile`, and last `result <json>` (seconds of each
+ * group's copy, peak RSS).
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
@@ -120,7 +121,7 @@ async function sdk(job: CopyJob): Promise<(files: CopyFile[]) => Promise<void>> 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const job = JSON.parse(process.argv[2] ?? '{}') as CopyJob;
+  const job = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as CopyJob;
   const run = job.side === 'engine' ? await engine(job) : await sdk(job);
   const seconds: number[] = [];
   for (const files of job.groups) {
