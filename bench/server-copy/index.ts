@@ -22,6 +22,8 @@ import type { CopyJob, CopyResult, Place } from './runner';
 const note = (text: string) => process.stderr.write(`[server-copy] ${text}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const BIG = 'big.bin';
+/** Small files each side copies untimed first: a cold process or s3rver took twice as long on its first 2,000. */
+const WARM_UP_FILES = 200;
 
 /** What a runner process printed: its result, the parts it began, the checkpoints it wrote. */
 interface RunnerOutput {
@@ -94,7 +96,8 @@ export async function serverCopy() {
       for (const side of ['engine', ...sdkSides] as const) {
         const prefix = `${name}/${side}/`;
         const { small: smallJob, big: bigJob } = files(fromPrefix, prefix);
-        const { result } = await runSide({ side, from, to: s3Place(to), groups: [smallJob, bigJob] }, jobFile);
+        const warmUp = smallJob.slice(0, WARM_UP_FILES).map((file) => ({ ...file, toKey: `warm-up/${file.toKey}` }));
+        const { result } = await runSide({ side, from, to: s3Place(to), warmUp, groups: [smallJob, bigJob] }, jobFile);
         await checked(to, prefix, [...smallJob, ...bigJob].map((file) => file.toKey.slice(prefix.length)));
         seconds.set(side, result!.seconds);
         (side === 'engine' ? peaks : sdkPeaks).push(result!.peakRssMb);

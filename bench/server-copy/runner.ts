@@ -28,6 +28,8 @@ export interface CopyJob {
   side: 'engine' | 'sdk' | 'sdk-copy-object';
   from: Place;
   to: Place;
+  /** Files copied first, untimed: the process's code and the storages warm (s3rver too, for whichever side is first). */
+  warmUp?: { fromKey: string; toKey: string; size: number }[];
   /** Groups of files copied one group after another, each timed on its own. */
   groups: { fromKey: string; toKey: string; size: number }[][];
   /** Engine: each checkpoint of the (one) multipart copy is written here; with `resume`, the copy goes on from it. */
@@ -123,6 +125,7 @@ async function sdk(job: CopyJob): Promise<(files: CopyFile[]) => Promise<void>> 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const job = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as CopyJob;
   const run = job.side === 'engine' ? await engine(job) : await sdk(job);
+  await run(job.warmUp ?? []);
   const seconds: number[] = [];
   for (const files of job.groups) {
     const started = performance.now();

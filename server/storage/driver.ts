@@ -137,9 +137,11 @@ export interface ServiceCopy {
    * (so the target's requests can read what the source's can). A digest: it holds no secret.
    */
   readonly scope: string;
+  /** The largest object one `copyObject` copies; larger ones are copied in parts (`copyPart`). */
+  readonly maxObjectBytes: number;
   /** Where `key` of this driver lives, for a copy into another driver of the same scope. */
   objectOf(key: string): ServiceObject;
-  /** CopyObject of a whole object (at most 5 GiB) into `toKey`, whole or not at all; answers the copy's ETag. */
+  /** CopyObject of a whole object (at most `maxObjectBytes`) into `toKey`, whole or not at all; answers its ETag. */
   copyObject(from: ServiceObject, toKey: string, options: { contentType: string }): Promise<string>;
   /** UploadPartCopy: bytes `range` of `from` as part `partNumber`, only while `from` still has ETag `ifMatch`. */
   copyPart(from: ServiceObject, range: ByteRange, ifMatch: string, to: { key: string; uploadId: string; partNumber: number }): Promise<StoredPart>;

@@ -75,9 +75,12 @@ let local: StorageDriver;
 let localRoot: string;
 let s3a: RunningS3rver;
 let s3b: RunningS3rver;
-const s3Driver = (s3: RunningS3rver, bucket: string) =>
-  createS3Driver({ endpoint: s3.endpoint, region: s3.region, bucket, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, pathStyle: true, folder: '' });
-/** Two buckets of one endpoint (one scope), and a bucket of another endpoint. */
+const s3Driver = (s3: RunningS3rver, bucket: string, copyObjectMaxBytes?: number) =>
+  createS3Driver({ endpoint: s3.endpoint, region: s3.region, bucket, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, pathStyle: true, folder: '', copyObjectMaxBytes });
+/**
+ * Two buckets of one endpoint (one scope), and a bucket of another endpoint. Copies into `first` take UploadPartCopy
+ * parts above one part (its CopyObject limit lowered from 5 GiB), into `second` one CopyObject.
+ */
 let first: StorageDriver;
 let second: StorageDriver;
 let other: StorageDriver;
@@ -86,7 +89,7 @@ beforeAll(async () => {
   localRoot = mkdtempSync(join(tmpdir(), 'clipstash-object-copy-'));
   local = createLocalDriver({ root: localRoot, configId: 'cfg-copy', secrets, now: () => new Date() });
   [s3a, s3b] = await Promise.all([startS3rver({ buckets: ['first', 'second'] }), startS3rver()]);
-  first = s3Driver(s3a, 'first');
+  first = s3Driver(s3a, 'first', MIN_PART_BYTES);
   second = s3Driver(s3a, 'second');
   other = s3Driver(s3b, s3b.bucket);
 });
@@ -138,10 +141,10 @@ describe('copyObject between two storages', { timeout: 60_000 }, () => {
     expect(target.partsStored).toBe(3);
   });
 
-  it.each<[string, DriverName, DriverName]>([
-    ['two buckets of one endpoint', 'first', 'second'],
-    ['one bucket', 'first', 'first'],
-  ])('within %s, the service copies: no byte passes through this server', async (_, fromName, toName) => {
+  it.each<[string, DriverName, DriverName, number]>([
+    ['two buckets of one endpoint, by CopyObject', 'first', 'second', 0],
+    ['one bucket, by UploadPartCopy above the CopyObject limit', 'first', 'first', 3],
+  ])('within %s, the service copies: no byte passes through this server', async (_, fromName, toName, parts) => {
     const source = watched(drivers()[fromName]);
     const target = watched(drivers()[toName]);
     for (const size of [300_000, THREE_PARTS]) {
@@ -154,7 +157,7 @@ describe('copyObject between two storages', { timeout: 60_000 }, () => {
     }
     expect(source.bytesRead).toBe(0);
     expect(target.puts).toBe(0);
-    expect(target.partsStored).toBe(3); // UploadPartCopy for the large one
+    expect(target.partsStored).toBe(parts);
     expect(await s3a.pendingUploads('first')).toEqual([]);
     expect(await s3a.pendingUploads('second')).toEqual([]);
   });
@@ -192,7 +195,7 @@ describe('a copy aborted and resumed', { timeout: 60_000 }, () => {
   it.each<[DriverName, DriverName]>([
     ['local', 'other'],
     ['other', 'local'],
-    ['first', 'second'],
+    ['second', 'first'],
   ])('%s → %s: the resume copies only the parts not recorded, and ends exact', async (fromName, toName) => {
     const source = drivers()[fromName];
     const target = watched(drivers()[toName]);

@@ -74,18 +74,20 @@ function exactly(body: Readable, expected: number, key: string, signal: AbortSig
 }
 
 /**
- * Copies one object from one storage into another (or the same one). Under one part, one streamed `put` (or
- * CopyObject within one service): the target appears whole or not at all. Larger, a multipart upload on the target
- * whose parts are ranges of the source, PARTS_AT_ONCE at a time (UploadPartCopy within one service), recorded
- * through `onCheckpoint` so that a later call with `resume` copies only what is not stored yet.
+ * Copies one object from one storage into another (or the same one). Within one service (two S3 drivers of one
+ * scope) the service copies and no byte passes through this server: one CopyObject up to its limit (5 GiB), whole or
+ * not at all; above, UploadPartCopy parts. Otherwise an object under one part is one streamed `put` (the target
+ * appears whole or not at all), and a larger one a multipart upload on the target whose parts are ranges of the
+ * source, streamed. Parts go PARTS_AT_ONCE at a time and are recorded through `onCheckpoint`, so that a later call
+ * with `resume` copies only what is not stored yet.
  */
 export async function copyObject(from: ObjectPlace, to: ObjectPlace, options: ObjectCopyOptions): Promise<{ etag: string; size: number }> {
   options.signal?.throwIfAborted();
-  const plan = planUpload(options.size);
-  if (plan.partCount > 1) return copyInParts(from, to, options);
-  // An object that fits one part has no upload to resume: one a caller still holds is dropped.
-  if (options.resume) await abortCopy(to, options.resume);
   const service = sharedService(from, to);
+  const whole = service ? options.size <= service.target.maxObjectBytes : planUpload(options.size).partCount === 1;
+  if (!whole) return copyInParts(from, to, options, service);
+  // A copy made whole has no upload to resume: one a caller still holds is dropped.
+  if (options.resume) await abortCopy(to, options.resume);
   if (service) {
     const etag = await service.target.copyObject(service.source.objectOf(from.key), to.key, { contentType: options.contentType });
     options.onBytes?.(options.size);
@@ -169,7 +171,9 @@ async function inLanes<T>(items: readonly T[], limit: number, outer: AbortSignal
   if (stop.signal.aborted) throw stop.signal.reason;
 }
 
-async function copyInParts(from: ObjectPlace, to: ObjectPlace, options: ObjectCopyOptions): Promise<{ etag: string; size: number }> {
+type SharedService = ReturnType<typeof sharedService>;
+
+async function copyInParts(from: ObjectPlace, to: ObjectPlace, options: ObjectCopyOptions, service: SharedService): Promise<{ etag: string; size: number }> {
   const source = await from.driver.head(from.key);
   if (!source) {
     if (options.resume) await abortCopy(to, options.resume);
@@ -190,8 +194,6 @@ async function copyInParts(from: ObjectPlace, to: ObjectPlace, options: ObjectCo
   const plan = { partSize: checkpoint.partSize, partCount: Math.ceil(source.size / checkpoint.partSize) };
   const done = new Set(checkpoint.parts.map((part) => part.partNumber));
   const todo = Array.from({ length: plan.partCount }, (_, index) => index + 1).filter((partNumber) => !done.has(partNumber));
-  const service = sharedService(from, to);
-
   const copyPart = async (partNumber: number, signal: AbortSignal): Promise<StoredPart> => {
     const { start, end } = partRange(source.size, plan, partNumber);
     const target = { key: to.key, uploadId: checkpoint.uploadId, partNumber };

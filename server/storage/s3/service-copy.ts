@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MAX_PART_BYTES } from '../../../contract/parts';
 import {
   bareEtag,
   MultipartUploadNotFoundError,
@@ -27,6 +28,8 @@ const copySourceOf = (from: ServiceObject) => `${from.bucket}/${encodeKeyPath(ch
 export function serviceCopyOf(bucket: S3Bucket): ServiceCopy {
   return {
     scope: scopeOf(bucket),
+    // S3's limit of one CopyObject is its largest part's, 5 GiB.
+    maxObjectBytes: bucket.options.copyObjectMaxBytes ?? MAX_PART_BYTES,
     objectOf: (key) => ({ bucket: bucket.Bucket, key: checked(key) }),
     async copyObject(from, toKey, { contentType }) {
       const { s3, client } = await bucket.connected();
