@@ -141,8 +141,11 @@ export interface ServiceCopy {
   readonly maxObjectBytes: number;
   /** Where `key` of this driver lives, for a copy into another driver of the same scope. */
   objectOf(key: string): ServiceObject;
-  /** CopyObject of a whole object (at most `maxObjectBytes`) into `toKey`, whole or not at all; answers its ETag. */
-  copyObject(from: ServiceObject, toKey: string, options: { contentType: string }): Promise<string>;
+  /**
+   * CopyObject of a whole object (at most `maxObjectBytes`) into `toKey`, whole or not at all, with the source's
+   * content type and metadata (as `copy` keeps them); answers its ETag.
+   */
+  copyObject(from: ServiceObject, toKey: string): Promise<string>;
   /** UploadPartCopy: bytes `range` of `from` as part `partNumber`, only while `from` still has ETag `ifMatch`. */
   copyPart(from: ServiceObject, range: ByteRange, ifMatch: string, to: { key: string; uploadId: string; partNumber: number }): Promise<StoredPart>;
 }

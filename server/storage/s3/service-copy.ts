@@ -31,13 +31,10 @@ export function serviceCopyOf(bucket: S3Bucket): ServiceCopy {
     // S3's limit of one CopyObject is its largest part's, 5 GiB.
     maxObjectBytes: bucket.options.copyObjectMaxBytes ?? MAX_PART_BYTES,
     objectOf: (key) => ({ bucket: bucket.Bucket, key: checked(key) }),
-    async copyObject(from, toKey, { contentType }) {
+    async copyObject(from, toKey) {
       const { s3, client } = await bucket.connected();
       try {
-        // REPLACE: the copy gets the content type asked for, as a streamed copy would.
-        const answer = await client.send(
-          new s3.CopyObjectCommand({ Bucket: bucket.Bucket, Key: checked(toKey), CopySource: copySourceOf(from), MetadataDirective: 'REPLACE', ContentType: contentType }),
-        );
+        const answer = await client.send(new s3.CopyObjectCommand({ Bucket: bucket.Bucket, Key: checked(toKey), CopySource: copySourceOf(from) }));
         return bareEtag(answer.CopyObjectResult?.ETag);
       } catch (error) {
         if (isNotFound(error)) throw new ObjectNotFoundError(from.key);
