@@ -218,6 +218,15 @@ describe('a copy aborted and resumed', { timeout: 60_000 }, () => {
     expect(sha256(await readAll(await target.driver.get(to.key)))).toBe(sha256(bytes));
   });
 
+  it('drops a new upload whose first checkpoint could not be recorded', async () => {
+    const from = { driver: local, key: freshKey('big.bin') };
+    await seeded(local, from.key, THREE_PARTS);
+    const to = { driver: other, key: freshKey('big-copy.bin') };
+    const onCheckpoint = () => Promise.reject(new Error('the record failed'));
+    await expect(copyObject(from, to, { size: THREE_PARTS, contentType: CONTENT_TYPE, onCheckpoint })).rejects.toThrow('the record failed');
+    expect(await s3b.pendingUploads()).toEqual([]);
+  });
+
   it('abortCopy leaves no multipart upload on the target', async () => {
     const from = { driver: local, key: freshKey('big.bin') };
     await seeded(local, from.key, EIGHT_PARTS);

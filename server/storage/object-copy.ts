@@ -192,7 +192,13 @@ async function copyInParts(from: ObjectPlace, to: ObjectPlace, options: ObjectCo
     : { uploadId: await to.driver.initMultipart(to.key, { contentType: options.contentType }), partSize: planUpload(source.size).partSize, parts: [], source };
   // Recorded before any part: a crash from here on leaves an upload its record names (to resume or abort).
   let recorded = Promise.resolve(options.onCheckpoint?.(structuredClone(checkpoint)));
-  await recorded;
+  try {
+    await recorded;
+  } catch (error) {
+    // A new upload no record names would be left for ever.
+    if (!kept) await abortCopy(to, checkpoint);
+    throw error;
+  }
 
   const plan = { partSize: checkpoint.partSize, partCount: Math.ceil(source.size / checkpoint.partSize) };
   const done = new Set(checkpoint.parts.map((part) => part.partNumber));
