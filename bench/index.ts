@@ -13,6 +13,7 @@ import { pageWeight } from './page-weight';
 import { reads } from './reads';
 import { scale } from './scale';
 import { server } from './server';
+import { serverCopy } from './server-copy/index';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
 import { webdavBench } from './webdav';
@@ -26,6 +27,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   reads,
   scale,
   server,
+  'server-copy': serverCopy,
   'streaming-memory': streamingMemory,
   transfer,
   webdav: webdavBench,
@@ -37,8 +39,12 @@ const benchmarks: Record<string, () => Promise<void>> = {
  * only when BENCH_SIZE_MB is set, else when named.
  */
 const slow = ['transfer', 'copy'];
-/** `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes) run only when named. */
-const namedOnly = ['batch', 'batch-picker'];
+/**
+ * `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes) and
+ * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by the server's engine and by the SDK) run only
+ * when named.
+ */
+const namedOnly = ['batch', 'batch-picker', 'server-copy'];
 const byDefault = Object.keys(benchmarks).filter(
   (name) => !namedOnly.includes(name) && (!slow.includes(name) || process.env.BENCH_SIZE_MB !== undefined),
 );

@@ -117,6 +117,37 @@ export interface StorageDriver {
   completeMultipart(key: string, uploadId: string, parts: CompletedPart[]): Promise<string>;
   /** Drops the upload and every stored part; an unknown upload is not an error. */
   abortMultipart(key: string, uploadId: string): Promise<void>;
+  /** Copies the storage service makes itself between drivers of one scope (S3); absent where there are none. */
+  readonly serviceCopy?: ServiceCopy;
+}
+
+/** An object as a storage service names it for a copy made by the service itself. */
+export interface ServiceObject {
+  bucket: string;
+  key: string;
+}
+
+/**
+ * Copies made by the storage service itself, between two drivers of one `scope`: no byte passes through this
+ * server. Only S3 drivers have it.
+ */
+export interface ServiceCopy {
+  /**
+   * Equal for two drivers when the service can copy between them: one endpoint and region, one set of credentials
+   * (so the target's requests can read what the source's can). A digest: it holds no secret.
+   */
+  readonly scope: string;
+  /** The largest object one `copyObject` copies; larger ones are copied in parts (`copyPart`). */
+  readonly maxObjectBytes: number;
+  /** Where `key` of this driver lives, for a copy into another driver of the same scope. */
+  objectOf(key: string): ServiceObject;
+  /**
+   * CopyObject of a whole object (at most `maxObjectBytes`) into `toKey`, whole or not at all, with the source's
+   * content type and metadata (as `copy` keeps them); answers its ETag.
+   */
+  copyObject(from: ServiceObject, toKey: string): Promise<string>;
+  /** UploadPartCopy: bytes `range` of `from` as part `partNumber`, only while `from` still has ETag `ifMatch`. */
+  copyPart(from: ServiceObject, range: ByteRange, ifMatch: string, to: { key: string; uploadId: string; partNumber: number }): Promise<StoredPart>;
 }
 
 /** An object as listings show it. */
@@ -185,6 +216,14 @@ export class ObjectNotFoundError extends Error {
   constructor(readonly key: string) {
     super(`No object at ${key}`);
     this.name = 'ObjectNotFoundError';
+  }
+}
+
+/** The source of a copy is not the object the copy was planned for any more (another size or ETag). */
+export class SourceChangedError extends Error {
+  constructor(readonly key: string) {
+    super(`The object at ${key} changed during the copy`);
+    this.name = 'SourceChangedError';
   }
 }
 

@@ -3,6 +3,7 @@ import { checkAccess, objectUrl, openBucket, type S3DriverOptions } from './s3/b
 import { folderExists, makeFolder, removeFolder } from './s3/folders';
 import { listFolder } from './s3/listing';
 import { abortMultipart, completeMultipart, initMultipart, listParts, presignPart, uploadPart } from './s3/multipart';
+import { serviceCopyOf } from './s3/service-copy';
 import { copy, deleteObject, get, head, move, presignGet, presignPut, put, stat } from './s3/objects';
 
 /**
@@ -35,5 +36,6 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     listParts: (key, uploadId) => listParts(bucket, key, uploadId),
     completeMultipart: (key, uploadId, parts) => completeMultipart(bucket, key, uploadId, parts),
     abortMultipart: (key, uploadId) => abortMultipart(bucket, key, uploadId),
+    serviceCopy: serviceCopyOf(bucket),
   };
 }

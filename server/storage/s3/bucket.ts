@@ -7,6 +7,8 @@ export interface S3DriverOptions extends PresignerOptions {
   folder: string;
   /** How long after an abort it is made once more (ABORT_SWEEP_MS; tests shorten it). */
   abortSweepMs?: number;
+  /** The largest object copied within the service by one CopyObject (S3's limit, 5 GiB; tests lower it). */
+  copyObjectMaxBytes?: number;
 }
 
 /**

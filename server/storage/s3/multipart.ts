@@ -41,6 +41,11 @@ export async function presignPart(bucket: S3Bucket, key: string, uploadId: strin
 export async function uploadPart(bucket: S3Bucket, key: string, uploadId: string, partNumber: number, body: Readable, size?: number): Promise<StoredPart> {
   const { s3, client } = await bucket.connected();
   const Body = size === undefined ? Buffer.concat(await body.toArray()) : body;
+  // The SDK pipes a stream body into its request, and a pipe does not pass a failure on: a body that fails (a copy
+  // aborted, a client gone) would leave the request waiting for bytes until its timeout. It is cancelled instead.
+  const cancel = new AbortController();
+  const failed = (error: Error) => cancel.abort(error);
+  body.once('error', failed);
   try {
     const answer = await client.send(
       new s3.UploadPartCommand({
@@ -51,11 +56,15 @@ export async function uploadPart(bucket: S3Bucket, key: string, uploadId: string
         Body,
         ContentLength: size ?? (Body as Buffer).length,
       }),
+      { abortSignal: cancel.signal },
     );
     return { partNumber, size: size ?? (Body as Buffer).length, etag: bareEtag(answer.ETag) };
   } catch (error) {
+    if (cancel.signal.aborted) throw cancel.signal.reason;
     if (errorCode(error) === 'NoSuchUpload') throw new MultipartUploadNotFoundError(uploadId);
     throw error;
+  } finally {
+    body.off('error', failed);
   }
 }
 
