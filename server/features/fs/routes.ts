@@ -55,6 +55,7 @@ import { stagingDirOf } from '../file-shares/form-uploads';
 import { S3_MAX_PRESIGN_SECONDS } from '../../storage/s3-presign';
 import { assertFits } from '../storages/upload-limits';
 import { serveObject } from '../../storage/serve-object';
+import { actorOf, watchedDownload } from '../transfers/hooks';
 
 const caller = (c: Context<AppEnv>) => callerOf(c.get('principal'));
 const batchStatus = (failed: number) => (failed > 0 ? 202 : 200);
@@ -89,6 +90,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
       contentType: entry.mimetype ?? 'application/octet-stream',
       disposition,
       filename: nameOf(path),
+      relay: watchedDownload(deps, 'download', actorOf(c.get('principal')), path.text),
     });
   };
   app.get('/download', serve('attachment'));
