@@ -202,3 +202,10 @@ export const STREAM_TICKET_TTL_MS = 60_000;
 export const STREAM_RETRY_MS = 2000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 export const STREAM_KEEP_ALIVE_MS = 15_000;
+
+/** One event of a live stream, as the browser checks it before use. */
+export const liveEventSchema = v.variant('type', [
+  v.object({ type: v.literal('snapshot'), jobs: v.array(jobSchema), transfers: v.optional(v.array(liveTransferSchema)) }),
+  v.object({ type: v.literal('job'), job: jobSchema }),
+  v.object({ type: v.literal('transfer'), transfer: liveTransferSchema }),
+]);

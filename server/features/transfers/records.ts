@@ -74,6 +74,12 @@ export async function listTransfers(deps: Pick<AppDeps, 'db' | 'now'>): Promise<
   return rows.map(fromRow);
 }
 
+/** Transfers running now, on every instance. */
+export async function countRunning(db: DB): Promise<number> {
+  const row = await db.selectFrom('live_transfers').select((eb) => eb.fn.countAll<number>().as('count')).where('outcome', '=', 'running').executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Rows another instance wrote at or after `since`: what a watcher of this instance has not seen go by. */
 export async function othersSince(db: DB, instance: string, since: string): Promise<LiveTransfer[]> {
   const rows = await db.selectFrom('live_transfers').selectAll().where('instance', '<>', instance).where('updated_at', '>=', since).execute();

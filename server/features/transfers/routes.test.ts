@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileRequestGrantSchema, fileRequestInitResponseSchema, fileRequestSchema, type CreateFileRequest } from '../../../contract/file-requests';
 import { FINISHED_KEPT_MS, liveTransferListSchema, streamTicketSchema, type LiveEvent, type LiveTransfer } from '../../../contract/jobs';
+import { dashboardStatsSchema } from '../../../contract/files';
 import { multipartSignResponseSchema } from '../../../contract/multipart';
 import { planUpload } from '../../../contract/parts';
 import { basicAuth, davUrl } from '../../../tests/fixtures/dav';
@@ -97,6 +98,8 @@ describe('live transfers', () => {
     push(patternBytes(MIB, 1));
     const running = await waitForTransfer((x) => x.name === '/local/slow.bin' && x.bytesDone >= MIB);
     expect(running).toMatchObject({ kind: 'webdav-put', direction: 'in', who: { kind: 'admin', name: ADMIN_USERNAME }, bytesTotal: 3 * MIB, outcome: 'running', finishedAt: null });
+    const stats = await expectOk(await t.request('/api/admin/dashboard/stats', { token }), dashboardStatsSchema);
+    expect(stats.transfersInFlight).toBe(1);
     push(patternBytes(2 * MIB, 2));
     push(null);
     expect((await answered).status).toBe(201);
