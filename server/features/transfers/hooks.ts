@@ -58,3 +58,33 @@ export const startUploadTransfer = (deps: Pick<AppDeps, 'db' | 'now'>, uploadId:
 
 /** The transfer of a multipart upload begun by an earlier request (a handle that reports nothing when unknown). */
 export const uploadTransfer = (deps: Pick<AppDeps, 'db' | 'now'>, uploadId: string) => transfersOf(deps).resume(uploadTransferId(uploadId));
+
+/**
+ * A form upload's request with its body counted into a new transfer (its length the declared one); `settle` ends the
+ * transfer with the outcome of the work done on it.
+ */
+export function watchedRequest(deps: Pick<AppDeps, 'db' | 'now'>, request: Request, start: Omit<TransferStart, 'id' | 'bytesTotal'>) {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  const transfer = transfersOf(deps).start({ ...start, bytesTotal: Number.isFinite(declared) ? declared : null });
+  const body = request.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        transfer.progress(chunk.byteLength);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const watched = new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, duplex: 'half' } as RequestInit);
+  const settle = <T>(work: Promise<T>): Promise<T> =>
+    work.then(
+      (result) => {
+        transfer.end('completed');
+        return result;
+      },
+      (error: unknown) => {
+        transfer.end('failed');
+        throw error;
+      },
+    );
+  return { request: watched, transfer, settle };
+}

@@ -28,6 +28,8 @@ export interface Transfer {
   partsInFlight(delta: number): void;
   /** The outcome; `bytesDone` when the end tells the size (a completed multipart upload). */
   end(outcome: TransferEnd, bytesDone?: number): void;
+  /** A form upload learns its file's name once its part begins. */
+  rename(name: string): void;
 }
 
 export type TransferListener = (transfer: LiveTransfer) => void;
@@ -58,7 +60,7 @@ const DIRECTIONS: Record<TransferKind, 'in' | 'out'> = {
   download: 'out',
 };
 
-const ignored: Transfer = { id: '', progress: () => undefined, partsInFlight: () => undefined, end: () => undefined };
+const ignored: Transfer = { id: '', progress: () => undefined, partsInFlight: () => undefined, end: () => undefined, rename: () => undefined };
 
 /**
  * The transfers this instance carries, in memory, written to `live_transfers` at most about once a second each (and
@@ -156,6 +158,10 @@ export class TransferRegistry {
         entry.meter.add(this.deps.now().getTime(), transfer.bytesDone);
         entry.dirty = true;
       },
+      rename: (name) => {
+        transfer.name = name;
+        entry.dirty = true;
+      },
       partsInFlight: (delta) => {
         if (!running()) return;
         transfer.partsInFlight = Math.max(0, (transfer.partsInFlight ?? 0) + delta);
@@ -164,7 +170,9 @@ export class TransferRegistry {
       end: (outcome, bytesDone) => {
         if (!running()) return;
         transfer.outcome = outcome;
-        if (bytesDone !== undefined) transfer.bytesDone = bytesDone;
+        // Completed means every byte arrived, also those that went straight to storage unseen.
+        const whole = outcome === 'completed' ? (transfer.bytesTotal ?? undefined) : undefined;
+        transfer.bytesDone = bytesDone ?? whole ?? transfer.bytesDone;
         transfer.finishedAt = this.deps.now().toISOString();
         transfer.partsInFlight = transfer.partsInFlight === null ? null : 0;
         entry.dirty = true;

@@ -153,6 +153,28 @@ describe('live transfers', () => {
     expect((await list()).find((x) => x.id === started.id)).toMatchObject({ outcome: 'completed', bytesDone: bytes.length });
   });
 
+  it('names form uploads by their file or folder and ends them with the request', async () => {
+    const batch = new FormData();
+    batch.append('path', '/local/batch');
+    batch.append('relativePath', 'a/one.txt');
+    batch.append('file', new Blob([patternBytes(3000, 5)]), 'one.txt');
+    expect((await t.request('/api/admin/fs/upload-batch', { token, method: 'POST', body: batch })).status).toBe(200);
+    const share = new FormData();
+    share.append('file', new Blob([patternBytes(2000, 6)]), 'notes.txt');
+    expect((await t.request('/api/upload', { token, method: 'POST', body: share })).status).toBe(201);
+    const refused = new FormData();
+    refused.append('path', '/nowhere');
+    refused.append('file', new Blob(['x']), 'x.txt');
+    expect((await t.request('/api/admin/fs/upload', { token, method: 'POST', body: refused })).status).toBe(404);
+
+    const transfers = await list();
+    const batchRow = transfers.find((x) => x.kind === 'batch-upload');
+    expect(batchRow).toMatchObject({ name: '/local/batch', outcome: 'completed' });
+    expect(batchRow?.bytesDone).toBeGreaterThan(3000);
+    expect(transfers.find((x) => x.kind === 'share-upload')).toMatchObject({ name: 'notes.txt', outcome: 'completed' });
+    expect(transfers.find((x) => x.kind === 'fs-upload')).toMatchObject({ outcome: 'failed' });
+  });
+
   it('streams a snapshot, then this instance\'s and another instance\'s changes, until the client closes', async () => {
     const res = await events();
     expect(res.status).toBe(200);
