@@ -123,8 +123,9 @@ describe('live transfers across instances', () => {
       }),
     );
     expect((await json(a, '/api/s3/multipart/complete', { ...ref, parts })).status).toBeLessThan(300);
-    const ended = (await list(b)).filter((x) => x.name === 'spread.bin');
-    expect(ended).toHaveLength(1);
-    expect(ended[0]).toMatchObject({ outcome: 'completed', bytesDone: bytes.length });
+    // Instance a writes the end as it answers; b reads it from the table a moment later.
+    await expect.poll(async () => (await list(b)).filter((x) => x.name === 'spread.bin'), { timeout: 5000 }).toEqual([
+      expect.objectContaining({ outcome: 'completed', bytesDone: bytes.length }),
+    ]);
   }, 60_000);
 });

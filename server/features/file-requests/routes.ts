@@ -130,7 +130,7 @@ function senderRoutes(deps: AppDeps) {
     await limited(uploads, c, 'upload');
     const input = c.req.valid('json');
     const started = await initRequestUpload(deps, request, claims, input);
-    startUploadTransfer(deps, started.upload_id, { kind: 'file-request-upload', who: senderOf(request), name: started.filename, bytesTotal: input.size });
+    await startUploadTransfer(deps, started.upload_id, { kind: 'file-request-upload', who: senderOf(request), name: started.filename, bytesTotal: input.size });
     return ok(c, started, 'ok', 201);
   });
 

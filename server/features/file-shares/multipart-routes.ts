@@ -31,7 +31,7 @@ export function multipartRoutes(deps: AppDeps, family: UploadFamily) {
   app.post('/init', jsonBody(multipartInitRequestSchema), async (c) => {
     const input = c.req.valid('json');
     const started = await initMultipartUpload(deps, c.get('principal'), input, family);
-    startUploadTransfer(deps, started.upload_id, { kind: 'share-upload', who: actorOf(c.get('principal')), name: input.filename, bytesTotal: input.size });
+    await startUploadTransfer(deps, started.upload_id, { kind: 'share-upload', who: actorOf(c.get('principal')), name: input.filename, bytesTotal: input.size });
     return ok(c, started, 'multipart_started');
   });
 

@@ -192,7 +192,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
     const target = await fileInFolder(deps, caller(c), input.path, input.filename);
     const started = await initFsMultipart(deps, target, input);
     if (started.outcome !== 'skipped') {
-      startUploadTransfer(deps, started.uploadId, { kind: 'fs-upload', who: actorOf(c.get('principal')), name: started.path, bytesTotal: input.fileSize });
+      await startUploadTransfer(deps, started.uploadId, { kind: 'fs-upload', who: actorOf(c.get('principal')), name: started.path, bytesTotal: input.fileSize });
     }
     return ok(c, started, 'created', 201);
   });

@@ -52,9 +52,15 @@ export function watchedDownload(deps: Pick<AppDeps, 'db' | 'now'>, kind: Transfe
 /** A multipart upload's transfer is named after its upload id (hashed: storage ids are long and need not show). */
 const uploadTransferId = (uploadId: string) => createHash('sha256').update(uploadId).digest('hex').slice(0, 32);
 
-/** At a multipart upload's init: one transfer until its complete or abort, whichever request or instance sees those. */
-export const startUploadTransfer = (deps: Pick<AppDeps, 'db' | 'now'>, uploadId: string, start: Omit<TransferStart, 'id'>) =>
-  transfersOf(deps).start({ ...start, id: uploadTransferId(uploadId) });
+/**
+ * At a multipart upload's init: one transfer until its complete or abort, whichever request or instance sees those.
+ * Written before init answers, so that the next request finds it on any instance.
+ */
+export async function startUploadTransfer(deps: Pick<AppDeps, 'db' | 'now'>, uploadId: string, start: Omit<TransferStart, 'id'>): Promise<void> {
+  const registry = transfersOf(deps);
+  registry.start({ ...start, id: uploadTransferId(uploadId) });
+  await registry.flush();
+}
 
 /** The transfer of a multipart upload begun by an earlier request (a handle that reports nothing when unknown). */
 export const uploadTransfer = (deps: Pick<AppDeps, 'db' | 'now'>, uploadId: string) => transfersOf(deps).resume(uploadTransferId(uploadId));
