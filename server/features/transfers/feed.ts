@@ -25,6 +25,11 @@ export class TransferFeed {
     private readonly everyMs = OTHERS_POLL_MS,
   ) {}
 
+  /** How many streams watch now: a closed stream must leave (and the polling stop with the last). */
+  get watching(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: TransferListener): () => void {
     this.listeners.add(listener);
     if (this.listeners.size === 1) this.begin();

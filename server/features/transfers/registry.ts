@@ -68,6 +68,7 @@ const ignored: Transfer = { id: '', progress: () => undefined, partsInFlight: ()
  */
 export class TransferRegistry {
   readonly instance: string;
+  private readonly everyMs: number;
   private readonly live = new Map<string, Entry>();
   private readonly listeners = new Set<TransferListener>();
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -80,8 +81,6 @@ export class TransferRegistry {
     this.instance = options.instance ?? INSTANCE_ID;
     this.everyMs = options.everyMs ?? TRANSFER_FLUSH_MS;
   }
-
-  private readonly everyMs: number;
 
   start(input: TransferStart): Transfer {
     const at = this.deps.now();

@@ -13,6 +13,7 @@ import { basicAuth, davUrl } from '../../../tests/fixtures/dav';
 import { patternBytes } from '../../../tests/fixtures/files';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, createTestApp, expectError, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
 import { STALE_RUNNING_MS, sweepTransfers, writeTransfers } from './records';
+import { transferFeedOf } from './feed';
 import { TransferRegistry } from './registry';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -198,7 +199,9 @@ describe('live transfers', () => {
     await other.flush();
     expect(await stream.until((x) => x.id === transfer.id && x.outcome === 'cancelled')).toMatchObject({ instance: 'instance-b' });
     expect((await list()).find((x) => x.id === transfer.id)).toMatchObject({ outcome: 'cancelled', who: { kind: 'apiKey', name: 'backup', id: 'k1' } });
+    expect(transferFeedOf(t.deps).watching).toBe(1);
     await stream.cancel();
+    await vi.waitFor(() => expect(transferFeedOf(t.deps).watching).toBe(0));
   });
 
   it('opens the stream with a ticket for browsers, and refuses everyone but the admin', async () => {
