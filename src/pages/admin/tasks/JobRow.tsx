@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
@@ -53,7 +54,7 @@ export function JobRow({ job }: { job: Job }) {
       </p>
       {job.failures.length > 0 && (
         <details className={styles.failures}>
-          <summary>{t`${job.items.failed} failed items`}</summary>
+          <summary>{plural({ failed: job.items.failed }, { one: '# failed item', other: '# failed items' })}</summary>
           <ul>
             {job.failures.map((failure) => (
               <li key={failure.path}>

@@ -1,3 +1,4 @@
+import { plural } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react/macro';
 import type { Actor, LiveTransfer } from '../../../../contract/jobs';
 import { BreakableName } from '../../../components/BreakableName';
@@ -49,7 +50,7 @@ export function TransferRow({ transfer }: { transfer: LiveTransfer }) {
         <span>{done}</span>
         {running && speed !== null && <span>{t`${formatBytes(speed)}/s`}</span>}
         {left !== undefined && <span>{t`${formatDuration(left)} left`}</span>}
-        {running && partsInFlight ? <span>{t`${partsInFlight} parts in flight`}</span> : null}
+        {running && partsInFlight ? <span>{plural({ partsInFlight }, { one: '# part in flight', other: '# parts in flight' })}</span> : null}
         {!running && transfer.finishedAt && <span>{t`Ended ${formatShortDateTime(transfer.finishedAt, i18n.locale)}`}</span>}
       </p>
     </li>
