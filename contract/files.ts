@@ -147,6 +147,8 @@ export const tooLargeDataSchema = v.looseObject({
 /** `GET /api/admin/dashboard/stats`. */
 export const dashboardStatsSchema = v.object({
   totalPastes: v.number(),
+  /** Uploads and downloads running now on every instance (the admin's task manager). */
+  transfersInFlight: v.number(),
   totalFiles: v.number(),
   totalApiKeys: v.number(),
   totalS3Configs: v.number(),

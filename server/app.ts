@@ -30,6 +30,7 @@ import { storageConfigRoutes } from './features/storages/routes';
 import { systemRoutes } from './features/settings/routes';
 import { urlUploadRoutes } from './features/file-shares/url-upload-routes';
 import { davRoutes } from './features/webdav/routes';
+import { transferRoutes } from './features/transfers/routes';
 
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
 export function createApp(deps: AppDeps) {
@@ -65,6 +66,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', expenseRoutes(deps));
   api.route('/', fileRequestRoutes(deps));
   api.route('/user/cache', cacheRoutes(deps, 'user'));
+  api.route('/', transferRoutes(deps));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);
 

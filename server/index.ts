@@ -10,6 +10,7 @@ import { releaseLease } from './db/leases';
 import { assertStorageShared, localStorageAllowed } from './features/storages/shared-storage';
 import { ensureDefaultStorage } from './features/storages/configs';
 import { viewCountsOf } from './features/shares/view-counts';
+import { transfersOf } from './features/transfers/registry';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -51,9 +52,8 @@ async function main() {
     stopSweeper();
     server.close();
     // Another instance takes the sweep over at once instead of when the lease expires.
-    // Views counted in memory are written before the database closes.
-    void viewCountsOf(deps)
-      .flush()
+    // Views counted in memory and the transfers' last state are written before the database closes.
+    void Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush()])
       .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))
       .catch(() => undefined)
       .then(() => db.destroy())

@@ -13,7 +13,7 @@ import { expenses } from './migrations/009-expenses';
 import { pasteEncryption } from './migrations/010-paste-encryption';
 import { fileRequests } from './migrations/011-file-requests';
 import { nameReservations } from './migrations/012-name-reservations';
-import { syncSchedules } from './migrations/015-sync-schedules';
+import { liveTransfers } from './migrations/014-live-transfers';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -32,7 +32,7 @@ export const migrations: Record<string, Migration> = {
   '010-paste-encryption': pasteEncryption,
   '011-file-requests': fileRequests,
   '012-name-reservations': nameReservations,
-  '015-sync-schedules': syncSchedules,
+  '014-live-transfers': liveTransfers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
+import type { Actor, TransferKind, TransferOutcome } from '../../contract/jobs';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
 type Flag = number;
@@ -270,20 +271,25 @@ export interface FsNameReservationsTable {
   created_at: string;
 }
 
-/** A scheduled sync between two mount paths (migration 015). */
-export interface SyncSchedulesTable {
+/** A transfer one instance carries or carried (server/features/transfers/); see LiveTransfer in contract/jobs.ts. */
+export interface LiveTransfersTable {
   id: string;
-  source: string;
-  target: string;
-  cron: string;
-  mode: 'copy-new-and-changed' | 'mirror';
-  /** 1 or 0. */
-  enabled: number;
-  next_run_at: string | null;
-  last_run_at: string | null;
-  last_job_id: string | null;
-  created_at: string;
+  kind: TransferKind;
+  direction: 'in' | 'out';
+  who_kind: Actor['kind'];
+  who_name: string;
+  who_id: string | null;
+  name: string;
+  bytes_done: number;
+  bytes_total: number | null;
+  /** Bytes a second over the last seconds, while running. */
+  speed: number | null;
+  parts_in_flight: number | null;
+  outcome: TransferOutcome;
+  instance: string;
+  started_at: string;
   updated_at: string;
+  finished_at: string | null;
 }
 
 export interface Database {
@@ -305,5 +311,5 @@ export interface Database {
   file_requests: FileRequestsTable;
   file_request_uploads: FileRequestUploadsTable;
   fs_name_reservations: FsNameReservationsTable;
-  sync_schedules: SyncSchedulesTable;
+  live_transfers: LiveTransfersTable;
 }

@@ -5,6 +5,7 @@ import { sweepStaleRequestUploads } from './file-requests/requests';
 import { holdLease } from '../db/leases';
 import { sweepExpiredNames } from './fs/name-reservations';
 import { moveSharesIntoArea } from './storages/share-area';
+import { sweepTransfers } from './transfers/records';
 
 /**
  * Removes abandoned pending uploads (see isStale in file-uploads.ts) with whatever reached storage: the object of a single PUT, the
@@ -39,6 +40,8 @@ export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
   const swept = await sweepStaleUploads(deps);
   await sweepStaleRequestUploads(deps);
   await sweepExpiredNames(deps);
+  // Finished transfers leave the admin's task manager after a day; those of an instance that died end as failed.
+  await sweepTransfers(deps);
   // Shares stored before the share area existed (or committed since by an upload begun before) move into it.
   await moveSharesIntoArea(deps);
   return swept;

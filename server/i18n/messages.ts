@@ -345,15 +345,6 @@ export const messages = {
   reason_unreachable: { en: 'no connection could be made', zh: '无法建立连接' },
   reason_timeout: { en: 'no answer in time', zh: '响应超时' },
   reason_unknown: { en: 'an unexpected error (the server log has the details)', zh: '意外错误（详情见服务器日志）' },
-  sync_schedule_created: { en: 'Sync schedule created', zh: '同步计划已创建' },
-  sync_schedule_updated: { en: 'Sync schedule updated', zh: '同步计划已更新' },
-  sync_schedule_deleted: { en: 'Sync schedule deleted', zh: '同步计划已删除' },
-  sync_schedule_started: { en: 'Sync started', zh: '同步已开始' },
-  sync_schedule_not_found: { en: 'Sync schedule not found', zh: '同步计划不存在' },
-  sync_cron_invalid: { en: 'Not a schedule cron understands: five fields, e.g. "0 3 * * *" (every day at 03:00 UTC)', zh: '无法识别的计划：需要五个字段，例如 "0 3 * * *"（每天 UTC 03:00）' },
-  sync_paths_overlap: { en: 'The source and the target must not lie inside each other', zh: '源路径和目标路径不能相互包含' },
-  sync_path_not_in_mount: { en: 'Both paths must lie inside a mount', zh: '两个路径都必须位于挂载点内' },
-  mirror_unconfirmed: { en: 'A mirror also deletes files in the target: confirm it to go on', zh: '镜像同步还会删除目标中的文件：请确认后继续' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 
 export type MessageKey = keyof typeof messages;

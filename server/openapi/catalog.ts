@@ -7,6 +7,7 @@ import { mountDocs, storageDocs } from './catalog/mounts';
 import { pasteDocs } from './catalog/pastes';
 import type { RouteDoc, RouteDocs, RouteKey } from './catalog/types';
 import { systemDocs } from './catalog/system';
+import { transferDocs } from './catalog/transfers';
 import { uploadDocs } from './catalog/uploads';
 
 /**
@@ -24,6 +25,7 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   expenseDocs,
   fileRequestDocs,
   systemDocs,
+  transferDocs,
 ]);
 
 function merge(parts: readonly RouteDocs[]): Map<RouteKey, RouteDoc> {

@@ -15,12 +15,15 @@ export async function issueToken(db: DB, adminId: string, now: Date, ttlHours: n
 }
 
 /** The admin behind a token, or the reason there is none. */
-export async function resolveToken(db: DB, token: string, now: Date) {
+export const resolveToken = (db: DB, token: string, now: Date) => resolveTokenHash(db, sha256(token), now);
+
+/** The admin of a session known by its hash (an event stream's ticket names the session that asked for it). */
+export async function resolveTokenHash(db: DB, tokenHash: string, now: Date) {
   const row = await db
     .selectFrom('admin_tokens')
     .innerJoin('admins', 'admins.id', 'admin_tokens.admin_id')
     .select(['admins.id as adminId', 'admins.username', 'admin_tokens.expires_at', 'admin_tokens.token_hash'])
-    .where('admin_tokens.token_hash', '=', sha256(token))
+    .where('admin_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row || row.expires_at <= now.toISOString()) return undefined;
   return { adminId: row.adminId, username: row.username, tokenHash: row.token_hash };

@@ -23,6 +23,7 @@ import {
   signRequestParts,
 } from './uploads';
 import { callerOf } from '../fs/resolve';
+import { startUploadTransfer, uploadTransfer } from '../transfers/hooks';
 import {
   checkGrant,
   createFileRequest,
@@ -91,6 +92,9 @@ function managementRoutes(deps: AppDeps) {
   return app;
 }
 
+/** A sender, as the admin's task manager names them: by the request they send through. */
+const senderOf = (request: { id: string; title: string }) => ({ kind: 'fileRequest' as const, name: request.title, id: request.id });
+
 function senderRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const rule = (limit: number) => new LoginRateLimiter(deps.db, deps.now, { limit, windowMs: LOGIN_WINDOW_MS });
@@ -124,12 +128,18 @@ function senderRoutes(deps: AppDeps) {
   app.post('/:slug/multipart/init', jsonBody(fileRequestInitSchema), async (c) => {
     const { request, claims } = await granted(c);
     await limited(uploads, c, 'upload');
-    return ok(c, await initRequestUpload(deps, request, claims, c.req.valid('json')), 'ok', 201);
+    const input = c.req.valid('json');
+    const started = await initRequestUpload(deps, request, claims, input);
+    await startUploadTransfer(deps, started.upload_id, { kind: 'file-request-upload', who: senderOf(request), name: started.filename, bytesTotal: input.size });
+    return ok(c, started, 'ok', 201);
   });
 
   app.post('/:slug/multipart/sign', jsonBody(fileRequestSignSchema), async (c) => {
     const { request, claims } = await granted(c);
-    return ok(c, await signRequestParts(deps, request, claims, c.req.valid('json'), publicBaseUrl(c, deps)));
+    const input = c.req.valid('json');
+    const signed = await signRequestParts(deps, request, claims, input, publicBaseUrl(c, deps));
+    (await uploadTransfer(deps, input.upload_id)).partsInFlight(input.partNumbers.length);
+    return ok(c, signed);
   });
 
   app.get('/:slug/multipart/parts', queryParams(fileRequestRefSchema), async (c) => {
@@ -139,12 +149,17 @@ function senderRoutes(deps: AppDeps) {
 
   app.post('/:slug/multipart/complete', jsonBody(fileRequestCompleteSchema), async (c) => {
     const { request, claims } = await granted(c);
-    return ok(c, await completeRequestUpload(deps, request, claims, c.req.valid('json')), 'ok', 201);
+    const input = c.req.valid('json');
+    const received = await completeRequestUpload(deps, request, claims, input);
+    (await uploadTransfer(deps, input.upload_id)).end('completed', received.size);
+    return ok(c, received, 'ok', 201);
   });
 
   app.post('/:slug/multipart/abort', jsonBody(fileRequestRefSchema), async (c) => {
     const { request, claims } = await granted(c);
-    await abortRequestUpload(deps, request, claims, c.req.valid('json'));
+    const input = c.req.valid('json');
+    await abortRequestUpload(deps, request, claims, input);
+    (await uploadTransfer(deps, input.upload_id)).end('cancelled');
     return ok(c, null);
   });
 

@@ -26,7 +26,12 @@ const PLACEMENT_FIELDS = ['s3_config_id', 'path'];
  * file streams into storage within the max upload size and the quota; past either the partial object is
  * removed and the answer is a 413 with the file's size.
  */
-export async function receiveFormUpload(deps: AppDeps, principal: Principal, request: Request): Promise<FileShare> {
+export async function receiveFormUpload(
+  deps: AppDeps,
+  principal: Principal,
+  request: Request,
+  onFile: (filename: string) => void = () => undefined,
+): Promise<FileShare> {
   const { max_upload_size } = await readSettings(deps.db);
   const { fields, stored } = await receiveForm(request, {
     placementFields: PLACEMENT_FIELDS,
@@ -36,7 +41,10 @@ export async function receiveFormUpload(deps: AppDeps, principal: Principal, req
       assertFits(seen, { maxUploadBytes: Math.floor(max_upload_size * 1024 * 1024) });
       return new ApiError(413, 'body_too_large', { limit: String(seen) });
     },
-    store: (formFields, file) => storeFilePart(deps, principal, formFields, file),
+    store: (formFields, file) => {
+      onFile(cleanFilename(file.filename));
+      return storeFilePart(deps, principal, formFields, file);
+    },
     discard: (object) => driverFor(deps, object.config).delete(object.key),
   });
   try {

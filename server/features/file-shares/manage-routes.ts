@@ -8,6 +8,7 @@ import { deleteFile, deleteFiles, getFile, listFiles, updateFile, type FileScope
 import { commitUpload, presignUpload } from './pending-uploads';
 import { isSlugAvailable } from '../shares/slugs';
 import { receiveFormUpload } from './form-uploads';
+import { actorOf, watchedRequest } from '../transfers/hooks';
 
 /**
  * Uploads (`/upload` form, `/s3/presign` + `/s3/commit`), the uploader's slug check, and file management
@@ -16,9 +17,10 @@ import { receiveFormUpload } from './form-uploads';
 export function fileRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
-  app.post('/upload', requirePermission('file'), async (c) =>
-    ok(c, await receiveFormUpload(deps, c.get('principal'), c.req.raw), 'file_uploaded', 201),
-  );
+  app.post('/upload', requirePermission('file'), async (c) => {
+    const { request, transfer, settle } = watchedRequest(deps, c.req.raw, { kind: 'share-upload', who: actorOf(c.get('principal')), name: '' });
+    return ok(c, await settle(receiveFormUpload(deps, c.get('principal'), request, (name) => transfer.rename(name))), 'file_uploaded', 201);
+  });
 
   app.post('/s3/presign', requirePermission('file'), jsonBody(presignRequestSchema), async (c) =>
     ok(c, await presignUpload(deps, c.get('principal'), c.req.valid('json'), publicBaseUrl(c, deps)), 'upload_url_created'),

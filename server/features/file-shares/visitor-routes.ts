@@ -6,6 +6,7 @@ import { keepUncompressed } from '../../middleware/compression';
 import { authorizeFileStream, filePeekOf, openFileInfo, storageOf } from './access';
 import { driverFor } from '../../storage/registry';
 import { serveObject } from '../../storage/serve-object';
+import { actorOf, watchedDownload } from '../transfers/hooks';
 
 const isHead = (c: Context<AppEnv>) => c.req.method === 'HEAD';
 
@@ -54,6 +55,7 @@ export function fileShareRoutes(deps: AppDeps) {
         contentType: row.mimetype,
         disposition,
         filename: row.filename,
+        relay: watchedDownload(deps, 'download', actorOf(c.get('principal')), row.filename),
       });
       // Whoever gets here may read the bytes: no password is left to give.
       return withPeek(

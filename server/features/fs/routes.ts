@@ -55,6 +55,7 @@ import { stagingDirOf } from '../file-shares/form-uploads';
 import { S3_MAX_PRESIGN_SECONDS } from '../../storage/s3-presign';
 import { assertFits } from '../storages/upload-limits';
 import { serveObject } from '../../storage/serve-object';
+import { actorOf, counted, startUploadTransfer, uploadTransfer, watchedDownload, watchedRequest } from '../transfers/hooks';
 
 const caller = (c: Context<AppEnv>) => callerOf(c.get('principal'));
 const batchStatus = (failed: number) => (failed > 0 ? 202 : 200);
@@ -89,6 +90,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
       contentType: entry.mimetype ?? 'application/octet-stream',
       disposition,
       filename: nameOf(path),
+      relay: watchedDownload(deps, 'download', actorOf(c.get('principal')), path.text),
     });
   };
   app.get('/download', serve('attachment'));
@@ -107,7 +109,8 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.post('/upload', async (c) => {
     const { max_upload_size } = await readSettings(deps.db);
     const maxUploadBytes = Math.floor(max_upload_size * 1024 * 1024);
-    const { stored } = await receiveForm(c.req.raw, {
+    const { request, transfer, settle } = watchedRequest(deps, c.req.raw, { kind: 'fs-upload', who: actorOf(c.get('principal')), name: '' });
+    const { stored } = await settle(receiveForm(request, {
       // onConflict decides where the bytes go too: a form that sends it after the file is staged first.
       placementFields: ['path', 'onConflict'],
       stagingDir: stagingDirOf(deps),
@@ -120,6 +123,7 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
         try {
           const form = parseInput(fsUploadFormSchema, fields);
           const target = await fileInFolder(deps, caller(c), form.path, file.filename);
+          transfer.rename(target.path.text);
           return await writeWithPolicy(deps, target, form.onConflict, file.stream, form.mimetype || file.mimeType);
         } finally {
           file.stream.resume();
@@ -129,13 +133,14 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
       discard: async ({ target, result }) => {
         if (result.outcome !== 'skipped') await target.driver.delete(target.key);
       },
-    });
+    }));
     return ok(c, stored.result, 'fs_uploaded', 201);
   });
 
   // A group of files into a folder, each stored or failed on its own (server/features/fs/upload-batch.ts).
   app.post('/upload-batch', async (c) => {
-    const result = await receiveUploadBatch(deps, caller(c), c.req.raw, c.get('lang'));
+    const { request, transfer, settle } = watchedRequest(deps, c.req.raw, { kind: 'batch-upload', who: actorOf(c.get('principal')), name: '' });
+    const result = await settle(receiveUploadBatch(deps, caller(c), request, c.get('lang'), (folder) => transfer.rename(folder)));
     const counts = { succeeded: result.succeeded.length, failed: result.failed.length };
     return ok(c, result, 'fs_uploaded_batch', batchStatus(result.failed.length), counts);
   });
@@ -185,31 +190,42 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.post('/multipart/init', jsonBody(fsMultipartInitRequestSchema), async (c) => {
     const input = c.req.valid('json');
     const target = await fileInFolder(deps, caller(c), input.path, input.filename);
-    return ok(c, await initFsMultipart(deps, target, input), 'created', 201);
+    const started = await initFsMultipart(deps, target, input);
+    if (started.outcome !== 'skipped') {
+      await startUploadTransfer(deps, started.uploadId, { kind: 'fs-upload', who: actorOf(c.get('principal')), name: started.path, bytesTotal: input.fileSize });
+    }
+    return ok(c, started, 'created', 201);
   });
 
   app.post('/multipart/part', queryParams(fsPartQuerySchema), async (c) => {
     const query = c.req.valid('query');
     if (!c.req.raw.body) throw badInput('body', 'required');
     const length = c.req.header('content-length');
-    const body = Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>);
+    const transfer = await uploadTransfer(deps, query.uploadId);
+    const body = counted(Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>), transfer);
     const part = await uploadFsPart(deps, caller(c), query, body, length ? Number(length) : undefined);
     c.header('ETag', `"${part.etag}"`);
     return ok(c, part);
   });
 
   app.post('/multipart/sign', jsonBody(fsSignRequestSchema), async (c) => {
-    return ok(c, { urls: await signFsParts(deps, caller(c), c.req.valid('json'), publicBaseUrl(c, deps)) });
+    const input = c.req.valid('json');
+    const urls = await signFsParts(deps, caller(c), input, publicBaseUrl(c, deps));
+    (await uploadTransfer(deps, input.uploadId)).partsInFlight(input.partNumbers.length);
+    return ok(c, { urls });
   });
 
   app.post('/multipart/complete', jsonBody(fsMultipartCompleteRequestSchema), async (c) => {
     const input = c.req.valid('json');
-    return ok(c, await completeFsMultipart(deps, caller(c), input.path, input), 'fs_uploaded', 201);
+    const completed = await completeFsMultipart(deps, caller(c), input.path, input);
+    (await uploadTransfer(deps, input.uploadId)).end('completed');
+    return ok(c, completed, 'fs_uploaded', 201);
   });
 
   app.post('/multipart/abort', jsonBody(fsMultipartAbortRequestSchema), async (c) => {
     const input = c.req.valid('json');
     await abortFsMultipart(deps, caller(c), input.path, input);
+    (await uploadTransfer(deps, input.uploadId)).end('cancelled');
     return ok(c, null);
   });
 

@@ -209,8 +209,14 @@ class UploadGroup {
   }
 }
 
-/** Reads an upload-batch form and stores its files; see the top of this file. */
-export async function receiveUploadBatch(deps: AppDeps, caller: FsCaller, request: Request, lang: Lang): Promise<FsUploadBatchResult> {
+/** Reads an upload-batch form and stores its files; see the top of this file. `onFolder` hears the folder first named. */
+export async function receiveUploadBatch(
+  deps: AppDeps,
+  caller: FsCaller,
+  request: Request,
+  lang: Lang,
+  onFolder: (folder: string) => void = () => undefined,
+): Promise<FsUploadBatchResult> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(contentType) || !request.body) throw notMultipart();
   let parser: busboy.Busboy;
@@ -239,6 +245,7 @@ export async function receiveUploadBatch(deps: AppDeps, caller: FsCaller, reques
       if (folder) return;
       try {
         folder = normalizePath(value, 'path');
+        onFolder(folder.text);
       } catch (error) {
         fail(error as Error);
       }

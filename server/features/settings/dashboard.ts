@@ -4,6 +4,8 @@ import type { DB } from '../../db/database';
 import { countAwaitingReview } from '../expenses/expenses';
 import { committedUsage } from '../storages/configs';
 import { viewCountsOf } from '../shares/view-counts';
+import { countRunning } from '../transfers/records';
+import { transfersOf } from '../transfers/registry';
 
 const DAY_MS = 86_400_000;
 export const DASHBOARD_DAYS = 7;
@@ -33,9 +35,10 @@ async function count(db: DB, table: 'pastes' | 'api_keys' | 'storage_configs'): 
 
 /** `GET /api/admin/dashboard/stats`. */
 export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
-  await viewCountsOf(deps).flush(); // Management reads see every counted view.
+  // Management reads see every counted view and this instance's latest transfers.
+  await Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush()]);
   const days = lastDays(deps.now());
-  const [totalPastes, totalApiKeys, totalS3Configs, usage, configs, lastWeekPastes, lastWeekFiles, expensesAwaitingReview] = await Promise.all([
+  const [totalPastes, totalApiKeys, totalS3Configs, usage, configs, lastWeekPastes, lastWeekFiles, expensesAwaitingReview, transfersInFlight] = await Promise.all([
     count(deps.db, 'pastes'),
     count(deps.db, 'api_keys'),
     count(deps.db, 'storage_configs'),
@@ -44,6 +47,7 @@ export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
     perDay(deps.db, 'pastes', days),
     perDay(deps.db, 'files', days),
     countAwaitingReview(deps.db),
+    countRunning(deps.db),
   ]);
   const s3Buckets = configs.map((config) => {
     const used = usage.get(config.id) ?? { bytes: 0, files: 0 };
@@ -61,6 +65,7 @@ export async function dashboardStats(deps: AppDeps): Promise<DashboardStats> {
   });
   return {
     totalPastes,
+    transfersInFlight,
     totalFiles: [...usage.values()].reduce((sum, u) => sum + u.files, 0),
     totalApiKeys,
     totalS3Configs,

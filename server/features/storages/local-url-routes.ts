@@ -10,6 +10,7 @@ import type { LocalStorageDriver } from '../../storage/local';
 import { LOCAL_STORAGE_PREFIX, verifyLocalGroupUrl, verifyLocalUrl } from '../../storage/local-urls';
 import { driverFor } from '../../storage/registry';
 import { EXPOSED_HEADERS, serveObject } from '../../storage/serve-object';
+import { uploadTransfer, VISITOR, watchedDownload } from '../transfers/hooks';
 
 class TooManyBytes extends Error {}
 
@@ -84,11 +85,14 @@ export function localStorageRoutes(deps: AppDeps) {
     const declared = Number(c.req.header('content-length') ?? Number.NaN);
     const tooLarge = () => new ApiError(413, 'upload_body_too_large', { size: grant.size }, { size: grant.size });
     if (declared > grant.size) throw tooLarge();
+    // A part's bytes count into its upload's transfer (the admin's task manager); S3 parts never pass here.
+    const transfer = grant.part && (await uploadTransfer(deps, grant.part.uploadId));
 
     let seen = 0;
     const limit = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         seen += chunk.length;
+        transfer?.progress(chunk.length);
         callback(seen > grant.size ? new TooManyBytes() : null, chunk);
       },
     });
@@ -101,6 +105,7 @@ export function localStorageRoutes(deps: AppDeps) {
       const head = grant.part
         ? await driver.uploadPart(grant.key, grant.part.uploadId, grant.part.partNumber, body)
         : await driver.put(grant.key, body, { contentType: c.req.header('content-type') ?? 'application/octet-stream' });
+      transfer?.partsInFlight(-1);
       return c.body(null, 200, { ETag: `"${head.etag}"` });
     } catch (error) {
       source.destroy();
@@ -161,6 +166,7 @@ export function localStorageRoutes(deps: AppDeps) {
         contentType: grant.contentType || 'application/octet-stream',
         disposition: grant.disposition,
         filename: grant.filename || grant.key.split('/').pop() || 'file',
+        relay: watchedDownload(deps, 'download', VISITOR, grant.filename || grant.key),
       });
     } catch (error) {
       if (error instanceof ObjectNotFoundError) throw new ApiError(404, 'not_found');

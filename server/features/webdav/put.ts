@@ -16,6 +16,8 @@ import { abortOnFailure, openUpload } from '../file-shares/multipart-core';
 import { readSettings } from '../settings/settings';
 import { cleanContentType } from '../../storage/http-headers';
 import { partsOf } from '../../storage/split-parts';
+import { actorOf, counted } from '../transfers/hooks';
+import { transfersOf } from '../transfers/registry';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { DavError } from './errors';
@@ -105,10 +107,17 @@ export async function put(request: DavRequest): Promise<Response> {
   const length = declared === null ? undefined : Number(declared);
   const limits = await uploadLimits(deps, target.config);
   if (length !== undefined) assertFits(length, limits);
-  const body = raw.body ? Readable.fromWeb(raw.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+  const transfer = transfersOf(deps).start({ kind: 'webdav-put', who: actorOf(caller.principal), name: path.text, bytesTotal: length ?? null });
+  const body = counted(raw.body ? Readable.fromWeb(raw.body as WebReadableStream<Uint8Array>) : Readable.from([]), transfer);
   const given = raw.headers.get('content-type');
   const contentType = cleanContentType(given && given !== 'application/octet-stream' ? given : mimeTypeOf(nameOf(path)));
-  await store(request, target, body, contentType, length, limits);
+  await store(request, target, body, contentType, length, limits).then(
+    () => transfer.end('completed'),
+    (error: unknown) => {
+      transfer.end('failed');
+      throw error;
+    },
+  );
   const head = await target.driver.head(target.key).catch(() => undefined);
   return new Response(null, { status: existing === 'none' ? 201 : 204, headers: head ? { ETag: `"${head.etag}"` } : {} });
 }

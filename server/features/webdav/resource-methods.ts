@@ -3,6 +3,7 @@ import { nameOf } from '../fs/paths';
 import { resolveInMount } from '../fs/resolve';
 import { kindAt, makeFolder, removePath } from '../fs/writes';
 import { serveObject } from '../../storage/serve-object';
+import { actorOf, watchedDownload } from '../transfers/hooks';
 import { assertUnlocked, checkIf } from './conditions';
 import type { DavRequest } from './context';
 import { dropDeadProps } from './dead-props';
@@ -26,6 +27,7 @@ export async function getFile(request: DavRequest): Promise<Response> {
     contentType: resource.contentType || mimeTypeOf(nameOf(path)),
     disposition: 'attachment',
     filename: nameOf(path),
+    relay: watchedDownload(deps, 'webdav-get', actorOf(caller.principal), path.text),
   });
   if (resource.modified) response.headers.set('Last-Modified', resource.modified.toUTCString());
   return response;

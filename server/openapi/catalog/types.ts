@@ -17,6 +17,7 @@ export const TAGS = [
   { name: 'Auth and keys', description: 'Admin login and session, API keys, and the credential checks.' },
   { name: 'Expenses', description: 'Expense claims with receipts: filing, the review lifecycle, and the CSV export.' },
   { name: 'File requests', description: 'Links through which people without an account send files: management, and the senders\' grant and uploads.' },
+  { name: 'Tasks', description: 'What the server moves: the live transfers of every instance, for the admin.' },
   { name: 'System', description: 'Health, version, limits, settings, the dashboard, and this API description.' },
 ] as const;
 export type Tag = (typeof TAGS)[number]['name'];

@@ -11,6 +11,7 @@ const MODULE_PAGES: Partial<Record<AdminModule, ModulePage>> = {
   dashboard: lazy(() => import('./dashboard/Dashboard')),
   'file-management': lazy(() => import('./file-management/FileManagement')),
   'file-requests': lazy(() => import('./file-requests/FileRequestsModule')),
+  tasks: lazy(() => import('./tasks/TasksModule')),
   'storage-config': lazy(() => import('./storage-config/StorageConfigModule')),
   'text-management': lazy(() => import('./text-management/TextManagement')),
   'key-management': lazy(() => import('./key-management/KeyManagement')),

@@ -1,9 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
-import { FileText, FolderOpen, HardDrive, KeyRound, Receipt, type LucideIcon } from 'lucide-react';
+import { Activity, FileText, FolderOpen, HardDrive, KeyRound, Receipt, Workflow, type LucideIcon } from 'lucide-react';
 import { Link } from 'wouter';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { getDashboardStats } from '../../../lib/api/files';
+import { countRunningJobs } from '../../../lib/api/tasks';
 import { formatBytes } from '../../../lib/format';
 import { useResource } from '../../../lib/use-resource';
 import styles from './Dashboard.module.css';
@@ -13,15 +14,19 @@ import { WeekChart } from './WeekChart';
 export default function Dashboard({ title }: { title: string }) {
   const { t } = useLingui();
   const stats = useResource(getDashboardStats);
+  // Jobs have their own API: until it answers (or where it fails) the card shows a dash, not a wrong zero.
+  const jobsRunning = useResource(countRunningJobs);
   if (!stats.data) return <ResourceStatus resource={stats} errorTitle={t`The figures could not be loaded`} />;
   const data = stats.data;
-  const cards: { label: string; value: number; icon: LucideIcon; href?: string }[] = [
+  const cards: { label: string; value: number | string; icon: LucideIcon; href?: string }[] = [
     { label: t`Text shares`, value: data.totalPastes, icon: FileText },
     { label: t`File uploads`, value: data.totalFiles, icon: FolderOpen },
     { label: t`API keys`, value: data.totalApiKeys, icon: KeyRound },
     { label: t`Storage configs`, value: data.totalS3Configs, icon: HardDrive },
     // The expense page is the admin's review queue: the count is work waiting there.
     { label: t`Claims awaiting review`, value: data.expensesAwaitingReview, icon: Receipt, href: '/expense' },
+    { label: t`Jobs running`, value: jobsRunning.data ?? '—', icon: Workflow, href: '/admin/tasks' },
+    { label: t`Transfers in flight`, value: data.transfersInFlight, icon: Activity, href: '/admin/tasks' },
   ];
   return (
     <section>
