@@ -195,13 +195,6 @@ export type SyncDryRun = v.InferOutput<typeof syncDryRunSchema>;
 
 // ------------------------------------------------------------------------------------------ event streams
 
-/**
- * A browser's `EventSource` cannot send the admin's bearer token: it asks `POST /api/admin/stream-ticket` first and
- * opens the stream with `?ticket=`. A ticket is good for a minute and only for event streams.
- */
-export const streamTicketSchema = v.object({ ticket: v.string(), expiresAt: v.string() });
-export type StreamTicket = v.InferOutput<typeof streamTicketSchema>;
-export const STREAM_TICKET_TTL_MS = 60_000;
 /** How long a browser waits before it reconnects a stream that broke (the `retry:` the server sends). */
 export const STREAM_RETRY_MS = 2000;
 /** A comment line this often keeps proxies from closing a quiet stream. */

@@ -4,7 +4,6 @@ import { STREAM_KEEP_ALIVE_MS, STREAM_RETRY_MS, type LiveEvent } from '../../../
 import type { AppDeps, AppEnv } from '../../context';
 import { ok } from '../../http';
 import { requireAdmin } from '../auth/middleware';
-import { acceptStreamTicket, issueStreamTicket } from '../auth/stream-tickets';
 import { transferFeedOf } from './feed';
 import { listTransfers } from './records';
 import { transfersOf } from './registry';
@@ -17,15 +16,9 @@ export function transferRoutes(deps: AppDeps) {
     return listTransfers(deps);
   };
 
-  app.post('/admin/stream-ticket', requireAdmin, (c) => {
-    const principal = c.get('principal');
-    if (principal.kind !== 'admin') throw new Error('requireAdmin lets only admins by');
-    return ok(c, issueStreamTicket(deps, principal), 'ok', 201);
-  });
-
   app.get('/admin/transfers', requireAdmin, async (c) => ok(c, { items: await current() }));
 
-  app.get('/admin/transfers/events', acceptStreamTicket(deps), requireAdmin, (c) =>
+  app.get('/admin/transfers/events', requireAdmin, (c) =>
     streamSSE(c, async (stream) => {
       const send = (event: LiveEvent) => stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
       // Changes that come while the snapshot is read wait for it, so none falls between the two.

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { syncDryRunSchema, syncScheduleSchema, type SyncScheduleBody } from '../../../contract/jobs';
+import { jobSchema, syncDryRunSchema, syncScheduleSchema, type SyncScheduleBody } from '../../../contract/jobs';
 import { apiRequest } from './client';
 
 const path = (id = '') => `/admin/sync-schedules${id && `/${encodeURIComponent(id)}`}`;
@@ -12,6 +12,6 @@ export const updateSyncSchedule = (id: string, body: SyncScheduleBody) => apiReq
 
 export const deleteSyncSchedule = (id: string) => apiRequest(path(id), { method: 'DELETE', schema: v.unknown() });
 
-export const runSyncSchedule = (id: string) => apiRequest(`${path(id)}/run`, { method: 'POST', schema: syncScheduleSchema });
+export const runSyncSchedule = (id: string) => apiRequest(`${path(id)}/run`, { method: 'POST', schema: jobSchema });
 
 export const dryRunSyncSchedule = (id: string) => apiRequest(`${path(id)}/dry-run`, { method: 'POST', schema: syncDryRunSchema });

@@ -6,7 +6,7 @@ import { liveFeedMachine } from '../../../../machines/live-feed.machine';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { FeedStatus } from './FeedStatus';
 import { JobRow } from './JobRow';
-import { browserNetwork, eventSourceStream } from './live-sources';
+import { browserNetwork, authorizedStream } from './live-sources';
 import { TransferRow } from './TransferRow';
 import styles from './Tasks.module.css';
 
@@ -16,8 +16,8 @@ function byRecency<T>(items: T[], running: (item: T) => boolean, started: (item:
   return [...items].sort((a, b) => (key(a) < key(b) ? 1 : -1));
 }
 
-const jobsMachine = liveFeedMachine.provide({ actors: { stream: eventSourceStream('/admin/jobs/events'), network: browserNetwork } });
-const transfersMachine = liveFeedMachine.provide({ actors: { stream: eventSourceStream('/admin/transfers/events'), network: browserNetwork } });
+const jobsMachine = liveFeedMachine.provide({ actors: { stream: authorizedStream('/admin/jobs/events'), network: browserNetwork } });
+const transfersMachine = liveFeedMachine.provide({ actors: { stream: authorizedStream('/admin/transfers/events'), network: browserNetwork } });
 
 /**
  * The admin's live task manager: every server job and every transfer on any instance, each section fed by its own

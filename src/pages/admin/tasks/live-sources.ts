@@ -2,37 +2,28 @@ import * as v from 'valibot';
 import { fromCallback } from 'xstate';
 import { liveEventSchema } from '../../../../contract/jobs';
 import type { LiveFeedEvent } from '../../../../machines/live-feed.machine';
-import { liveStreamUrl } from '../../../lib/api/tasks';
-
-const EVENT_TYPES = ['snapshot', 'job', 'transfer'] as const;
+import { openStream } from '../../../lib/api/client';
+import { readEvents } from '../../../lib/api/event-stream';
 
 /**
- * The feed machine's `stream`: an `EventSource` on a fresh ticket. On any error the source is closed and the machine
- * decides when to come back (its own back-off, with a new ticket: the old one may have expired).
+ * The feed machine's `stream`: the events of `path`, read with the user's credentials. A refusal, a drop or the
+ * stream's end is a failure: the machine decides when to come back (its own back-off).
  */
-export const eventSourceStream = (path: Parameters<typeof liveStreamUrl>[0]) =>
+export const authorizedStream = (path: string) =>
   fromCallback<LiveFeedEvent>(({ sendBack }) => {
-    let source: EventSource | undefined;
-    let stopped = false;
-    const fail = () => {
-      source?.close();
-      if (!stopped) sendBack({ type: 'feed.failed' });
-    };
-    liveStreamUrl(path).then((url) => {
-      if (stopped) return;
-      source = new EventSource(url);
-      for (const type of EVENT_TYPES) {
-        source.addEventListener(type, (message) => {
-          const parsed = v.safeParse(liveEventSchema, JSON.parse((message as MessageEvent<string>).data));
+    const connection = new AbortController();
+    void (async () => {
+      try {
+        for await (const { data } of readEvents(await openStream(path, connection.signal))) {
+          const parsed = v.safeParse(liveEventSchema, JSON.parse(data));
           if (parsed.success) sendBack({ type: 'feed.event', event: parsed.output });
-        });
+        }
+      } catch {
+        // Told below, as a failure, unless the machine stopped the stream itself.
       }
-      source.onerror = fail;
-    }, fail);
-    return () => {
-      stopped = true;
-      source?.close();
-    };
+      if (!connection.signal.aborted) sendBack({ type: 'feed.failed' });
+    })();
+    return () => connection.abort();
   });
 
 /** The feed machine's `network`: the browser's online and offline events. */
