@@ -1,6 +1,8 @@
 import type { Generated } from 'kysely';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
+import type { FsConflictPolicy } from '../../contract/fs';
+import type { Actor, JobStatus, JobType, SyncMode } from '../../contract/jobs';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
 type Flag = number;
@@ -270,6 +272,59 @@ export interface FsNameReservationsTable {
   created_at: string;
 }
 
+/** A server job (013-jobs, server/features/jobs/): what it does, who asked, its counts and who runs it now. */
+export interface JobsTable {
+  id: string;
+  type: JobType;
+  status: JobStatus;
+  /** `admin` or `apikey:<id>` (context.ts creatorOf): keys see their own jobs. */
+  created_by: string;
+  created_by_kind: Actor['kind'];
+  created_by_name: string;
+  created_by_id: string | null;
+  /** Who the job acts as: the admin's id, or the key's id (read again at each start). */
+  principal_kind: 'admin' | 'apiKey';
+  principal_id: string;
+  summary: string;
+  target: string;
+  on_conflict: FsConflictPolicy;
+  sync_mode: SyncMode | null;
+  schedule_id: string | null;
+  items_total: number;
+  items_done: number;
+  items_skipped: number;
+  items_failed: number;
+  bytes_total: number;
+  bytes_done: number;
+  speed: number | null;
+  current_item: string | null;
+  /** Why the whole job failed or was cancelled by the server (a message key), e.g. `api_key_invalid`. */
+  error_reason: string | null;
+  owner_instance: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface JobItemsTable {
+  job_id: string;
+  seq: number;
+  /** A file to copy, a folder to make, or (a mirror) a target file to delete. */
+  kind: 'file' | 'folder' | 'delete';
+  source_path: string | null;
+  target_path: string;
+  /** 1 once `target_path` is the name its conflict rule chose (so a resumed item writes there again). */
+  placed: Flag;
+  size: number;
+  status: 'pending' | 'running' | 'done' | 'skipped' | 'failed';
+  /** A reason code: the message key of the failure. */
+  reason: string | null;
+  /** JSON of CopyCheckpoint (server/features/jobs/copy-object.ts), while a multipart copy is under way. */
+  checkpoint: string | null;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -289,4 +344,6 @@ export interface Database {
   file_requests: FileRequestsTable;
   file_request_uploads: FileRequestUploadsTable;
   fs_name_reservations: FsNameReservationsTable;
+  jobs: JobsTable;
+  job_items: JobItemsTable;
 }
