@@ -21,6 +21,7 @@ import { fileShareRoutes } from './features/file-shares/visitor-routes';
 import { fileRoutes } from './features/file-shares/manage-routes';
 import { expenseRoutes } from './features/expenses/routes';
 import { fileRequestRoutes } from './features/file-requests/routes';
+import { jobRoutes } from './features/jobs/routes';
 import { cacheRoutes, fsRoutes } from './features/fs/routes';
 import { localStorageRoutes } from './features/storages/local-url-routes';
 import { adminMountRoutes, userMountRoutes } from './features/mounts/routes';
@@ -65,6 +66,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', expenseRoutes(deps));
   api.route('/', fileRequestRoutes(deps));
   api.route('/user/cache', cacheRoutes(deps, 'user'));
+  api.route('/admin/jobs', jobRoutes(deps, 'admin'));
+  api.route('/user/jobs', jobRoutes(deps, 'user'));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);
 

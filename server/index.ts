@@ -10,6 +10,7 @@ import { releaseLease } from './db/leases';
 import { assertStorageShared, localStorageAllowed } from './features/storages/shared-storage';
 import { ensureDefaultStorage } from './features/storages/configs';
 import { viewCountsOf } from './features/shares/view-counts';
+import { jobsOf } from './features/jobs/service';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -29,6 +30,8 @@ async function main() {
   // In the background: moving an old install's shares into the share area may take a while on S3.
   sweepAsLeader(deps).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
   const stopSweeper = startUploadSweeper(deps);
+  // Jobs the records leave queued or running (a restart, a kill -9) go on from their items.
+  await jobsOf(deps).start();
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -52,8 +55,10 @@ async function main() {
     server.close();
     // Another instance takes the sweep over at once instead of when the lease expires.
     // Views counted in memory are written before the database closes.
-    void viewCountsOf(deps)
-      .flush()
+    // Running jobs put their items in flight back and let go of their leases: another instance goes on at once.
+    void jobsOf(deps)
+      .stop()
+      .then(() => viewCountsOf(deps).flush())
       .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))
       .catch(() => undefined)
       .then(() => db.destroy())

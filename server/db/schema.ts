@@ -291,11 +291,11 @@ export interface JobsTable {
   sync_mode: SyncMode | null;
   schedule_id: string | null;
   items_total: number;
-  items_done: number;
-  items_skipped: number;
-  items_failed: number;
+  items_done: Generated<number>;
+  items_skipped: Generated<number>;
+  items_failed: Generated<number>;
   bytes_total: number;
-  bytes_done: number;
+  bytes_done: Generated<number>;
   speed: number | null;
   current_item: string | null;
   /** Why the whole job failed or was cancelled by the server (a message key), e.g. `api_key_invalid`. */
@@ -319,8 +319,10 @@ export interface JobItemsTable {
   placed: Flag;
   size: number;
   status: 'pending' | 'running' | 'done' | 'skipped' | 'failed';
-  /** A reason code: the message key of the failure. */
+  /** A failure's reason code (`fs_exists`, `storage_unavailable`…). */
   reason: string | null;
+  /** JSON `{key, params}`: the failure's message, translated when read. */
+  reason_message: string | null;
   /** JSON of CopyCheckpoint (server/features/jobs/copy-object.ts), while a multipart copy is under way. */
   checkpoint: string | null;
 }

@@ -268,6 +268,17 @@ export const messages = {
     zh: '{field} 中的名称对此存储来说过长：这里最多可容纳 {max} 字节的 UTF-8（即同样多的拉丁字母，或 {cjk} 个汉字）',
   },
   fs_exists: { en: 'Something already exists at {path}', zh: '{path} 已存在' },
+  job_created: { en: 'Job created', zh: '任务已创建' },
+  job_not_found: { en: 'Job not found', zh: '任务不存在' },
+  job_wrong_state: { en: 'The job is {status}: it cannot do that now', zh: '任务当前状态为 {status}，无法执行此操作' },
+  job_paused: { en: 'Job paused', zh: '任务已暂停' },
+  job_resumed: { en: 'Job resumed', zh: '任务已继续' },
+  job_cancelled: { en: 'Job cancelled', zh: '任务已取消' },
+  job_retrying: { en: 'Retrying the failed items', zh: '正在重试失败的项目' },
+  mirror_unconfirmed: {
+    en: 'A mirror also deletes files in the target that the source lacks: confirm it with confirmMirror',
+    zh: '镜像同步还会删除目标中源没有的文件：请用 confirmMirror 确认',
+  },
   fs_virtual_read_only: {
     en: '{path} is not inside a mount point: nothing can be written there',
     zh: '{path} 不在任何挂载点内，无法写入',

@@ -59,6 +59,7 @@ export const jobs: Migration = {
       .addColumn('size', 'bigint', (c) => c.notNull().defaultTo(0))
       .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending', 'running', 'done', 'skipped', 'failed')`))
       .addColumn('reason', 'text')
+      .addColumn('reason_message', 'text')
       .addColumn('checkpoint', 'text')
       .addPrimaryKeyConstraint('job_items_pk', ['job_id', 'seq'])
       .execute();
