@@ -32,6 +32,7 @@ async function main() {
   const stopSweeper = startUploadSweeper(deps);
   // Jobs the records leave queued or running (a restart, a kill -9) go on from their items.
   await jobsOf(deps).start();
+  console.log(`Jobs instance: ${jobsOf(deps).instance}`);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;

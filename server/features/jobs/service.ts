@@ -24,12 +24,14 @@ export class Jobs {
   readonly events: JobEvents;
   private readonly queue: JobQueue;
   private readonly runner: JobRunner;
+  /** This app's name as the holder of a job's lease (`owner_instance`). */
+  readonly instance = randomUUID();
   private starting: Promise<void> | undefined;
 
   constructor(private readonly deps: AppDeps) {
     this.events = new JobEvents(deps);
     this.queue = queueFor(deps);
-    this.runner = new JobRunner(deps, this.events, randomUUID());
+    this.runner = new JobRunner(deps, this.events, this.instance);
   }
 
   start(): Promise<void> {
