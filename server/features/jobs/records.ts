@@ -69,6 +69,7 @@ export async function presentJob(db: DB, row: JobRow, lang: Lang): Promise<Job> 
     speed: row.status === 'running' ? row.speed : null,
     currentItem: row.status === 'running' ? row.current_item : null,
     failures: await failuresOf(db, row, lang),
+    error: row.error_reason ? { reason: row.error_reason, message: translate(row.error_reason as MessageKey, lang) } : null,
     createdAt: row.created_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,

@@ -239,6 +239,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('server jobs from a %s mount', (kind) => {
     await keyJobs.actOk(big.id, 'pause');
     expect((await t.request(`/api/admin/api-keys/${key.id}`, { token, method: 'DELETE' })).status).toBe(200);
     await jobs.actOk(big.id, 'resume');
-    expect(await jobs.ended(big.id)).toMatchObject({ status: 'cancelled' });
+    const cancelled = await jobs.ended(big.id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', error: { reason: 'api_key_invalid', message: expect.stringMatching(/API key/) } });
   });
 });
