@@ -11,6 +11,7 @@ import { assertStorageShared, localStorageAllowed } from './features/storages/sh
 import { ensureDefaultStorage } from './features/storages/configs';
 import { viewCountsOf } from './features/shares/view-counts';
 import { jobsOf } from './features/jobs/service';
+import { startScheduleClock } from './features/jobs/schedules';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -33,6 +34,7 @@ async function main() {
   // Jobs the records leave queued or running (a restart, a kill -9) go on from their items.
   await jobsOf(deps).start();
   console.log(`Jobs instance: ${jobsOf(deps).instance}`);
+  const stopSchedules = startScheduleClock(deps);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -53,6 +55,7 @@ async function main() {
 
   const shutdown = () => {
     stopSweeper();
+    stopSchedules();
     server.close();
     // Another instance takes the sweep over at once instead of when the lease expires.
     // Views counted in memory are written before the database closes.

@@ -327,6 +327,22 @@ export interface JobItemsTable {
   checkpoint: string | null;
 }
 
+/** A sync schedule (013-jobs): a sync job started by cron, as the admin who made it. */
+export interface SyncSchedulesTable {
+  id: string;
+  source: string;
+  target: string;
+  cron: string;
+  mode: SyncMode;
+  enabled: Flag;
+  admin_id: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -348,4 +364,5 @@ export interface Database {
   fs_name_reservations: FsNameReservationsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
+  sync_schedules: SyncSchedulesTable;
 }

@@ -3,7 +3,7 @@ import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
 import { fileRequestDocs } from './catalog/file-requests';
 import { fsDocs } from './catalog/fs';
-import { jobsDocs } from './catalog/jobs';
+import { jobsDocs, syncScheduleDocs } from './catalog/jobs';
 import { mountDocs, storageDocs } from './catalog/mounts';
 import { pasteDocs } from './catalog/pastes';
 import type { RouteDoc, RouteDocs, RouteKey } from './catalog/types';
@@ -25,6 +25,7 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   expenseDocs,
   fileRequestDocs,
   jobsDocs,
+  syncScheduleDocs,
   systemDocs,
 ]);
 

@@ -64,5 +64,24 @@ export const jobs: Migration = {
       .addPrimaryKeyConstraint('job_items_pk', ['job_id', 'seq'])
       .execute();
     await db.schema.createIndex('job_items_status').on('job_items').columns(['job_id', 'status', 'seq']).execute();
+
+    // Sync schedules: a sync job started by cron, as the admin who made the schedule.
+    await db.schema
+      .createTable('sync_schedules')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('source', 'text', (c) => c.notNull())
+      .addColumn('target', 'text', (c) => c.notNull())
+      .addColumn('cron', 'text', (c) => c.notNull())
+      .addColumn('mode', 'text', (c) => c.notNull().check(sql`mode in ('copy-new-and-changed', 'mirror')`))
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('admin_id', 'text', (c) => c.notNull())
+      .addColumn('next_run_at', 'text')
+      .addColumn('last_run_at', 'text')
+      .addColumn('last_job_id', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('sync_schedules_due').on('sync_schedules').columns(['enabled', 'next_run_at']).execute();
+    await addInsertionOrder(db, 'sync_schedules');
   },
 };

@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { createJobRequestSchema, jobListQuerySchema, type LiveEvent } from '../../../contract/jobs';
+import { createJobRequestSchema, jobListQuerySchema, syncScheduleRequestSchema, type LiveEvent } from '../../../contract/jobs';
 import { creatorOf, type AppDeps, type AppEnv } from '../../context';
 import { jsonBody, ok, queryParams } from '../../http';
-import { requireAdmin, requirePermission } from '../auth/middleware';
+import { adminOf, requireAdmin, requirePermission } from '../auth/middleware';
 import { findJobRow, liveJobRows, presentJob } from './records';
+import { createSchedule, deleteSchedule, dryRunSchedule, listSchedules, readSchedule, runSchedule, updateSchedule } from './schedules';
 import { jobsOf } from './service';
 
 /** A comment line this often keeps proxies from closing a quiet event stream. */
@@ -28,6 +29,31 @@ export function jobRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.post('/:id/resume', async (c) => ok(c, await jobs.resume(who(c), c.req.param('id'), c.get('lang')), 'job_resumed'));
   app.post('/:id/cancel', async (c) => ok(c, await jobs.cancel(who(c), c.req.param('id'), c.get('lang')), 'job_cancelled'));
   app.post('/:id/retry-failed', async (c) => ok(c, await jobs.retryFailed(who(c), c.req.param('id'), c.get('lang')), 'job_retrying'));
+  return app;
+}
+
+/** `/admin/sync-schedules`: sync jobs started by cron; run now; a dry run that lists what a run would do. */
+export function syncScheduleRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireAdmin);
+  const jobs = jobsOf(deps);
+  app.get('/', async (c) => ok(c, await listSchedules(deps)));
+  app.post('/', jsonBody(syncScheduleRequestSchema), async (c) =>
+    ok(c, await createSchedule(deps, adminOf(c.get('principal')), c.req.valid('json')), 'sync_schedule_created', 201),
+  );
+  app.get('/:id', async (c) => ok(c, await readSchedule(deps, c.req.param('id'))));
+  app.put('/:id', jsonBody(syncScheduleRequestSchema), async (c) =>
+    ok(c, await updateSchedule(deps, c.get('principal'), c.req.param('id'), c.req.valid('json')), 'sync_schedule_updated'),
+  );
+  app.delete('/:id', async (c) => {
+    await deleteSchedule(deps, c.req.param('id'));
+    return ok(c, null, 'sync_schedule_deleted');
+  });
+  app.post('/:id/run', async (c) => {
+    const jobId = await runSchedule(deps, c.req.param('id'), c.get('lang'));
+    return ok(c, await jobs.read(c.get('principal'), jobId, c.get('lang')), 'job_created', 201);
+  });
+  app.post('/:id/dry-run', async (c) => ok(c, await dryRunSchedule(deps, c.req.param('id'))));
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isJobEnded, type CreateJobRequest, type Job, type JobStatus } from '../../../contract/jobs';
+import { isJobEnded, type Actor, type CreateJobRequest, type Job, type JobStatus } from '../../../contract/jobs';
 import { creatorOf, type AppDeps, type Principal } from '../../context';
 import { ApiError } from '../../errors';
 import type { Lang } from '../../i18n/messages';
@@ -52,7 +52,8 @@ export class Jobs {
     this.starting = undefined;
   }
 
-  async create(principal: Principal, input: CreateJobRequest, lang: Lang): Promise<Job> {
+  /** Plans and queues a job; `origin`: a schedule started it (as its admin), and the task manager names the schedule. */
+  async create(principal: Principal, input: CreateJobRequest, lang: Lang, origin?: { actor: Actor; scheduleId: string }): Promise<Job> {
     await this.start();
     if (principal.kind === 'anonymous') throw new ApiError(401, 'unauthorized');
     const caller = callerOf(principal);
@@ -81,16 +82,16 @@ export class Jobs {
         type: input.type,
         status: 'queued',
         created_by: creatorOf(principal),
-        created_by_kind: principal.kind,
-        created_by_name: principal.kind === 'admin' ? principal.username : principal.name,
-        created_by_id: principal.kind === 'apiKey' ? principal.keyId : null,
+        created_by_kind: origin?.actor.kind ?? principal.kind,
+        created_by_name: origin?.actor.name ?? (principal.kind === 'admin' ? principal.username : principal.name),
+        created_by_id: origin?.actor.id ?? (principal.kind === 'apiKey' ? principal.keyId : null),
         principal_kind: principal.kind,
         principal_id: principal.kind === 'admin' ? principal.adminId : principal.keyId,
         summary: describe.summary,
         target: describe.target,
         on_conflict: describe.onConflict,
         sync_mode: describe.syncMode,
-        schedule_id: null,
+        schedule_id: origin?.scheduleId ?? null,
         items_total: plan.items.filter((item) => item.kind !== 'folder').length,
         bytes_total: plan.bytes,
         created_at: now,

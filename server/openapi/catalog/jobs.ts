@@ -1,4 +1,5 @@
-import { jobListSchema, jobSchema } from '../../../contract/jobs';
+import * as v from 'valibot';
+import { jobListSchema, jobSchema, syncDryRunSchema, syncScheduleSchema } from '../../../contract/jobs';
 import { docsOf, type RouteDoc, type RouteKey } from './types';
 
 const tag = 'Jobs';
@@ -49,3 +50,30 @@ const jobDocs = (area: 'admin' | 'user') => {
 };
 
 export const jobsDocs = docsOf([...jobDocs('admin'), ...jobDocs('user')]);
+
+const base = '/api/admin/sync-schedules';
+
+export const syncScheduleDocs = docsOf([
+  [`GET ${base}`, { tag, summary: 'List sync schedules, with their next run', data: v.array(syncScheduleSchema) }],
+  [
+    `POST ${base}`,
+    {
+      tag,
+      summary: 'Schedule a sync',
+      description:
+        '`cron` has five fields (minute hour day month weekday), read in UTC. A `mirror` needs `confirmMirror: true`. ' +
+        'Each run is a sync job, named after the schedule in the task manager.',
+      data: syncScheduleSchema,
+      ok: [201],
+      errors: [404],
+    },
+  ],
+  [`GET ${base}/:id`, { tag, summary: 'Read a sync schedule', data: syncScheduleSchema, errors: [404] }],
+  [`PUT ${base}/:id`, { tag, summary: 'Change a sync schedule', data: syncScheduleSchema, errors: [404] }],
+  [`DELETE ${base}/:id`, { tag, summary: 'Delete a sync schedule (not its jobs)', data: v.null(), errors: [404] }],
+  [`POST ${base}/:id/run`, { tag, summary: 'Run a sync schedule now', data: jobSchema, ok: [201], errors: [404, 413] }],
+  [
+    `POST ${base}/:id/dry-run`,
+    { tag, summary: 'What a run would copy and delete, without doing it', data: syncDryRunSchema, errors: [404] },
+  ],
+]);
