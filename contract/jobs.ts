@@ -95,6 +95,11 @@ export const jobSchema = v.object({
   currentItem: v.nullable(v.string()),
   /** The first failures (at most 100); `items.failed` counts them all. */
   failures: v.array(jobFailureSchema),
+  /**
+   * Why the server ended the whole job itself (`api_key_invalid`: the key it acts as was deleted or expired), in the
+   * caller's language; absent or null otherwise.
+   */
+  error: v.optional(v.nullable(v.object({ reason: v.string(), message: v.string() }))),
   createdAt: v.string(),
   startedAt: v.nullable(v.string()),
   finishedAt: v.nullable(v.string()),

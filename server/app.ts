@@ -21,6 +21,7 @@ import { fileShareRoutes } from './features/file-shares/visitor-routes';
 import { fileRoutes } from './features/file-shares/manage-routes';
 import { expenseRoutes } from './features/expenses/routes';
 import { fileRequestRoutes } from './features/file-requests/routes';
+import { jobRoutes, syncScheduleRoutes } from './features/jobs/routes';
 import { cacheRoutes, fsRoutes } from './features/fs/routes';
 import { localStorageRoutes } from './features/storages/local-url-routes';
 import { adminMountRoutes, userMountRoutes } from './features/mounts/routes';
@@ -67,6 +68,9 @@ export function createApp(deps: AppDeps) {
   api.route('/', fileRequestRoutes(deps));
   api.route('/user/cache', cacheRoutes(deps, 'user'));
   api.route('/', transferRoutes(deps));
+  api.route('/admin/jobs', jobRoutes(deps, 'admin'));
+  api.route('/user/jobs', jobRoutes(deps, 'user'));
+  api.route('/admin/sync-schedules', syncScheduleRoutes(deps));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);
 

@@ -30,6 +30,7 @@ describe('readConfig', () => {
       databaseUrl: undefined,
       sharedDataDir: false,
       corsOrigins: [],
+      jobLeaseSeconds: 30,
     });
   });
 
@@ -46,6 +47,7 @@ describe('readConfig', () => {
       ALLOW_PRIVATE_URLS: '1',
       TRUST_PROXY: '1',
       ADMIN_TOKEN_TTL_HOURS: '48',
+      JOB_LEASE_SECONDS: '5',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -58,6 +60,7 @@ describe('readConfig', () => {
       allowPrivateUrls: true,
       trustProxy: true,
       adminTokenTtlHours: 48,
+      jobLeaseSeconds: 5,
     });
   });
 

@@ -25,6 +25,11 @@ export interface ServerConfig {
    * frontend served elsewhere; none by default. See server/middleware/cors.ts.
    */
   corsOrigins: string[];
+  /**
+   * `JOB_LEASE_SECONDS`: how long an instance holds a server job without renewing it; another instance takes a job
+   * over this long after its instance died (server/features/jobs/). Default 30.
+   */
+  jobLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -36,6 +41,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
   const problems: string[] = [];
   const port = integerIn(env, 'PORT', 8787, 0, 65535, problems);
   const ttl = integerIn(env, 'ADMIN_TOKEN_TTL_HOURS', 24, 1, 24 * 365, problems);
+  const jobLeaseSeconds = integerIn(env, 'JOB_LEASE_SECONDS', 30, 2, 3600, problems);
   const publicUrl = env.PUBLIC_URL?.trim() || undefined;
   if (publicUrl && !isHttpUrl(publicUrl)) {
     problems.push(`PUBLIC_URL must be an http(s) URL such as https://paste.example.com (got "${publicUrl}")`);
@@ -86,6 +92,7 @@ export function readConfig(env: Env = process.env): ServerConfig {
     databaseUrl,
     sharedDataDir,
     corsOrigins,
+    jobLeaseSeconds,
   };
 }
 

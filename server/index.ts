@@ -11,6 +11,8 @@ import { assertStorageShared, localStorageAllowed } from './features/storages/sh
 import { ensureDefaultStorage } from './features/storages/configs';
 import { viewCountsOf } from './features/shares/view-counts';
 import { transfersOf } from './features/transfers/registry';
+import { jobsOf } from './features/jobs/service';
+import { startScheduleClock } from './features/jobs/schedules';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -30,6 +32,10 @@ async function main() {
   // In the background: moving an old install's shares into the share area may take a while on S3.
   sweepAsLeader(deps).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
   const stopSweeper = startUploadSweeper(deps);
+  // Jobs the records leave queued or running (a restart, a kill -9) go on from their items.
+  await jobsOf(deps).start();
+  console.log(`Jobs instance: ${jobsOf(deps).instance}`);
+  const stopSchedules = startScheduleClock(deps);
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -50,10 +56,14 @@ async function main() {
 
   const shutdown = () => {
     stopSweeper();
+    stopSchedules();
     server.close();
     // Another instance takes the sweep over at once instead of when the lease expires.
+    // Running jobs put their items in flight back and let go of their leases: another instance goes on at once.
     // Views counted in memory and the transfers' last state are written before the database closes.
-    void Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush()])
+    void jobsOf(deps)
+      .stop()
+      .then(() => Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush()]))
       .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))
       .catch(() => undefined)
       .then(() => db.destroy())

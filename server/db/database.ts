@@ -13,6 +13,7 @@ import { expenses } from './migrations/009-expenses';
 import { pasteEncryption } from './migrations/010-paste-encryption';
 import { fileRequests } from './migrations/011-file-requests';
 import { nameReservations } from './migrations/012-name-reservations';
+import { jobs } from './migrations/013-jobs';
 import { liveTransfers } from './migrations/014-live-transfers';
 import type { Database } from './schema';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '010-paste-encryption': pasteEncryption,
   '011-file-requests': fileRequests,
   '012-name-reservations': nameReservations,
+  '013-jobs': jobs,
   '014-live-transfers': liveTransfers,
 };
 

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
-import type { Actor, TransferKind, TransferOutcome } from '../../contract/jobs';
+import type { FsConflictPolicy } from '../../contract/fs';
+import type { Actor, JobStatus, JobType, SyncMode, TransferKind, TransferOutcome } from '../../contract/jobs';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
 type Flag = number;
@@ -292,6 +293,77 @@ export interface LiveTransfersTable {
   finished_at: string | null;
 }
 
+/** A server job (013-jobs, server/features/jobs/): what it does, who asked, its counts and who runs it now. */
+export interface JobsTable {
+  id: string;
+  type: JobType;
+  status: JobStatus;
+  /** `admin` or `apikey:<id>` (context.ts creatorOf): keys see their own jobs. */
+  created_by: string;
+  created_by_kind: Actor['kind'];
+  created_by_name: string;
+  created_by_id: string | null;
+  /** Who the job acts as: the admin's id, or the key's id (read again at each start). */
+  principal_kind: 'admin' | 'apiKey';
+  principal_id: string;
+  summary: string;
+  target: string;
+  on_conflict: FsConflictPolicy;
+  sync_mode: SyncMode | null;
+  schedule_id: string | null;
+  items_total: number;
+  items_done: Generated<number>;
+  items_skipped: Generated<number>;
+  items_failed: Generated<number>;
+  bytes_total: number;
+  bytes_done: Generated<number>;
+  speed: number | null;
+  current_item: string | null;
+  /** Why the whole job failed or was cancelled by the server (a message key), e.g. `api_key_invalid`. */
+  error_reason: string | null;
+  owner_instance: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface JobItemsTable {
+  job_id: string;
+  seq: number;
+  /** A file to copy, a folder to make, or (a mirror) a target file to delete. */
+  kind: 'file' | 'folder' | 'delete';
+  source_path: string | null;
+  target_path: string;
+  /** 1 once `target_path` is the name its conflict rule chose (so a resumed item writes there again). */
+  placed: Flag;
+  size: number;
+  status: 'pending' | 'running' | 'done' | 'skipped' | 'failed';
+  /** A failure's reason code (`fs_exists`, `storage_unavailable`…). */
+  reason: string | null;
+  /** JSON `{key, params}`: the failure's message, translated when read. */
+  reason_message: string | null;
+  /** JSON of CopyCheckpoint (server/features/jobs/copy-object.ts), while a multipart copy is under way. */
+  checkpoint: string | null;
+}
+
+/** A sync schedule (013-jobs): a sync job started by cron, as the admin who made it. */
+export interface SyncSchedulesTable {
+  id: string;
+  source: string;
+  target: string;
+  cron: string;
+  mode: SyncMode;
+  enabled: Flag;
+  admin_id: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_job_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -312,4 +384,7 @@ export interface Database {
   file_request_uploads: FileRequestUploadsTable;
   fs_name_reservations: FsNameReservationsTable;
   live_transfers: LiveTransfersTable;
+  jobs: JobsTable;
+  job_items: JobItemsTable;
+  sync_schedules: SyncSchedulesTable;
 }

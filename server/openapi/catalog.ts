@@ -3,6 +3,7 @@ import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
 import { fileRequestDocs } from './catalog/file-requests';
 import { fsDocs } from './catalog/fs';
+import { jobsDocs, syncScheduleDocs } from './catalog/jobs';
 import { mountDocs, storageDocs } from './catalog/mounts';
 import { pasteDocs } from './catalog/pastes';
 import type { RouteDoc, RouteDocs, RouteKey } from './catalog/types';
@@ -24,6 +25,8 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   authDocs,
   expenseDocs,
   fileRequestDocs,
+  jobsDocs,
+  syncScheduleDocs,
   systemDocs,
   transferDocs,
 ]);

@@ -72,7 +72,7 @@ async function takenBelow(target: MountTarget): Promise<(to: MountTarget) => 'fi
 }
 
 /** A copy or move item's source and target, checked: not a mount's root, not into itself, the source there. */
-async function itemTargets(deps: AppDeps, caller: FsCaller, item: { sourcePath: string; targetPath: string }) {
+export async function itemTargets(deps: AppDeps, caller: FsCaller, item: { sourcePath: string; targetPath: string }) {
   const sourcePath = normalizePath(item.sourcePath, 'sourcePath');
   const targetPath = targetPathOf(sourcePath, item.targetPath);
   const source = await resolveInMount(deps, caller, sourcePath);

@@ -58,7 +58,7 @@ async function moveInStorage(deps: AppDeps, source: MountTarget, target: MountTa
 const comparableEtag = (etag: string | null | undefined) => (etag && /^[0-9a-f]{32}$/i.test(etag.replace(/"/g, '')) ? etag.replace(/"/g, '').toLowerCase() : undefined);
 
 /** The copy of `source` at `object` is whole: the same size, and the same MD5 where both sides give one. */
-function assertSameFile(source: ListedObject, object: ListedObject) {
+export function assertSameFile(source: ListedObject, object: ListedObject) {
   if (source.size !== object.size) throw sizeMismatch();
   const [from, to] = [comparableEtag(source.etag), comparableEtag(object.etag)];
   if (from && to && from !== to) throw badInput('etag', 'etag_mismatch');

@@ -16,6 +16,12 @@ export const TAGS = [
   { name: 'Storage', description: 'Storage configurations (S3-compatible or local folders).' },
   { name: 'Auth and keys', description: 'Admin login and session, API keys, and the credential checks.' },
   { name: 'Expenses', description: 'Expense claims with receipts: filing, the review lifecycle, and the CSV export.' },
+  {
+    name: 'Jobs',
+    description:
+      'Copies, moves and syncs between mounts that the server runs itself, from a durable record: they go on without ' +
+      'the browser, survive a restart, and are watched live over Server-Sent Events.',
+  },
   { name: 'File requests', description: 'Links through which people without an account send files: management, and the senders\' grant and uploads.' },
   { name: 'Tasks', description: 'What the server moves: the live transfers of every instance, for the admin.' },
   { name: 'System', description: 'Health, version, limits, settings, the dashboard, and this API description.' },
