@@ -54,6 +54,9 @@ export type CreateJobRequest = v.InferOutput<typeof createJobRequestSchema>;
 /** What a client sends (paths as text). */
 export type CreateJobBody = v.InferInput<typeof createJobRequestSchema>;
 
+/** `retry-failed`: the user's choice for the names the run found taken, when they made one. */
+export const retryJobRequestSchema = v.object({ onConflict: v.optional(fsConflictPolicySchema) });
+
 /** Who started a job or a transfer, as the admin's task manager names them. */
 export const actorSchema = v.object({
   kind: v.picklist(['admin', 'apiKey', 'fileRequest', 'visitor', 'schedule']),

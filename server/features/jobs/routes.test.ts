@@ -123,6 +123,29 @@ describe.each<Kind>(['LOCAL', 'S3'])('server jobs from a %s mount', (kind) => {
     expect((await expectError(await jobs.act(failing.id, 'retry-failed'), 409)).data.error).toBe('conflict');
   });
 
+  it('retries the names found taken with the choice the user made, and goes on with a cancelled job', async () => {
+    const src = `${from}/${fresh('decided')}`;
+    await fs.uploadOk(src, 'a.txt', text('new a'));
+    const dst = `${to}/${fresh('decided-at')}`;
+    await fs.uploadOk(dst, 'a.txt', text('old a'));
+    const job = await jobs.createOk({ type: 'copy', onConflict: 'fail', items: [{ sourcePath: `${src}/a.txt`, targetPath: `${dst}/` }] });
+    expect((await jobs.ended(job.id)).failures).toMatchObject([{ reason: 'fs_exists' }]);
+    expect((await expectError(await jobs.act(job.id, 'retry-failed', { onConflict: 'overwrite' }), 400)).data.error).toBe('validation');
+    await jobs.actOk(job.id, 'retry-failed', { onConflict: 'replace' });
+    expect(await jobs.ended(job.id)).toMatchObject({ status: 'completed', onConflict: 'replace', items: { done: 1, failed: 0 } });
+    expect(await content(`${dst}/a.txt`)).toBe('new a');
+
+    const many = `${from}/${fresh('cancel-then-retry')}`;
+    const files = await seed(many, 40, 256);
+    const target = `${to}/${fresh('cancel-then-retry-at')}`;
+    const cut = await jobs.createOk({ type: 'copy', items: [{ sourcePath: many, targetPath: target }] });
+    await jobs.actOk(cut.id, 'cancel');
+    await jobs.until(cut.id, (j) => j.currentItem === null);
+    expect((await jobs.actOk(cut.id, 'retry-failed')).status).toMatch(/queued|running|completed/);
+    expect(await jobs.ended(cut.id)).toMatchObject({ status: 'completed', items: { total: 40, done: 40, failed: 0 } });
+    await sameBytes(target, files);
+  });
+
   it('pauses (the items stay where they are), resumes to the end, and a cancelled job stays cancelled', async () => {
     const src = `${from}/${fresh('many')}`;
     const files = await seed(src, 100, 256);

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { createJobRequestSchema, jobListQuerySchema, syncScheduleRequestSchema, type LiveEvent } from '../../../contract/jobs';
+import { createJobRequestSchema, jobListQuerySchema, retryJobRequestSchema, syncScheduleRequestSchema, type LiveEvent } from '../../../contract/jobs';
 import { creatorOf, type AppDeps, type AppEnv } from '../../context';
 import { jsonBody, ok, queryParams } from '../../http';
 import { adminOf, requireAdmin, requirePermission } from '../auth/middleware';
@@ -28,7 +28,9 @@ export function jobRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   app.post('/:id/pause', async (c) => ok(c, await jobs.pause(who(c), c.req.param('id'), c.get('lang')), 'job_paused'));
   app.post('/:id/resume', async (c) => ok(c, await jobs.resume(who(c), c.req.param('id'), c.get('lang')), 'job_resumed'));
   app.post('/:id/cancel', async (c) => ok(c, await jobs.cancel(who(c), c.req.param('id'), c.get('lang')), 'job_cancelled'));
-  app.post('/:id/retry-failed', async (c) => ok(c, await jobs.retryFailed(who(c), c.req.param('id'), c.get('lang')), 'job_retrying'));
+  app.post('/:id/retry-failed', jsonBody(retryJobRequestSchema), async (c) =>
+    ok(c, await jobs.retryFailed(who(c), c.req.param('id'), c.get('lang'), c.req.valid('json').onConflict), 'job_retrying'),
+  );
   return app;
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isJobEnded, type Actor, type CreateJobRequest, type Job, type JobStatus } from '../../../contract/jobs';
+import type { FsConflictPolicy } from '../../../contract/fs';
 import { creatorOf, type AppDeps, type Principal } from '../../context';
 import { ApiError } from '../../errors';
 import type { Lang } from '../../i18n/messages';
@@ -162,10 +163,15 @@ export class Jobs {
   }
 
   /** Only the failed items again: they become pending, and the job is queued. */
-  async retryFailed(principal: Principal, id: string, lang: Lang): Promise<Job> {
+  /**
+   * Runs the failed items again (and, of a cancelled job, the ones it did not reach); `onConflict`, when given, is the
+   * user's choice for the names the first run found taken.
+   */
+  async retryFailed(principal: Principal, id: string, lang: Lang, onConflict?: FsConflictPolicy): Promise<Job> {
     await this.start();
     const row = await this.row(principal, id);
-    if (!(row.status === 'partial' || row.status === 'failed') || row.items_failed === 0) throw wrongState(row.status);
+    const retryable = row.status === 'cancelled' || ((row.status === 'partial' || row.status === 'failed') && row.items_failed > 0);
+    if (!retryable) throw wrongState(row.status);
     await this.deps.db.transaction().execute(async (trx) => {
       await trx
         .updateTable('job_items')
@@ -175,7 +181,7 @@ export class Jobs {
         .execute();
       await trx
         .updateTable('jobs')
-        .set({ status: 'queued', finished_at: null, error_reason: null, updated_at: this.deps.now().toISOString() })
+        .set({ status: 'queued', finished_at: null, error_reason: null, updated_at: this.deps.now().toISOString(), ...(onConflict && { on_conflict: onConflict }) })
         .where('id', '=', id)
         .execute();
     });
