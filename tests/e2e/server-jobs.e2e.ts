@@ -1,14 +1,15 @@
 /**
  * Copies between storages run on the server: "Copy to…" of a 300 MiB folder from the server's disk into a bucket
  * starts a job, the tab closes, and a tab opened again shows the task where the job is until it ends completed,
- * every byte in place.
+ * every byte in place. A sync schedule made in mount management shows its next run, its dry run lists what it would
+ * copy, and "run now" starts a job the admin's task manager shows to its end.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminToken, loginAsAdmin, newPerson, taskEnds } from './harness';
+import { adminToken, animationsEnded, loginAsAdmin, newPerson, seriousA11yViolations, taskEnds } from './harness';
 import { adminApi, mountBucket, storedTree } from './mounts';
 import { useSuite } from './suite';
 
@@ -80,4 +81,56 @@ describe('server jobs', () => {
     expect(await suite.s3.pendingUploads()).toEqual([]);
     expect(first.errors).toEqual([]);
   }, 360_000);
+
+  it('a sync schedule shows its next run and its dry run, and “run now” is a job the task manager follows', async () => {
+    const api = adminApi(suite.server.url, token);
+    for (const name of ['a.txt', 'b.txt']) {
+      const form = new FormData();
+      form.append('path', '/local/notes/');
+      form.append('file', new Blob([`note ${name}\n`]), name);
+      expect((await fetch(`${suite.server.url}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form })).status).toBe(201);
+    }
+    const { page, errors } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/admin/mount-management`);
+    const section = page.getByRole('region', { name: 'Sync schedules' });
+    await section.getByText('No sync schedules yet').waitFor();
+    await section.getByRole('button', { name: 'Create sync schedule' }).click();
+    const form = page.getByRole('dialog', { name: 'Create sync schedule' });
+    await form.getByLabel('Source').fill('/local/notes');
+    await form.getByLabel('Target').fill('/local/notes/copy');
+    await form.getByRole('button', { name: 'Create sync schedule' }).click();
+    await form.getByText('The target must not lie inside the source, nor the source inside the target').waitFor();
+    await form.getByLabel('Target').fill('/s3/notes-backup');
+    await form.getByLabel('Mode').selectOption('mirror');
+    await form.getByRole('button', { name: 'Create sync schedule' }).click();
+    await form.getByText('Confirm that the mirror may delete files in the target').waitFor();
+    await form.getByLabel('Mode').selectOption('copy-new-and-changed');
+    await form.getByRole('button', { name: 'Create sync schedule' }).click();
+    await form.waitFor({ state: 'hidden' });
+
+    const row = section.locator('[data-sync-source="/local/notes"]');
+    await row.getByText('0 3 * * *').waitFor();
+    expect(await row.locator('time').first().getAttribute('datetime')).toMatch(/T03:00:00/);
+    await animationsEnded(page);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await row.getByRole('button', { name: 'Dry run of /local/notes → /s3/notes-backup' }).click();
+    const plan = page.getByRole('dialog', { name: 'What a run of /local/notes → /s3/notes-backup would do now' });
+    await plan.getByText('Copy 2 files (', { exact: false }).waitFor();
+    expect(await plan.getByRole('list', { name: 'Files to copy' }).getByRole('listitem').count()).toBe(2);
+    await plan.getByRole('button', { name: 'Close', exact: true }).first().click();
+
+    await row.getByRole('button', { name: 'Run /local/notes → /s3/notes-backup now' }).click();
+    await page.getByText('Sync of /local/notes → /s3/notes-backup started: see Tasks').first().waitFor();
+    await page.goto(`${suite.server.url}/admin/tasks`);
+    await page.locator('li[data-outcome="completed"]').filter({ hasText: '/s3/notes-backup' }).first().waitFor({ timeout: 60_000 });
+    expect(Object.fromEntries(await storedTree(suite.server.url, token, '/s3/notes-backup/'))).toEqual({
+      'a.txt': sha256(Buffer.from('note a.txt\n')),
+      'b.txt': sha256(Buffer.from('note b.txt\n')),
+    });
+    const schedules = (await (await api('sync-schedules')).json()) as { data: { lastJobId: string | null }[] };
+    expect(schedules.data[0]?.lastJobId).toBeTruthy();
+    expect(errors).toEqual([]);
+  }, 180_000);
 });
