@@ -40,6 +40,12 @@ describe('task machine: server jobs', () => {
     expect(commands).toEqual(['serverJob pause', 'serverJob cancel']);
   });
 
+  it('offers pause for a running job, not for a single upload', () => {
+    expect(harness(jobTask).actor.getSnapshot().can({ type: 'task.pause' })).toBe(true);
+    const upload = harness({ ...jobTask, type: 'upload', payload: { kind: 'shareUpload', file: new File(['x'], 'a.txt'), mimetype: 'text/plain', options: { expires_in: 0, max_views: 0 } } });
+    expect(upload.actor.getSnapshot().can({ type: 'task.pause' })).toBe(false);
+  });
+
   it('tells the server nothing for a task the engine runs', () => {
     const { actor, commands } = harness({ ...jobTask, payload: { kind: 'fsDelete', paths: ['/local/a'] } });
     actor.send({ type: 'task.cancel' });

@@ -37,7 +37,7 @@ const rowView = (state: TaskSnapshot) => {
   const { id, label, stage, error, result, counts, currentFile, type, progress, payload } = state.context;
   // Files into a mount folder, or files shared together: picked again as a folder or as files after a reload.
   const batch = isBatchPayload(payload) ? payload : undefined;
-  return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value), fromFolder: batch?.fromFolder, isBatch: Boolean(batch) };
+  return { id, label, stage, error, result, counts, currentFile, type, total: progress.total, status: String(state.value), fromFolder: batch?.fromFolder, isBatch: Boolean(batch), canPause: state.can({ type: 'task.pause' }) };
 };
 
 /** Files picked again for a batch: a folder's keep their path inside it, as when they were first picked. */
@@ -57,7 +57,7 @@ function sameFields<T extends Record<string, unknown>>(a: T, b: T): boolean {
  */
 export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRemove }: TaskRowProps) {
   const { t } = useLingui();
-  const { id, label, stage, error, result, counts, currentFile, type, total, status, fromFolder, isBatch } = useSelector(task, rowView, sameFields);
+  const { id, label, stage, error, result, counts, currentFile, type, total, status, fromFolder, isBatch, canPause } = useSelector(task, rowView, sameFields);
   const fileInput = useRef<HTMLInputElement>(null);
   const [deciding, setDeciding] = useState(false);
   /** A task over many items that ended partly done names the items that failed, and why. */
@@ -104,7 +104,7 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
         <span className={styles.status} role="status">
           {status === 'running' ? <RunningStatus task={task} stage={stage} /> : statusText}
         </span>
-        {status === 'running' && isBatch && (
+        {canPause && (
           <Button size="small" variant="ghost" aria-label={t`Pause ${label}`} onClick={() => task.send({ type: 'task.pause' })}>
             <Pause size={15} aria-hidden />
           </Button>
