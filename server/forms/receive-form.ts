@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -106,12 +106,18 @@ export async function receiveForm<T>(request: Request, options: ReceiveFormOptio
 
   if (staged) {
     const { file, filename, mimeType, limit } = await staged;
+    let body: ReadStream | undefined;
     try {
       if (problem) throw problem;
       if (limit.exceeded) throw options.tooLarge(limit.seen);
-      streamed = options.store({ ...fields }, { stream: createReadStream(file), filename, mimeType });
+      body = createReadStream(file);
+      // A store that refuses before it reads (a path, a permission) leaves the stream unread: its error once the
+      // file is removed below must not become an uncaught exception; a store that reads sees errors as it reads.
+      body.on('error', () => undefined);
+      streamed = options.store({ ...fields }, { stream: body, filename, mimeType });
       await streamed;
     } finally {
+      body?.destroy();
       await rm(file, { force: true });
     }
   }
