@@ -12,7 +12,7 @@ import { envelopeSchema } from '../../contract/envelope';
 import { fsUploadBatchResultSchema } from '../../contract/fs';
 import { jobSchema, type Job } from '../../contract/jobs';
 import { storageConfigSchema } from '../../contract/storage';
-import { startInstance, type Instance } from '../fixtures/instances';
+import { instanceClient, startInstance, type Instance } from '../fixtures/instances';
 import { freshSchema, type FreshSchema } from '../fixtures/postgres';
 import { startS3rver, type RunningS3rver } from '../fixtures/s3rver';
 
@@ -30,19 +30,7 @@ describe('kill -9 of the instance running a server job', () => {
   let token: string;
   const contents = Array.from({ length: FILES }, (_, n) => randomBytes(4096 + n));
 
-  const call = (instance: Instance, path: string, init: RequestInit & { json?: unknown } = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    if (init.json !== undefined) headers.set('content-type', 'application/json');
-    return fetch(`${instance.origin}${path}`, { ...init, headers, ...(init.json !== undefined && { method: 'POST', body: JSON.stringify(init.json) }) });
-  };
-  const ok = async <S extends v.GenericSchema>(res: Promise<Response>, schema: S, status = 200) => {
-    const answer = await res;
-    expect(answer.status).toBe(status);
-    const data = v.parse(envelopeSchema(schema), await answer.json()).data;
-    if (data === undefined) throw new Error('no data in the answer');
-    return data as v.InferOutput<S>;
-  };
+  const { call, ok } = instanceClient(() => token);
 
   beforeAll(async () => {
     const cluster = inject('postgresUrl');

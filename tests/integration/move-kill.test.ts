@@ -10,7 +10,7 @@ import { loginResponseSchema } from '../../contract/auth';
 import { envelopeSchema } from '../../contract/envelope';
 import { fsListingSchema, fsUploadBatchResultSchema } from '../../contract/fs';
 import { storageConfigSchema } from '../../contract/storage';
-import { startInstance, type Instance } from '../fixtures/instances';
+import { instanceClient, startInstance, type Instance } from '../fixtures/instances';
 import { freshSchema, type FreshSchema } from '../fixtures/postgres';
 import { startS3rver, type RunningS3rver } from '../fixtures/s3rver';
 
@@ -27,17 +27,7 @@ describe('kill -9 during a 200-file move between storages', () => {
   let token: string;
   const contents = Array.from({ length: FILES }, (_, n) => randomBytes(2048 + n));
 
-  const call = (instance: Instance, path: string, init: RequestInit & { json?: unknown } = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('authorization', `Bearer ${token}`);
-    if (init.json !== undefined) headers.set('content-type', 'application/json');
-    return fetch(`${instance.origin}${path}`, { ...init, headers, ...(init.json !== undefined && { method: 'POST', body: JSON.stringify(init.json) }) });
-  };
-  const ok = async <S extends v.GenericSchema>(res: Promise<Response>, schema: S, status = 200) => {
-    const answer = await res;
-    expect(answer.status).toBe(status);
-    return v.parse(envelopeSchema(schema), await answer.json()).data;
-  };
+  const { call, ok } = instanceClient(() => token);
 
   beforeAll(async () => {
     const cluster = inject('postgresUrl');
