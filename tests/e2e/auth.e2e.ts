@@ -77,6 +77,7 @@ describe('admin login', () => {
       'Text management',
       'File management',
       'File requests',
+      'Tasks',
       'Storage config',
       'Mount management',
       'Key management',

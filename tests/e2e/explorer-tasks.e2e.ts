@@ -4,8 +4,8 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { adminToken, blobStorageBytes, holdAllButFirst, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb, taskEnds } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminToken, blobStorageBytes, localStorageRoot, loginAsAdmin, newPerson, setMaxUploadSizeMb, taskEnds } from './harness';
 import { COURIER_READ_BYTES } from '../../workers/transport/couriers';
 import { adminApi, mountBucket, storedTree } from './mounts';
 import { useSuite } from './suite';
@@ -47,25 +47,6 @@ async function copySelectionTo(page: Page, destination: string[]) {
   await dialog.getByRole('button', { name: 'Copy here' }).click();
 }
 
-/**
- * The resource timings of the first of the page's workers whose URL matches `script` to have made two requests,
- * read while it runs (a copy's couriers end with their task).
- */
-function resourceTimings(page: Page, script: RegExp): Promise<{ name: string; workerStart: number }[]> {
-  return vi.waitFor(
-    async () => {
-      for (const worker of page.workers().filter((candidate) => script.test(candidate.url()))) {
-        const entries = await worker
-          .evaluate(() => performance.getEntriesByType('resource').map((entry) => ({ name: entry.name, workerStart: (entry as PerformanceResourceTiming).workerStart })))
-          .catch(() => []);
-        if (entries.length >= 2) return entries;
-      }
-      throw new Error(`No worker of ${script} has made two requests yet`);
-    },
-    { timeout: 20_000, interval: 200 },
-  );
-}
-
 beforeAll(async () => {
   mkdirSync(join(batch, 'sub'), { recursive: true });
   for (let index = 0; index < 29; index++) {
@@ -93,8 +74,7 @@ describe('mount explorer tasks', () => {
     await expect.poll(async () => (await tree('/local/batch/')).size, { timeout: 120_000 }).toBe(30);
     expect(Object.fromEntries(await tree('/local/batch/'))).toEqual(Object.fromEntries(expected));
 
-    // LOCAL → S3: the worker streams every file from the disk's signed URLs into the bucket, small files read
-    // several to a request (read groups).
+    // LOCAL → S3: a server job copies every file; the page reads none of them.
     const localReads: URL[] = [];
     page.context().on('request', (request) => {
       const url = new URL(request.url());
@@ -103,9 +83,7 @@ describe('mount explorer tasks', () => {
     await option(page, 'batch').click();
     await copySelectionTo(page, ['s3']);
     expect(await taskEnds(page, 'Copy to /s3/', 'Completed')).toContain('30 done, 0 skipped, 0 failed');
-    const groupReads = localReads.filter((url) => url.searchParams.getAll('key').length > 1);
-    expect(groupReads.length).toBeGreaterThan(0);
-    expect(localReads.length).toBeLessThan(30);
+    expect(localReads).toEqual([]);
     expect(Object.fromEntries(await tree('/s3/batch/'))).toEqual(Object.fromEntries(expected));
     expect(await suite.s3.pendingUploads()).toEqual([]);
 
@@ -134,33 +112,8 @@ describe('mount explorer tasks', () => {
     expect(errors).toEqual([]);
   }, 400_000);
 
-  it('cancelling a copy stops it and leaves no half-written object or multipart upload', async () => {
-    const { page } = await newPerson(suite.browser);
-    await loginAsAdmin(page, suite.server.url);
-    await api('fs/mkdir', { method: 'POST', body: JSON.stringify({ path: '/s3/cancelled/' }) });
-    await page.goto(`${suite.server.url}/mount-explorer/local/batch`);
-    await option(page, 'big.bin').click();
-    // One part goes through, the others wait for the cancel, which so lands mid-copy.
-    const release = await holdAllButFirst(page.context(), /partNumber=/);
-    await copySelectionTo(page, ['s3', 'cancelled']);
-    await page.getByRole('button', { name: /^Tasks/ }).click();
-    const sheet = page.getByRole('dialog', { name: 'Task manager' });
-    await sheet.getByText(/Uploading [1-9]\d?%/).first().waitFor({ timeout: 60_000 });
-    await sheet.getByRole('button', { name: 'Cancel Copy to /s3/cancelled/' }).first().click();
-    release();
-    await sheet.getByText('Cancelled', { exact: true }).first().waitFor();
-    await expect.poll(() => suite.s3.pendingUploads(), { timeout: 20_000 }).toEqual([]);
-    expect((await tree('/s3/cancelled/')).size).toBe(0);
-  }, 180_000);
-
-  it('a copy of a large file between storages does not keep its bytes in the browser, nor pass them through the service worker', async () => {
-    // 768 MiB, written straight into the LOCAL storage: 154 parts, read as blobs and sent. Chromium kept every one
-    // of them (a 2 GiB copy failed once its blob storage was full): the service worker's fetch events held the
-    // bodies, and the engine's worker its reads, until their heaps were collected, which they hardly ever were.
-    // Now couriers that end every 64 MiB move the bytes, under a service worker of their own without a fetch
-    // handler (public/courier-sw.js): once the copy is over, less than one courier's share is left (2 MiB here;
-    // 768 MiB with the couriers' requests through the app's service worker before it counted what its events
-    // hold, 1.5 GiB without the couriers).
+  it('a copy of a large file between storages is a server job: cancelled mid-way it leaves nothing, retried it ends exact', async () => {
+    // 768 MiB, written straight into the LOCAL storage. The server copies it in parts; the page holds none of it.
     const size = 768 * MIB;
     await setMaxUploadSizeMb(suite.server.url, token, size / MIB + 1);
     const source = join(await localStorageRoot(suite.server, token), 'large');
@@ -179,28 +132,30 @@ describe('mount explorer tasks', () => {
 
     const { page, context } = await newPerson(suite.browser);
     await loginAsAdmin(page, suite.server.url);
-    // A page the service worker controls from its start, and so the engine's worker too: the engine's requests
-    // reach the service worker as fetch events.
     await page.goto(`${suite.server.url}/mount-explorer/local/large`);
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
-    await page.reload();
-    // And the couriers' own service worker active, which they would otherwise not have (the first couriers of a
-    // first visit go through the app's).
-    await page.waitForFunction(async () => (await navigator.serviceWorker.getRegistration('/assets/courier.worker-x.js'))?.active?.state === 'activated', null, { timeout: 20_000 });
     await option(page, 'large.bin').click();
     const before = await blobStorageBytes(context);
+    const created = page.waitForResponse((response) => response.url().endsWith('/api/admin/jobs') && response.request().method() === 'POST');
     await copySelectionTo(page, ['s3', 'large']);
-    // Meanwhile: the couriers' requests never reached the app's service worker (no fetch event: workerStart 0); the
-    // engine's own requests still do, which shows the page and its workers are controlled.
-    const couriers = await resourceTimings(page, /courier\.worker/);
-    expect(couriers.some((entry) => entry.name.startsWith(`${suite.server.url}/api/local-storage/`))).toBe(true);
-    expect(couriers.filter((entry) => entry.workerStart > 0)).toEqual([]);
-    expect((await resourceTimings(page, /transfer\.worker/)).some((entry) => entry.workerStart > 0)).toBe(true);
-    expect(await taskEnds(page, 'Copy to /s3/large/', 'Completed')).toContain('1 done');
-    const held = (await blobStorageBytes(context)) - before;
-    expect(held).toBeLessThan(COURIER_READ_BYTES);
+    const job = ((await (await created).json()) as { data: { id: string } }).data;
+    // Cancelled once some of it is copied: the job's multipart upload is aborted, no half object is left.
+    await expect.poll(async () => ((await (await api(`jobs/${job.id}`)).json()) as { data: { bytes: { done: number } } }).data.bytes.done, { timeout: 60_000, interval: 100 }).toBeGreaterThan(0);
+    await page.getByRole('button', { name: /^Tasks/ }).click();
+    const sheet = page.getByRole('dialog', { name: 'Task manager' });
+    await sheet.getByRole('button', { name: 'Cancel Copy to /s3/large/' }).first().click();
+    await sheet.getByText('Cancelled', { exact: true }).first().waitFor();
+    await expect.poll(() => suite.s3.pendingUploads(), { timeout: 20_000 }).toEqual([]);
+    expect((await tree('/s3/large/')).size).toBe(0);
+    await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+    // Retried, it goes on and ends byte-exact; the browser's blob storage never held the bytes.
+    await page.getByRole('button', { name: /^Tasks/ }).click();
+    await sheet.getByRole('button', { name: 'Retry Copy to /s3/large/' }).first().click();
+    await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+    expect(await taskEnds(page, 'Copy to /s3/large/', 'Completed', 240_000)).toContain('1 done');
+    expect((await blobStorageBytes(context)) - before).toBeLessThan(COURIER_READ_BYTES);
     expect((await tree('/s3/large/')).get('large.bin')).toBe(digest.digest('hex'));
-  }, 180_000);
+    expect(await suite.s3.pendingUploads()).toEqual([]);
+  }, 300_000);
 
   it('downloads three files as one zip whose entries are byte-exact', async () => {
     const { page } = await newPerson(suite.browser);
