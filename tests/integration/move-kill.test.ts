@@ -8,8 +8,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loginResponseSchema } from '../../contract/auth';
 import { envelopeSchema } from '../../contract/envelope';
-import { fsListingSchema, fsUploadBatchResultSchema } from '../../contract/fs';
-import { storageConfigSchema } from '../../contract/storage';
+import { fsListingSchema } from '../../contract/fs';
 import { instanceClient, startInstance, type Instance } from '../fixtures/instances';
 import { freshSchema, type FreshSchema } from '../fixtures/postgres';
 import { startS3rver, type RunningS3rver } from '../fixtures/s3rver';
@@ -27,7 +26,7 @@ describe('kill -9 during a 200-file move between storages', () => {
   let token: string;
   const contents = Array.from({ length: FILES }, (_, n) => randomBytes(2048 + n));
 
-  const { call, ok } = instanceClient(() => token);
+  const { call, seedTree } = instanceClient(() => token);
 
   beforeAll(async () => {
     const cluster = inject('postgresUrl');
@@ -38,20 +37,7 @@ describe('kill -9 during a 200-file move between storages', () => {
     b = await startInstance(env);
     const login = await fetch(`${a.origin}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }) });
     token = v.parse(envelopeSchema(loginResponseSchema), await login.json()).data.token;
-    for (const folder of ['src', 'dst']) {
-      const config = await ok(call(a, '/api/s3-configs', { json: s3.configRequest({ name: folder, default_folder: folder }) }), storageConfigSchema, 201);
-      if (!config) throw new Error('no storage config made');
-      await ok(call(a, '/api/admin/mounts', { json: { name: folder, storage_type: 'S3', storage_config_id: config.id, mount_path: `/${folder}`, cache_ttl: 0 } }), v.unknown(), 201);
-    }
-    for (let start = 0; start < FILES; start += 100) {
-      const form = new FormData();
-      form.append('path', '/src/tree');
-      for (let n = start; n < start + 100; n++) {
-        form.append('relativePath', nameOf(n));
-        form.append('file', new Blob([contents[n] as Uint8Array<ArrayBuffer>]), nameOf(n));
-      }
-      await ok(call(a, '/api/admin/fs/upload-batch', { method: 'POST', body: form }), fsUploadBatchResultSchema);
-    }
+    await seedTree(a, s3, contents, nameOf);
   });
 
   afterAll(async () => {
