@@ -19,3 +19,6 @@ export type JobCommand = 'cancel' | 'pause' | 'resume' | 'retry-failed';
 /** `retry-failed` may say what becomes of the failed items whose name was taken (the user's choice). */
 export const commandJob = (id: string, command: JobCommand, body: { onConflict?: FsConflictPolicy } = {}) =>
   apiRequest(jobsPath(`/${encodeURIComponent(id)}/${command}`), { method: 'POST', body, schema: jobSchema, fileRoute: true });
+
+/** How many server jobs run now (the dashboard's card): the list's total, one item fetched. */
+export const countRunningJobs = async () => (await listJobs({ status: 'running', limit: 1 })).pagination.total;

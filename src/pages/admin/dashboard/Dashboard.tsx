@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { ModuleHeader } from '../../../components/ModuleHeader';
 import { ResourceStatus } from '../../../components/ResourceStatus';
 import { getDashboardStats } from '../../../lib/api/files';
-import { countRunningJobs } from '../../../lib/api/tasks';
+import { countRunningJobs } from '../../../lib/api/jobs';
 import { formatBytes } from '../../../lib/format';
 import { useResource } from '../../../lib/use-resource';
 import styles from './Dashboard.module.css';

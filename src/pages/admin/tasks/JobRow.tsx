@@ -6,7 +6,7 @@ import { isJobEnded, type Job } from '../../../../contract/jobs';
 import { BreakableName } from '../../../components/BreakableName';
 import { Button } from '../../../components/Button';
 import { ProgressBar } from '../../../components/ProgressBar';
-import { cancelJob } from '../../../lib/api/tasks';
+import { commandJob } from '../../../lib/api/jobs';
 import { formatBytes } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
 import { JOB_STATUS_LABELS, JOB_TYPE_LABELS } from './labels';
@@ -25,7 +25,7 @@ export function JobRow({ job }: { job: Job }) {
   const cancel = async () => {
     setCancelling(true);
     try {
-      await cancelJob(job.id);
+      await commandJob(job.id, 'cancel');
     } catch (error) {
       toasts.error(asRequestFailure(error).message);
     } finally {
