@@ -1,4 +1,5 @@
-import type { Job, LiveEvent } from '../../contract/jobs';
+import * as v from 'valibot';
+import { liveEventSchema, type Job } from '../../contract/jobs';
 import { openStream } from '../lib/api/client';
 import { readEvents } from '../lib/api/event-stream';
 import { getJob, jobsPath } from '../lib/api/jobs';
@@ -38,10 +39,13 @@ function createJobFeed() {
       try {
         const body = await openStream(jobsPath('/events'), signal);
         wait = FIRST_RETRY_MS;
-        for await (const { type, data } of readEvents(body)) {
-          const event = JSON.parse(data) as LiveEvent;
-          if (type === 'snapshot' && event.type === 'snapshot') await catchUp(event.jobs);
-          else if (type === 'job' && event.type === 'job') deliver(event.job);
+        for await (const { data } of readEvents(body)) {
+          // Checked as every answer is: an event of another shape is passed over.
+          const parsed = v.safeParse(liveEventSchema, JSON.parse(data));
+          if (!parsed.success) continue;
+          const event = parsed.output;
+          if (event.type === 'snapshot') await catchUp(event.jobs);
+          else if (event.type === 'job') deliver(event.job);
         }
       } catch {
         // A refused or dropped stream is opened again after a wait; a sign-out stops the tasks that listen.
