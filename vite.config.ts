@@ -212,6 +212,9 @@ export default defineConfig({
           // Password hashing (scrypt) and database writes are CPU-bound: a busy CI machine must not turn a slow
           // pass into a time-out.
           testTimeout: 20_000,
+          // Vitest's default is one worker fewer than the cores: one on CI's two. Much of a server test waits on
+          // sockets and disks, so two files at a time use the machine better.
+          maxWorkers: 2,
         },
       },
       {
