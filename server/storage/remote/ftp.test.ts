@@ -98,6 +98,26 @@ describe.skipIf(!ftpServerAvailable())('FTP file system (ProFTPD)', () => {
     });
   });
 
+  describe('on a server that refuses to rename over a file', () => {
+    let server: RunningFtpServer;
+    beforeAll(async () => {
+      server = await startFtpServer({ allowOverwrite: false });
+    });
+    afterAll(() => server?.stop());
+
+    it('removes the target first, and never when the source is missing', async () => {
+      const fs = createFtpFileSystem(optionsFor(server));
+      await fs.write('/from.txt', Readable.from([Buffer.from('from')]));
+      await fs.write('/to.txt', Readable.from([Buffer.from('old')]));
+      await fs.rename('/from.txt', '/to.txt');
+      expect(await fs.stat('/from.txt')).toBeUndefined();
+      expect((await readAll(await fs.read('/to.txt'))).toString()).toBe('from');
+      await expect(fs.rename('/missing.txt', '/to.txt')).rejects.toThrow();
+      expect((await readAll(await fs.read('/to.txt'))).toString()).toBe('from');
+      await fs.close();
+    });
+  });
+
   describe('connections', () => {
     let server: RunningFtpServer;
     beforeAll(async () => {
