@@ -29,6 +29,8 @@ const BY_CODE: Record<string, FailureReason> = {
   SignatureDoesNotMatch: 'bad_credentials',
   InvalidToken: 'bad_credentials',
   ExpiredToken: 'bad_credentials',
+  // A remote storage's server that refused the login (FTP 530).
+  LoginRefused: 'bad_credentials',
   AccessDenied: 'access_denied',
   Forbidden: 'access_denied',
   ECONNREFUSED: 'unreachable',
