@@ -22,7 +22,7 @@ const optionsFor = (server: RunningFtpServer, extra: Partial<FtpFileSystemOption
 const contractSubject = (serverOptions: FtpServerOptions) => async () => {
   const server = await startFtpServer(serverOptions);
   mkdirSync(join(server.directory, 'contract'));
-  return { fs: createFtpFileSystem(optionsFor(server)), base: '/contract', stop: () => server.stop() };
+  return { fs: createFtpFileSystem(optionsFor(server)), base: '/contract', directory: server.directory, stop: () => server.stop() };
 };
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
