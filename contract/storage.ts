@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { booleanish, numberish } from './lenient';
 
-export const STORAGE_TYPES = ['LOCAL', 'S3'] as const;
+export const STORAGE_TYPES = ['LOCAL', 'S3', 'WEBDAV', 'SFTP', 'FTP'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 /** S3-compatible providers the app knows by name (their quirks: R2 wants equal part sizes, B2 its own endpoint). */

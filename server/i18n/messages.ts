@@ -125,6 +125,10 @@ export const messages = {
     en: 'There must be a default storage configuration; make another one the default instead',
     zh: '必须有一个默认存储配置，请改为将其他配置设为默认',
   },
+  storage_protocol_unavailable: {
+    en: '{kind} storage is not available in this build yet',
+    zh: '此版本尚不支持 {kind} 存储',
+  },
   storage_forbidden: { en: 'No permission to use this storage configuration', zh: '没有使用此存储配置的权限' },
   storage_unavailable: { en: 'The storage could not be reached: {reason}', zh: '无法访问存储：{reason}' },
   storage_delete_failed: {
@@ -359,6 +363,7 @@ export const messages = {
   reason_access_denied: { en: 'access was denied', zh: '访问被拒绝' },
   reason_unreachable: { en: 'no connection could be made', zh: '无法建立连接' },
   reason_timeout: { en: 'no answer in time', zh: '响应超时' },
+  reason_folder_missing: { en: 'the base folder does not exist on the server', zh: '服务器上不存在基础文件夹' },
   reason_unknown: { en: 'an unexpected error (the server log has the details)', zh: '意外错误（详情见服务器日志）' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 

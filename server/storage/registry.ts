@@ -4,12 +4,20 @@ import type { AppDeps } from '../context';
 import type { StorageConfigsTable } from '../db/schema';
 import type { StorageDriver } from './driver';
 import { createLocalDriver } from './local';
+import { createRemoteDriver, type RemoteStorageDriver } from './remote/driver';
+import { remoteFileSystemOf } from './remote/protocols';
 import { createS3Driver } from './s3';
 
 export type StorageConfigRow = Selectable<StorageConfigsTable>;
 
 /** The folder of a LOCAL config: `DATA_DIR/storage/<config id>`. */
 export const localRootOf = (deps: AppDeps, configId: string) => join(deps.config.dataDir, 'storage', configId);
+
+/** Where the multipart parts of WebDAV, SFTP and FTP storages wait: `DATA_DIR/remote-staging`, a folder per config. */
+export const remoteStagingFolderOf = (deps: AppDeps) => join(deps.config.dataDir, 'remote-staging');
+
+export const isRemoteConfig = (config: StorageConfigRow): config is StorageConfigRow & { storage_type: RemoteStorageDriver['type'] } =>
+  config.storage_type === 'WEBDAV' || config.storage_type === 'SFTP' || config.storage_type === 'FTP';
 
 /** Drivers are kept per app and config version: an edited config gets a fresh client. */
 const cache = new WeakMap<AppDeps, Map<string, StorageDriver>>();
@@ -23,7 +31,12 @@ export function driverFor(deps: AppDeps, config: StorageConfigRow): StorageDrive
   const version = `${config.id}@${config.updated_at}`;
   let driver = drivers.get(version);
   if (!driver) {
-    for (const cached of drivers.keys()) if (cached.startsWith(`${config.id}@`)) drivers.delete(cached);
+    for (const [cached, old] of drivers) {
+      if (!cached.startsWith(`${config.id}@`)) continue;
+      drivers.delete(cached);
+      // A remote driver holds pooled connections: the old version's go (a request still using them fails).
+      if ('close' in old) (old as RemoteStorageDriver).close().catch((error: unknown) => console.warn('Closing a storage connection failed:', error));
+    }
     driver = createDriver(deps, config);
     drivers.set(version, driver);
   }
@@ -34,6 +47,17 @@ export function driverFor(deps: AppDeps, config: StorageConfigRow): StorageDrive
 export function createDriver(deps: AppDeps, config: StorageConfigRow): StorageDriver {
   if (config.storage_type === 'LOCAL') {
     return createLocalDriver({ root: localRootOf(deps, config.id), configId: config.id, secrets: deps.secrets, now: deps.now });
+  }
+  if (isRemoteConfig(config)) {
+    return createRemoteDriver({
+      type: config.storage_type,
+      fs: remoteFileSystemOf(config, deps.secrets),
+      configId: config.id,
+      folder: config.default_folder,
+      stagingRoot: join(remoteStagingFolderOf(deps), config.id),
+      secrets: deps.secrets,
+      now: deps.now,
+    });
   }
   return createS3Driver({
     endpoint: config.endpoint_url ?? '',
