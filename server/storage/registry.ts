@@ -4,7 +4,7 @@ import type { AppDeps } from '../context';
 import type { StorageConfigsTable } from '../db/schema';
 import type { StorageDriver } from './driver';
 import { createLocalDriver } from './local';
-import { createRemoteDriver, type RemoteStorageDriver } from './remote/driver';
+import { createRemoteDriver, isRemoteDriver, type RemoteStorageDriver } from './remote/driver';
 import { remoteFileSystemOf } from './remote/protocols';
 import { createS3Driver } from './s3';
 
@@ -31,16 +31,26 @@ export function driverFor(deps: AppDeps, config: StorageConfigRow): StorageDrive
   const version = `${config.id}@${config.updated_at}`;
   let driver = drivers.get(version);
   if (!driver) {
-    for (const [cached, old] of drivers) {
-      if (!cached.startsWith(`${config.id}@`)) continue;
-      drivers.delete(cached);
-      // A remote driver holds pooled connections: the old version's go (a request still using them fails).
-      if ('close' in old) (old as RemoteStorageDriver).close().catch((error: unknown) => console.warn('Closing a storage connection failed:', error));
-    }
+    forgetDriver(deps, config.id);
     driver = createDriver(deps, config);
     drivers.set(version, driver);
   }
   return driver;
+}
+
+/** Drops the cached driver of a deleted config, closing a remote one's connections. */
+export function forgetDriver(deps: AppDeps, configId: string): void {
+  const drivers = cache.get(deps);
+  for (const [version, driver] of drivers ?? []) {
+    if (!version.startsWith(`${configId}@`)) continue;
+    drivers?.delete(version);
+    closeQuietly(driver);
+  }
+}
+
+/** A remote driver holds pooled connections: they go with it (a request still using them fails). */
+function closeQuietly(driver: StorageDriver) {
+  if (isRemoteDriver(driver)) driver.close().catch((error: unknown) => console.warn('Closing a storage connection failed:', error));
 }
 
 /** A driver for a config that may not be saved yet (or was just changed). */
@@ -51,7 +61,7 @@ export function createDriver(deps: AppDeps, config: StorageConfigRow): StorageDr
   if (isRemoteConfig(config)) {
     return createRemoteDriver({
       type: config.storage_type,
-      fs: remoteFileSystemOf(config, deps.secrets),
+      fs: deps.remoteFileSystemOf?.(config) ?? remoteFileSystemOf(config, deps.secrets),
       configId: config.id,
       folder: config.default_folder,
       stagingRoot: join(remoteStagingFolderOf(deps), config.id),

@@ -14,7 +14,7 @@ import type { DB } from '../../db/database';
 import { lockTransaction } from '../../db/dialect';
 import type { Database, StorageConfigsTable } from '../../db/schema';
 import { ApiError } from '../../errors';
-import { isRemoteConfig, type StorageConfigRow } from '../../storage/registry';
+import { forgetDriver, isRemoteConfig, type StorageConfigRow } from '../../storage/registry';
 import { assertHostAllowed, remoteChangesOf, remoteColumnsOf } from './remote-configs';
 import { localStorageAllowed } from './shared-storage';
 
@@ -312,6 +312,7 @@ export async function deleteStorageConfig(deps: AppDeps, id: string): Promise<vo
     }
     await trx.deleteFrom('storage_configs').where('id', '=', id).execute();
   });
+  forgetDriver(deps, id);
 }
 
 /**

@@ -93,7 +93,7 @@ async function runSteps(
         await assertHostAllowed(deps, config);
         driver = driverFor(deps, config);
         // A remote server is reached and signed in to by a stat of the base folder; S3 and LOCAL by their probe.
-        await withTimeout(driver.type === 'S3' || driver.type === 'LOCAL' ? driver.checkAccess() : driver.folderExists(''), 'connecting');
+        await withTimeout<unknown>(driver.type === 'S3' || driver.type === 'LOCAL' ? driver.checkAccess() : driver.folderExists(''), 'connecting');
       },
     ],
     ['list', () => withTimeout(connected().checkAccess(), 'listing')],

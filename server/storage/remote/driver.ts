@@ -1,4 +1,4 @@
-import type { RelayedStorageDriver } from '../driver';
+import type { RelayedStorageDriver, StorageDriver } from '../driver';
 import { abortMultipart, initMultipart, listParts, presignPart, uploadPart } from '../local/multipart';
 import { presignGet, presignGroupGet, presignPut } from '../local/presign';
 import { remoteContextOf, remotePathOf, type RemoteDriverOptions, type RemoteKind } from './context';
@@ -11,6 +11,9 @@ export interface RemoteStorageDriver extends RelayedStorageDriver {
   /** Closes the file system's connections; called when the config changes or goes. */
   close(): Promise<void>;
 }
+
+export const isRemoteDriver = (driver: StorageDriver): driver is RemoteStorageDriver =>
+  driver.type === 'WEBDAV' || driver.type === 'SFTP' || driver.type === 'FTP';
 
 /**
  * A storage on a WebDAV, SFTP or FTP server, over any RemoteFileSystem. Keys live below the config's base folder
