@@ -19,6 +19,12 @@ export const remoteStagingFolderOf = (deps: AppDeps) => join(deps.config.dataDir
 export const isRemoteConfig = (config: StorageConfigRow): config is StorageConfigRow & { storage_type: RemoteStorageDriver['type'] } =>
   config.storage_type === 'WEBDAV' || config.storage_type === 'SFTP' || config.storage_type === 'FTP';
 
+/**
+ * The folder a config's keys start with: its folder for LOCAL and S3; '' for WebDAV, SFTP and FTP, whose driver is
+ * rooted in that folder on the server already (so a share's key does not name it twice).
+ */
+export const keyFolderOf = (config: StorageConfigRow): string => (isRemoteConfig(config) ? '' : config.default_folder);
+
 /** Drivers are kept per app and config version: an edited config gets a fresh client. */
 const cache = new WeakMap<AppDeps, Map<string, StorageDriver>>();
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../errors';
 import { translate, type Lang, type MessageKey, type MessageParams, type MessageRef } from '../../i18n/messages';
 import type { StorageDriver } from '../../storage/driver';
 import { reasonOf } from '../../storage/reason';
-import { driverFor, type StorageConfigRow } from '../../storage/registry';
+import { driverFor, keyFolderOf, type StorageConfigRow } from '../../storage/registry';
 import { assertHostAllowed } from './remote-configs';
 
 type Check = StorageTestResult['checks']['read'];
@@ -35,7 +35,7 @@ async function readAll(stream: Readable): Promise<Buffer> {
  */
 export async function testStorageConfig(deps: AppDeps, config: StorageConfigRow, origin: string, lang: Lang): Promise<StorageTestResult> {
   const say = (ok: boolean, key: MessageKey, params: MessageParams = {}): Check => ({ ok, message: translate(key, lang, params) });
-  const probeKey = () => `${config.default_folder ? `${config.default_folder}/` : ''}clipstash-probe/${randomUUID()}.txt`;
+  const probeKey = () => `${keyFolderOf(config) ? `${keyFolderOf(config)}/` : ''}clipstash-probe/${randomUUID()}.txt`;
   const { steps, driver, failure = '' } = await runSteps(deps, config, probeKey(), say, lang);
   const stepOk = (step: StorageTestStep) => steps.find((one) => one.step === step)?.ok === true;
 

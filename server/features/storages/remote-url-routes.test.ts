@@ -4,6 +4,7 @@ import { fileShareSchema } from '../../../contract/files';
 import { multipartInitResponseSchema, multipartSignResponseSchema } from '../../../contract/multipart';
 import { storageConfigSchema } from '../../../contract/storage';
 import { bytesOf, fileClient, md5, patternBytes } from '../../../tests/fixtures/files';
+import { createMount, fsClient } from '../../../tests/fixtures/fs';
 import { memoryRemoteFileSystem } from '../../../tests/fixtures/memory-remote-fs';
 import { expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
@@ -39,6 +40,8 @@ describe('signed URLs of a WebDAV storage (in memory)', () => {
     const { presigned, share, etag } = await f.directUpload(bytes, { token: t.token }, { s3_config_id: configId });
     expect(new URL(presigned.upload_url).pathname.startsWith(`/api/local-storage/${configId}/`)).toBe(true);
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    // The config's folder is the base on the server; the key inside it does not name that folder again.
+    expect(presigned.storage_path).toMatch(/^\.clipstash-shares\/[^/]+$/);
     expect(fs.files()).toEqual([`/clips/${presigned.storage_path}`]);
     const ranged = await f.download(share.slug, '', { token: t.token, headers: { range: 'bytes=10-19' } });
     expect(ranged.status).toBe(206);
@@ -72,6 +75,14 @@ describe('signed URLs of a WebDAV storage (in memory)', () => {
     );
     expect(fs.files().filter((path) => path.endsWith('big.bin'))).toHaveLength(1);
     expect(md5(await bytesOf(await f.download(share.slug, '', { token: t.token })))).toBe(md5(bytes));
+  });
+
+  it('mounts the base folder itself: a file uploaded at the mount’s top is at the top of that folder', async () => {
+    await createMount(t, t.token, { name: 'Dav', storage_type: 'WEBDAV', storage_config_id: configId, mount_path: '/nas' });
+    const files = fsClient(t, { token: t.token });
+    await files.uploadOk('/nas', 'notes.txt', patternBytes(10));
+    expect(fs.files()).toContain('/clips/notes.txt');
+    expect(await files.names('/nas')).toContain('notes.txt');
   });
 
   it('closes the old file system when the config changes', async () => {
