@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { booleanish, numberish } from './lenient';
 
-export const STORAGE_TYPES = ['LOCAL', 'S3'] as const;
+export const STORAGE_TYPES = ['LOCAL', 'S3', 'WEBDAV', 'SFTP', 'FTP'] as const;
 export type StorageType = (typeof STORAGE_TYPES)[number];
 
 /** S3-compatible providers the app knows by name (their quirks: R2 wants equal part sizes, B2 its own endpoint). */
@@ -14,7 +14,10 @@ export const BUILTIN_LOCAL_NAME = 'Local storage';
 export const SECRET_MASK = '********';
 
 const nameSchema = v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(100, 'too_long'));
-/** A folder inside the bucket (or local root) that every object goes under; no leading or trailing slash. */
+/**
+ * A folder inside the bucket (or local root) that every object goes under; no leading or trailing slash. For
+ * WebDAV, SFTP and FTP it is also the base folder on the server (below the WebDAV address), which must exist.
+ */
 const folderSchema = v.pipe(
   v.string(),
   v.trim(),
@@ -24,6 +27,32 @@ const folderSchema = v.pipe(
 );
 const quotaSchema = v.nullable(numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(1, 'must_be_positive'))));
 const urlSchema = v.pipe(v.string(), v.trim(), v.url('invalid_url'), v.regex(/^https?:\/\//, 'invalid_url'));
+
+/** A host name or an IP address (IPv6 without brackets). */
+const hostSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1, 'required'),
+  v.maxLength(253, 'too_long'),
+  v.regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$/, 'invalid_host'),
+);
+const portSchema = numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(1, 'invalid_port'), v.maxValue(65535, 'invalid_port')));
+const usernameSchema = v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(255, 'too_long'));
+const secretSchema = v.pipe(v.string(), v.maxLength(16_384, 'too_long'));
+/** As `ssh-keygen -l` prints it: `SHA256:` and the base64 of 32 bytes without padding. */
+export const HOST_KEY_SHA256 = /^SHA256:[A-Za-z0-9+/]{43}$/;
+const hostKeySchema = v.pipe(v.string(), v.trim(), v.check((value) => value === '' || HOST_KEY_SHA256.test(value), 'invalid_host_key'));
+export const FTP_TLS_MODES = ['none', 'explicit', 'implicit'] as const;
+export type FtpTlsMode = (typeof FTP_TLS_MODES)[number];
+/** Storages on a WebDAV, SFTP or FTP server: their bytes pass through this server. */
+export const REMOTE_STORAGE_TYPES = ['WEBDAV', 'SFTP', 'FTP'] as const;
+export const DEFAULT_PORTS = { SFTP: 22, FTP: 21 } as const;
+
+/**
+ * A config whose host resolves to a loopback or private address is refused unless the server allows private URLs
+ * or the admin ticks this for the config (a NAS on the LAN).
+ */
+const allowPrivateHost = { allow_private_host: v.optional(booleanish, false) };
 
 const common = {
   name: nameSchema,
@@ -48,6 +77,39 @@ export const createStorageConfigRequestSchema = v.variant('storage_type', [
     secret_access_key: v.pipe(v.string(), v.minLength(1, 'required')),
     path_style: v.optional(booleanish, true),
   }),
+  v.object({
+    storage_type: v.literal('WEBDAV'),
+    ...common,
+    ...allowPrivateHost,
+    endpoint_url: urlSchema,
+    username: usernameSchema,
+    password: v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(16_384, 'too_long')),
+  }),
+  v.object({
+    storage_type: v.literal('SFTP'),
+    ...common,
+    ...allowPrivateHost,
+    host: hostSchema,
+    port: v.optional(portSchema, DEFAULT_PORTS.SFTP),
+    username: usernameSchema,
+    /** A password, a private key (PEM or OpenSSH), or both; the server refuses a config with neither. */
+    password: v.optional(secretSchema, ''),
+    private_key: v.optional(secretSchema, ''),
+    passphrase: v.optional(secretSchema, ''),
+    /** Empty: any host key is taken (the form says so). */
+    host_key_sha256: v.optional(hostKeySchema, ''),
+  }),
+  v.object({
+    storage_type: v.literal('FTP'),
+    ...common,
+    ...allowPrivateHost,
+    host: hostSchema,
+    port: v.optional(portSchema, DEFAULT_PORTS.FTP),
+    username: usernameSchema,
+    password: v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(16_384, 'too_long')),
+    tls: v.optional(v.picklist(FTP_TLS_MODES, 'invalid_choice'), 'explicit'),
+    passive: v.optional(booleanish, true),
+  }),
 ]);
 export type CreateStorageConfigRequest = v.InferInput<typeof createStorageConfigRequestSchema>;
 
@@ -66,6 +128,16 @@ export const updateStorageConfigRequestSchema = v.partial(
     access_key_id: v.pipe(v.string(), v.trim(), v.minLength(1, 'required')),
     secret_access_key: v.string(),
     path_style: booleanish,
+    host: hostSchema,
+    port: portSchema,
+    username: usernameSchema,
+    password: secretSchema,
+    private_key: secretSchema,
+    passphrase: secretSchema,
+    host_key_sha256: hostKeySchema,
+    tls: v.picklist(FTP_TLS_MODES, 'invalid_choice'),
+    passive: booleanish,
+    allow_private_host: booleanish,
   }),
 );
 export type UpdateStorageConfigRequest = v.InferInput<typeof updateStorageConfigRequestSchema>;
@@ -82,6 +154,19 @@ export const storageConfigSchema = v.object({
   /** Always the mask (or null for LOCAL): secrets never leave the server. */
   secret_access_key: v.nullable(v.literal(SECRET_MASK)),
   path_style: v.boolean(),
+  /** SFTP and FTP; null for the others. */
+  host: v.nullable(v.string()),
+  port: v.nullable(v.number()),
+  /** WebDAV, SFTP, FTP (admins only). */
+  username: v.nullable(v.string()),
+  /** The mask when one is stored, else null, as for the S3 secret. */
+  password: v.nullable(v.literal(SECRET_MASK)),
+  private_key: v.nullable(v.literal(SECRET_MASK)),
+  passphrase: v.nullable(v.literal(SECRET_MASK)),
+  host_key_sha256: v.nullable(v.string()),
+  tls: v.nullable(v.picklist(FTP_TLS_MODES)),
+  passive: v.nullable(v.boolean()),
+  allow_private_host: v.boolean(),
   default_folder: v.string(),
   total_storage_bytes: v.nullable(v.number()),
   is_public: v.boolean(),
@@ -97,9 +182,14 @@ export type StorageConfig = v.InferOutput<typeof storageConfigSchema>;
 export const storageConfigListSchema = v.array(storageConfigSchema);
 
 const checkSchema = v.object({ ok: v.boolean(), message: v.string() });
-/** `POST /api/s3-configs/{id}/test`: each check on its own. */
+/** The steps of a connection test, in order; a step after a failed one is not tried. */
+export const STORAGE_TEST_STEPS = ['connect', 'list', 'write', 'read', 'delete'] as const;
+export type StorageTestStep = (typeof STORAGE_TEST_STEPS)[number];
+const stepSchema = v.object({ step: v.picklist(STORAGE_TEST_STEPS), ok: v.boolean(), message: v.string() });
+/** `POST /api/s3-configs/{id}/test`: each check on its own, and each step in plain words. */
 export const storageTestResultSchema = v.object({
   ok: v.boolean(),
   checks: v.object({ read: checkSchema, write: checkSchema, cors: checkSchema, presignedPut: checkSchema }),
+  steps: v.array(stepSchema),
 });
 export type StorageTestResult = v.InferOutput<typeof storageTestResultSchema>;

@@ -4,6 +4,8 @@ import type { DB } from './db/database';
 import type { Lang } from './i18n/messages';
 import type { FetchPolicy } from './net/safe-fetch';
 import type { SecretBox } from './security/secret-box';
+import type { StorageConfigRow } from './storage/registry';
+import type { RemoteFileSystem } from './storage/remote/remote-fs';
 
 export type Principal =
   | { kind: 'anonymous' }
@@ -24,6 +26,11 @@ export interface AppDeps {
    * really connected. Absent: the system resolver and the defaults of safe-fetch.ts. The SSRF checks always run.
    */
   urlFetch?: Omit<FetchPolicy, 'allowPrivate'>;
+  /**
+   * Tests only: the file system a WebDAV, SFTP or FTP config is served by, in place of its protocol's (a file system
+   * in memory, for the routes over the remote driver). Absent: the protocol's (server/storage/remote/protocols.ts).
+   */
+  remoteFileSystemOf?: (config: StorageConfigRow) => RemoteFileSystem;
 }
 
 export interface AppEnv {

@@ -15,6 +15,7 @@ import { fileRequests } from './migrations/011-file-requests';
 import { nameReservations } from './migrations/012-name-reservations';
 import { jobs } from './migrations/013-jobs';
 import { liveTransfers } from './migrations/014-live-transfers';
+import { remoteStorages } from './migrations/015-remote-storages';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -35,6 +36,7 @@ export const migrations: Record<string, Migration> = {
   '012-name-reservations': nameReservations,
   '013-jobs': jobs,
   '014-live-transfers': liveTransfers,
+  '015-remote-storages': remoteStorages,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
+import type { StorageType } from '../../contract/storage';
 import type { FsConflictPolicy } from '../../contract/fs';
 import type { Actor, JobStatus, JobType, SyncMode, TransferKind, TransferOutcome } from '../../contract/jobs';
 
@@ -60,7 +61,7 @@ export interface PastesTable {
 export interface StorageConfigsTable {
   id: string;
   name: string;
-  storage_type: 'LOCAL' | 'S3';
+  storage_type: StorageType;
   provider_type: string;
   endpoint_url: string | null;
   region: string | null;
@@ -72,6 +73,19 @@ export interface StorageConfigsTable {
   total_storage_bytes: number | null;
   is_public: Flag;
   is_default: Flag;
+  /** WebDAV, SFTP, FTP (migration 015); WebDAV's address is `endpoint_url`. Secrets sealed like the S3 secret. */
+  host: Generated<string | null>;
+  port: Generated<number | null>;
+  username: Generated<string | null>;
+  password_encrypted: Generated<string | null>;
+  private_key_encrypted: Generated<string | null>;
+  passphrase_encrypted: Generated<string | null>;
+  /** `SHA256:<base64>` as `ssh-keygen -l` prints it; null: any host key (the admin was told). */
+  host_key_sha256: Generated<string | null>;
+  tls: Generated<'none' | 'explicit' | 'implicit' | null>;
+  passive: Generated<Flag | null>;
+  /** The admin allowed a host on a loopback or private address for this config. */
+  allow_private_host: Generated<Flag>;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -112,7 +126,7 @@ export interface MountsTable {
   id: string;
   name: string;
   mount_path: string;
-  storage_type: 'LOCAL' | 'S3';
+  storage_type: StorageType;
   storage_config_id: string;
   remark: string | null;
   sort_order: number;

@@ -4,6 +4,7 @@ import { removeFiles } from './file-shares/management';
 import { sweepStaleRequestUploads } from './file-requests/requests';
 import { holdLease } from '../db/leases';
 import { sweepExpiredNames } from './fs/name-reservations';
+import { sweepStagedRemoteUploads } from './storages/remote-staging';
 import { moveSharesIntoArea } from './storages/share-area';
 import { sweepTransfers } from './transfers/records';
 
@@ -39,6 +40,8 @@ export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
   if (!(await holdLease(deps.db, UPLOAD_SWEEP_LEASE, deps.now(), 2 * everyMs))) return undefined;
   const swept = await sweepStaleUploads(deps);
   await sweepStaleRequestUploads(deps);
+  // Parts of WebDAV, SFTP and FTP uploads that no record follows any more (a process that died mid-upload).
+  await sweepStagedRemoteUploads(deps);
   await sweepExpiredNames(deps);
   // Finished transfers leave the admin's task manager after a day; those of an instance that died end as failed.
   await sweepTransfers(deps);

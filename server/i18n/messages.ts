@@ -125,6 +125,10 @@ export const messages = {
     en: 'There must be a default storage configuration; make another one the default instead',
     zh: '必须有一个默认存储配置，请改为将其他配置设为默认',
   },
+  storage_protocol_unavailable: {
+    en: '{kind} storage is not available in this build yet',
+    zh: '此版本尚不支持 {kind} 存储',
+  },
   storage_forbidden: { en: 'No permission to use this storage configuration', zh: '没有使用此存储配置的权限' },
   storage_unavailable: { en: 'The storage could not be reached: {reason}', zh: '无法访问存储：{reason}' },
   storage_delete_failed: {
@@ -132,6 +136,17 @@ export const messages = {
     zh: '存储未能删除文件（{reason}），记录已保留',
   },
   storage_test_finished: { en: 'Storage test: {passed} of {total} checks passed', zh: '存储测试：{total} 项检查中 {passed} 项通过' },
+  step_connect_ok: { en: 'Connected and signed in', zh: '已连接并登录' },
+  step_connect_failed: { en: 'Could not connect or sign in: {reason}', zh: '无法连接或登录：{reason}' },
+  step_list_ok: { en: 'The base folder can be listed', zh: '可以列出基础文件夹' },
+  step_list_failed: { en: 'The base folder cannot be listed: {reason}', zh: '无法列出基础文件夹：{reason}' },
+  step_write_ok: { en: 'A test file was written', zh: '已写入测试文件' },
+  step_write_failed: { en: 'Writing a test file failed: {reason}', zh: '写入测试文件失败：{reason}' },
+  step_read_ok: { en: 'The test file was read back unchanged', zh: '已读回测试文件，内容一致' },
+  step_read_failed: { en: 'Reading the test file back failed: {reason}', zh: '读回测试文件失败：{reason}' },
+  step_delete_ok: { en: 'The test file was deleted', zh: '已删除测试文件' },
+  step_delete_failed: { en: 'Deleting the test file failed: {reason}', zh: '删除测试文件失败：{reason}' },
+  step_not_tried: { en: 'Not tried: an earlier step failed', zh: '未执行：前面的步骤失败' },
   check_read_ok: { en: 'The storage can be listed', zh: '可以列出存储内容' },
   check_read_failed: { en: 'The storage cannot be listed: {reason}', zh: '无法列出存储内容：{reason}' },
   check_write_ok: { en: 'A test object was written, read back and deleted', zh: '测试对象已写入、读回并删除' },
@@ -359,6 +374,7 @@ export const messages = {
   reason_access_denied: { en: 'access was denied', zh: '访问被拒绝' },
   reason_unreachable: { en: 'no connection could be made', zh: '无法建立连接' },
   reason_timeout: { en: 'no answer in time', zh: '响应超时' },
+  reason_folder_missing: { en: 'the base folder does not exist on the server', zh: '服务器上不存在基础文件夹' },
   reason_unknown: { en: 'an unexpected error (the server log has the details)', zh: '意外错误（详情见服务器日志）' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 

@@ -77,6 +77,16 @@ export async function checkUrl(url: URL, policy: FetchPolicy): Promise<{ address
   if (url.username || url.password) throw new UrlRefusedError('credentials', url.hostname);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!host) throw new UrlRefusedError('host', url.href);
+  const address = await checkHost(host, policy);
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return { address, port };
+}
+
+/**
+ * The address to connect to for a host name or IP (a storage server's too): every address of the host must pass,
+ * or the host is refused.
+ */
+export async function checkHost(host: string, policy: Pick<FetchPolicy, 'allowPrivate' | 'resolve'>): Promise<string> {
   let addresses: { address: string }[];
   if (isIP(host)) addresses = [{ address: host }];
   else {
@@ -92,10 +102,9 @@ export async function checkUrl(url: URL, policy: FetchPolicy): Promise<{ address
     const kind = classifyAddress(address);
     if (kind !== 'public' && !isAddressAllowed(kind, policy.allowPrivate)) throw new UrlRefusedError(kind, host, address);
   }
-  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   // IPv4 first: a server without an IPv6 route would fail on an AAAA answer listed first (no happy eyeballs here).
   const chosen = addresses.find(({ address }) => isIP(address) === 4) ?? addresses[0];
-  return { address: chosen?.address ?? host, port };
+  return chosen?.address ?? host;
 }
 
 /** One request to the address that was checked (no second DNS lookup: no rebinding between check and connect). */

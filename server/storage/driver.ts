@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { MAX_PART_COUNT, MIN_PART_BYTES } from '../../contract/parts';
+import type { StorageType } from '../../contract/storage';
 
 /** Bytes `start` to `end` of an object, both inclusive (as HTTP ranges count). */
 export interface ByteRange {
@@ -56,7 +57,7 @@ export interface CompletedPart {
  * refuses keys that could leave its root (`..`, absolute paths, backslashes, control characters).
  */
 export interface StorageDriver {
-  readonly type: 'LOCAL' | 'S3';
+  readonly type: StorageType;
   /** Streams `body` into `key`; the object appears whole or not at all. A failed body leaves nothing behind. */
   put(key: string, body: Readable, options: { contentType: string }): Promise<ObjectHead>;
   /** The object's bytes, or a range of them. Throws ObjectNotFoundError before any byte when it is missing. */
@@ -73,10 +74,10 @@ export interface StorageDriver {
   presignGet(key: string, options: PresignGetOptions): Promise<string>;
   /**
    * One URL that GETs several whole objects, their bytes one after another in the order given (each must still
-   * have the size given); only where the storage is served by this server (LOCAL). S3 has no such request.
+   * have the size given); only where the storage is served by this server (LOCAL, WebDAV, SFTP, FTP). S3 has none.
    */
   presignGroupGet?(files: { key: string; size: number }[], options: { expiresInSeconds: number; baseUrl: string }): Promise<string>;
-  /** Where the object lives for S3 (the `s3_url` of a file record); null for LOCAL. */
+  /** Where the object lives for S3 (the `s3_url` of a file record); null for the others. */
   objectUrl(key: string): string | null;
   /** Throws when the storage cannot be listed or read at all (wrong credentials, missing bucket or folder). */
   checkAccess(): Promise<void>;
@@ -120,6 +121,17 @@ export interface StorageDriver {
   /** Copies the storage service makes itself between drivers of one scope (S3); absent where there are none. */
   readonly serviceCopy?: ServiceCopy;
 }
+
+/**
+ * A driver whose bytes pass through this server (LOCAL, and WebDAV, SFTP and FTP, which have no signed URLs of their
+ * own): its signed URLs name this server's `/api/local-storage` route, which serves them with these calls.
+ */
+export interface RelayedStorageDriver extends StorageDriver {
+  /** The size of the object at `key` (undefined: none, or a folder), without working out its ETag: what a read group checks. */
+  sizeOf(key: string): Promise<number | undefined>;
+}
+
+export const isRelayed = (driver: StorageDriver): driver is RelayedStorageDriver => driver.type !== 'S3';
 
 /** An object as a storage service names it for a copy made by the service itself. */
 export interface ServiceObject {

@@ -1,6 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { StorageDriver } from './driver';
+import type { RelayedStorageDriver } from './driver';
 import { folderExists, makeFolder, removeFolder } from './local/folders';
 import { list, listTree } from './local/listing';
 import { abortMultipart, completeMultipart, initMultipart, listParts, presignPart, uploadPart } from './local/multipart';
@@ -9,7 +9,7 @@ import { presignGet, presignGroupGet, presignPut } from './local/presign';
 import { localContextOf, STAGING, type LocalDriverOptions } from './local/root';
 
 /** The LOCAL driver; its signed part URLs store parts with `uploadPart`. */
-export interface LocalStorageDriver extends StorageDriver {
+export interface LocalStorageDriver extends RelayedStorageDriver {
   readonly type: 'LOCAL';
   /**
    * The size of the file at `key` (undefined: none, or a folder), without its ETag: what a read group checks. A

@@ -14,6 +14,7 @@ export type FailureReason =
   | 'access_denied'
   | 'unreachable'
   | 'timeout'
+  | 'folder_missing'
   | 'unknown';
 
 const BY_CODE: Record<string, FailureReason> = {
@@ -42,6 +43,7 @@ const BY_CODE: Record<string, FailureReason> = {
   ETIMEDOUT: 'timeout',
   TimeoutError: 'timeout',
   RequestTimeout: 'timeout',
+  BaseFolderMissingError: 'folder_missing',
 };
 
 /** The codes an error carries: its own (`code`, S3's `Code`, its name), then its cause's, as fetch nests them. */

@@ -8,7 +8,7 @@ import { UnsafeKeyError } from '../../storage/driver';
 import { cleanContentType } from '../../storage/http-headers';
 import { cleanFilename, shareObjectKey } from '../../storage/keys';
 import { reasonOf } from '../../storage/reason';
-import { driverFor } from '../../storage/registry';
+import { driverFor, keyFolderOf } from '../../storage/registry';
 import { recordStoredFile, shareOptionsFromForm, type StoredObject } from './records';
 import { assertSlugFree } from '../shares/slugs';
 import { readSettings } from '../settings/settings';
@@ -65,7 +65,7 @@ async function storeFilePart(deps: AppDeps, principal: Principal, fields: Record
     if (options.slug !== undefined) await assertSlugFree(deps.db, 'files', options.slug);
     const filename = cleanFilename(file.filename);
     const mimetype = cleanContentType(fields.mimetype || uploadMimeType(filename, file.mimeType === 'application/octet-stream' ? '' : file.mimeType));
-    const key = shareObjectKey(config.default_folder, fields.path, filename);
+    const key = shareObjectKey(keyFolderOf(config), fields.path, filename);
     const budget = byteBudget(limits);
     const outcome = await putWithinBudget(driverFor(deps, config), key, file.stream, mimetype, budget);
     if (outcome.kind === 'over_budget') {

@@ -16,7 +16,7 @@ import type { StorageDriver } from '../../storage/driver';
 import { cleanContentType } from '../../storage/http-headers';
 import { cleanFilename, shareObjectKey } from '../../storage/keys';
 import { reasonOf } from '../../storage/reason';
-import { driverFor } from '../../storage/registry';
+import { driverFor, keyFolderOf } from '../../storage/registry';
 import { removeFile } from './management';
 import { insertPendingFile, isStale, markCommitted, ownUpload } from './pending-uploads';
 import { toFileShare, type FileRow } from './records';
@@ -79,7 +79,7 @@ export async function initMultipartUpload(
 
   const driver = driverFor(deps, config);
   const filename = cleanFilename(input.filename);
-  const key = shareObjectKey(config.default_folder, undefined, filename);
+  const key = shareObjectKey(keyFolderOf(config), undefined, filename);
   const contentType = cleanContentType(input.mimetype);
   const upload = await openUpload(driver, key, contentType, storageFailure);
   return abortOnFailure(upload, async () => {

@@ -14,7 +14,7 @@ import { ApiError } from '../../errors';
 import { cleanContentType } from '../../storage/http-headers';
 import { cleanFilename, shareObjectKey } from '../../storage/keys';
 import { reasonOf } from '../../storage/reason';
-import { driverFor } from '../../storage/registry';
+import { driverFor, keyFolderOf } from '../../storage/registry';
 import { removeFile } from './management';
 import { fileNotFound, insertFile, shareColumns, toFileShare, type FileRow, type ShareOptions } from './records';
 import { assertSlugFree, isSlugConflict, slugTaken } from '../shares/slugs';
@@ -76,7 +76,7 @@ export async function presignUpload(
   const config = await resolveUploadConfig(deps, principal, input.s3_config_id || undefined);
   assertFits(input.size, await uploadLimits(deps, config));
   const driver = driverFor(deps, config);
-  const key = shareObjectKey(config.default_folder, input.path, input.filename);
+  const key = shareObjectKey(keyFolderOf(config), input.path, input.filename);
   const contentType = cleanContentType(input.mimetype);
   const row = await insertPendingFile(deps, principal, {
     slug: input.slug,

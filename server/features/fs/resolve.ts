@@ -5,7 +5,7 @@ import { visibleMounts, type MountRow } from '../mounts/mounts';
 import { findStorageConfig } from '../storages/configs';
 import { MAX_KEY_BYTES, type FolderListing, type StorageDriver } from '../../storage/driver';
 import { folderSegments, isReservedAreaKey } from '../../storage/keys';
-import { driverFor, type StorageConfigRow } from '../../storage/registry';
+import { driverFor, keyFolderOf, type StorageConfigRow } from '../../storage/registry';
 import { isWithin, normalizePath, outsideBasePath, pathOfSegments, ROOT, type FsPath } from './paths';
 
 /** Who is asking, and the part of the tree they may touch. */
@@ -68,7 +68,7 @@ export async function resolveTarget(deps: AppDeps, caller: FsCaller, path: FsPat
 export async function mountTarget(deps: AppDeps, mount: MountRow, path: FsPath): Promise<MountTarget> {
   const config = await findStorageConfig(deps.db, mount.storage_config_id);
   if (!config) throw new ApiError(404, 'storage_config_not_found');
-  const base = { mount, config, driver: driverFor(deps, config), rootSegments: folderSegments(config.default_folder, 'default_folder') };
+  const base = { mount, config, driver: driverFor(deps, config), rootSegments: folderSegments(keyFolderOf(config), 'default_folder') };
   return withInner(base, path.segments.slice(segmentsOf(mount.mount_path).length));
 }
 

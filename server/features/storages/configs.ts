@@ -14,7 +14,8 @@ import type { DB } from '../../db/database';
 import { lockTransaction } from '../../db/dialect';
 import type { Database, StorageConfigsTable } from '../../db/schema';
 import { ApiError } from '../../errors';
-import type { StorageConfigRow } from '../../storage/registry';
+import { forgetDriver, isRemoteConfig, type StorageConfigRow } from '../../storage/registry';
+import { assertHostAllowed, remoteChangesOf, remoteColumnsOf } from './remote-configs';
 import { localStorageAllowed } from './shared-storage';
 
 /** A LOCAL config's columns: the S3 connection fields are empty. */
@@ -139,6 +140,16 @@ function toStorageConfig(row: StorageConfigRow, usage: Usage | undefined, princi
     access_key_id: isAdmin ? row.access_key_id : null,
     secret_access_key: row.secret_access_key_encrypted ? SECRET_MASK : null,
     path_style: row.path_style === 1,
+    host: row.host,
+    port: row.port,
+    username: isAdmin ? row.username : null,
+    password: row.password_encrypted ? SECRET_MASK : null,
+    private_key: row.private_key_encrypted ? SECRET_MASK : null,
+    passphrase: row.passphrase_encrypted ? SECRET_MASK : null,
+    host_key_sha256: row.host_key_sha256,
+    tls: row.tls,
+    passive: row.passive === null ? null : row.passive === 1,
+    allow_private_host: row.allow_private_host === 1,
     default_folder: row.default_folder,
     total_storage_bytes: row.total_storage_bytes,
     is_public: row.is_public === 1,
@@ -192,7 +203,9 @@ export async function createStorageConfig(deps: AppDeps, principal: Principal, i
     last_used: null,
   };
   const row: Insertable<StorageConfigsTable> =
-    input.storage_type === 'S3'
+    input.storage_type === 'WEBDAV' || input.storage_type === 'SFTP' || input.storage_type === 'FTP'
+      ? { ...common, ...remoteColumnsOf(deps, input) }
+      : input.storage_type === 'S3'
       ? {
           ...common,
           storage_type: 'S3',
@@ -208,6 +221,7 @@ export async function createStorageConfig(deps: AppDeps, principal: Principal, i
           ...common,
           ...LOCAL_COLUMNS,
         };
+  await assertHostAllowed(deps, { host: null, endpoint_url: null, allow_private_host: 0, ...row });
   await deps.db.transaction().execute(async (trx) => {
     if (row.is_default) await clearDefault(trx);
     await trx.insertInto('storage_configs').values(row).execute();
@@ -244,6 +258,10 @@ export async function updateStorageConfig(
       if (secret !== undefined && secret !== '' && secret !== SECRET_MASK) {
         changes.secret_access_key_encrypted = deps.secrets.seal(secret);
       }
+    }
+    if (isRemoteConfig(row)) {
+      Object.assign(changes, remoteChangesOf(deps, row, input));
+      await assertHostAllowed(deps, { ...row, ...changes } as StorageConfigRow);
     }
     if (input.is_default === true && row.is_default !== 1) {
       await clearDefault(trx);
@@ -294,6 +312,7 @@ export async function deleteStorageConfig(deps: AppDeps, id: string): Promise<vo
     }
     await trx.deleteFrom('storage_configs').where('id', '=', id).execute();
   });
+  forgetDriver(deps, id);
 }
 
 /**

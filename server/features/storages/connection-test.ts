@@ -1,11 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { StorageTestResult } from '../../../contract/storage';
+import type { StorageTestResult, StorageTestStep } from '../../../contract/storage';
 import type { AppDeps } from '../../context';
+import { ApiError } from '../../errors';
 import { translate, type Lang, type MessageKey, type MessageParams, type MessageRef } from '../../i18n/messages';
 import type { StorageDriver } from '../../storage/driver';
 import { reasonOf } from '../../storage/reason';
-import { driverFor, type StorageConfigRow } from '../../storage/registry';
+import { driverFor, keyFolderOf, type StorageConfigRow } from '../../storage/registry';
+import { assertHostAllowed } from './remote-configs';
 
 type Check = StorageTestResult['checks']['read'];
 
@@ -27,27 +29,26 @@ async function readAll(stream: Readable): Promise<Buffer> {
 }
 
 /**
- * `POST /api/s3-configs/{id}/test`: read (list), write+delete (a probe object written, read back, deleted),
- * CORS (a browser on `origin` may PUT and read the ETag) and a presigned PUT, each reported on its own.
- * Probe objects go under `<default folder>/clipstash-probe/` and are removed afterwards.
+ * `POST /api/s3-configs/{id}/test`: the steps in order (connect, list, write, read back, delete: a probe object under
+ * `<default folder>/clipstash-probe/`, removed afterwards), then CORS (a browser on `origin` may PUT and read the
+ * ETag) and a presigned PUT. `steps` tells each step in words; `checks` groups them as before.
  */
 export async function testStorageConfig(deps: AppDeps, config: StorageConfigRow, origin: string, lang: Lang): Promise<StorageTestResult> {
-  const driver = driverFor(deps, config);
   const say = (ok: boolean, key: MessageKey, params: MessageParams = {}): Check => ({ ok, message: translate(key, lang, params) });
-  const probeKey = () => `${config.default_folder ? `${config.default_folder}/` : ''}clipstash-probe/${randomUUID()}.txt`;
+  const probeKey = () => `${keyFolderOf(config) ? `${keyFolderOf(config)}/` : ''}clipstash-probe/${randomUUID()}.txt`;
+  const { steps, driver, failure = '' } = await runSteps(deps, config, probeKey(), say, lang);
+  const stepOk = (step: StorageTestStep) => steps.find((one) => one.step === step)?.ok === true;
 
-  const read = await withTimeout(driver.checkAccess(), 'listing')
-    .then(() => say(true, 'check_read_ok'))
-    .catch((error: unknown) => say(false, 'check_read_failed', { reason: reasonOf(error) }));
-
-  const write = await writeCheck(driver, probeKey())
-    .then(() => say(true, 'check_write_ok'))
-    .catch((error: unknown) => say(false, 'check_write_failed', { reason: reasonOf(error) }));
+  const read = stepOk('list') ? say(true, 'check_read_ok') : say(false, 'check_read_failed', { reason: failure });
+  const write = stepOk('write') && stepOk('read') && stepOk('delete') ? say(true, 'check_write_ok') : say(false, 'check_write_failed', { reason: failure });
 
   let cors: Check;
   let presignedPut: Check;
-  if (driver.type === 'LOCAL') {
-    // Our own route answers LOCAL URLs with `Access-Control-Allow-Origin: *` and `Expose-Headers: ETag`.
+  if (!driver) {
+    cors = say(false, 'check_cors_blocked', { origin, reason: failure });
+    presignedPut = say(false, 'check_presign_failed', { reason: failure });
+  } else if (driver.type !== 'S3') {
+    // Our own route answers these storages' URLs with `Access-Control-Allow-Origin: *` and `Expose-Headers: ETag`.
     cors = say(true, 'check_cors_local');
     presignedPut = await localPresignCheck(driver, probeKey(), origin)
       .then(() => say(true, 'check_presign_ok'))
@@ -65,25 +66,81 @@ export async function testStorageConfig(deps: AppDeps, config: StorageConfigRow,
           : say(false, 'check_cors_no_etag');
   }
   const checks = { read, write, cors, presignedPut };
-  return { ok: Object.values(checks).every((check) => check.ok), checks };
+  return { ok: Object.values(checks).every((check) => check.ok), checks, steps };
 }
 
-async function writeCheck(driver: StorageDriver, key: string) {
+type Say = (ok: boolean, key: MessageKey, params?: MessageParams) => Check;
+type Step = StorageTestResult['steps'][number];
+
+/**
+ * Connect (the host allowed, the driver made, the base folder reached), list, write, read back, delete: each in
+ * turn, each failure said with its reason, the steps after it said to be not tried.
+ */
+async function runSteps(
+  deps: AppDeps,
+  config: StorageConfigRow,
+  key: string,
+  say: Say,
+  lang: Lang,
+): Promise<{ steps: Step[]; driver?: StorageDriver; failure?: string | MessageRef }> {
   const bytes = randomBytes(64);
-  try {
-    const head = await withTimeout(driver.put(key, Readable.from([bytes]), { contentType: 'text/plain' }), 'writing');
-    if (head.size !== bytes.length) throw new Error(`wrote ${head.size} bytes instead of ${bytes.length}`);
-    const back = await withTimeout(driver.get(key).then(readAll), 'reading back');
-    if (!back.equals(bytes)) throw new Error('the object read back differs from what was written');
-    await withTimeout(driver.delete(key), 'deleting');
-    if (await withTimeout(driver.head(key), 'checking the deletion')) throw new Error('the test object is still there after delete');
-  } catch (error) {
-    await driver.delete(key).catch(() => undefined);
-    throw error;
+  let driver: StorageDriver | undefined;
+  const connected = () => driver as StorageDriver;
+  const plan: [StorageTestStep, () => Promise<unknown>][] = [
+    [
+      'connect',
+      async () => {
+        await assertHostAllowed(deps, config);
+        driver = driverFor(deps, config);
+        // A remote server is reached and signed in to by a stat of the base folder; S3 and LOCAL by their probe.
+        await withTimeout<unknown>(driver.type === 'S3' || driver.type === 'LOCAL' ? driver.checkAccess() : driver.folderExists(''), 'connecting');
+      },
+    ],
+    ['list', () => withTimeout(connected().checkAccess(), 'listing')],
+    [
+      'write',
+      async () => {
+        const head = await withTimeout(connected().put(key, Readable.from([bytes]), { contentType: 'text/plain' }), 'writing');
+        if (head.size !== bytes.length) throw new Error(`wrote ${head.size} bytes instead of ${bytes.length}`);
+      },
+    ],
+    [
+      'read',
+      async () => {
+        const back = await withTimeout(connected().get(key).then(readAll), 'reading back');
+        if (!back.equals(bytes)) throw new Error('the object read back differs from what was written');
+      },
+    ],
+    [
+      'delete',
+      async () => {
+        await withTimeout(connected().delete(key), 'deleting');
+        if (await withTimeout(connected().head(key), 'checking the deletion')) throw new Error('the test object is still there after delete');
+      },
+    ],
+  ];
+  const steps: Step[] = [];
+  let failure: string | MessageRef | undefined;
+  for (const [step, run] of plan) {
+    if (failure !== undefined) {
+      steps.push({ step, ...say(false, 'step_not_tried') });
+      continue;
+    }
+    try {
+      await run();
+      steps.push({ step, ...say(true, `step_${step}_ok`) });
+    } catch (error) {
+      // A refused host or a protocol missing from this build says its own words; anything else its reason.
+      failure = error instanceof ApiError ? translate(error.messageKey, lang, error.params) : reasonOf(error);
+      steps.push({ step, ...say(false, `step_${step}_failed`, { reason: failure }) });
+    }
   }
+  // A probe left by a failed read or delete goes now, as far as the storage lets it.
+  if (driver && steps.some((done) => done.step === 'write' && done.ok)) await driver.delete(key).catch(() => undefined);
+  return { steps, ...(driver && { driver }), ...(failure !== undefined && { failure }) };
 }
 
-/** LOCAL: the signed URL names this server; the bytes go through the same driver the URL's route uses. */
+/** LOCAL, WebDAV, SFTP, FTP: the signed URL names this server; the bytes go through the driver the URL's route uses. */
 async function localPresignCheck(driver: StorageDriver, key: string, origin: string) {
   const url = new URL(await driver.presignPut(key, { contentType: 'text/plain', size: 16, expiresInSeconds: 60, baseUrl: origin }));
   if (!url.searchParams.get('sig')) throw new Error('the URL carries no signature');

@@ -5,8 +5,7 @@ import type { AppDeps, AppEnv } from '../../context';
 import { ApiError } from '../../errors';
 import { assertRequestTakesPart } from '../file-requests/requests';
 import { findStorageConfig } from './configs';
-import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError } from '../../storage/driver';
-import type { LocalStorageDriver } from '../../storage/local';
+import { InvalidPartError, isRelayed, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError, type RelayedStorageDriver } from '../../storage/driver';
 import { LOCAL_STORAGE_PREFIX, verifyLocalGroupUrl, verifyLocalUrl } from '../../storage/local-urls';
 import { driverFor } from '../../storage/registry';
 import { EXPOSED_HEADERS, serveObject } from '../../storage/serve-object';
@@ -15,7 +14,7 @@ import { uploadTransfer, VISITOR, watchedDownload } from '../transfers/hooks';
 class TooManyBytes extends Error {}
 
 /** The objects' bytes one after another, each streamed from disk in turn (one file open at a time). */
-async function* concatenated(driver: LocalStorageDriver, keys: string[]): AsyncGenerator<Buffer> {
+async function* concatenated(driver: RelayedStorageDriver, keys: string[]): AsyncGenerator<Buffer> {
   for (const key of keys) yield* (await driver.get(key)) as AsyncIterable<Buffer>;
 }
 
@@ -31,8 +30,9 @@ function target(c: Context<AppEnv>): { configId: string; key: string } {
 }
 
 /**
- * The LOCAL driver's "presigned" URLs: PUT stores the body (at most the signed size), GET/HEAD read with Range.
- * The signature is the only credential, as with S3; answers carry CORS headers for any origin and expose ETag.
+ * The "presigned" URLs of storages whose bytes pass through this server (LOCAL, WebDAV, SFTP, FTP): PUT stores the
+ * body (at most the signed size), GET/HEAD read with Range. The signature is the only credential, as with S3;
+ * answers carry CORS headers for any origin and expose ETag.
  */
 export function localStorageRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -52,10 +52,12 @@ export function localStorageRoutes(deps: AppDeps) {
     });
   });
 
-  async function localDriverOf(configId: string) {
+  async function relayedDriverOf(configId: string): Promise<RelayedStorageDriver> {
     const config = await findStorageConfig(deps.db, configId);
-    if (!config || config.storage_type !== 'LOCAL') throw new ApiError(404, 'storage_config_not_found');
-    return driverFor(deps, config) as LocalStorageDriver;
+    if (!config || config.storage_type === 'S3') throw new ApiError(404, 'storage_config_not_found');
+    const driver = driverFor(deps, config);
+    if (!isRelayed(driver)) throw new ApiError(404, 'storage_config_not_found');
+    return driver;
   }
 
   function grantOf(c: Context<AppEnv>, method: 'PUT' | 'GET') {
@@ -68,7 +70,7 @@ export function localStorageRoutes(deps: AppDeps) {
   app.put('/:configId/*', async (c) => {
     const grant = grantOf(c, 'PUT');
     if (grant.method !== 'PUT') throw new ApiError(403, 'signed_url_invalid');
-    const driver = await localDriverOf(grant.configId);
+    const driver = await relayedDriverOf(grant.configId);
     // Write once: a committed share's bytes cannot be swapped through a URL that is still valid. (A part URL
     // cannot touch the object: its upload ends when the share is committed.)
     const committed = grant.part
@@ -121,7 +123,7 @@ export function localStorageRoutes(deps: AppDeps) {
     const check = verifyLocalGroupUrl(deps.secrets, deps.now(), c.req.param('configId'), new URL(c.req.url).searchParams);
     if (!check.ok) throw new ApiError(403, check.problem === 'expired' ? 'signed_url_expired' : 'signed_url_invalid');
     const { files } = check.grant;
-    const driver = await localDriverOf(check.grant.configId);
+    const driver = await relayedDriverOf(check.grant.configId);
     // Every file is checked before the first byte: once the answer has begun, a failure can only cut it short.
     for (const { key, size } of files) {
       let stored;
@@ -148,7 +150,7 @@ export function localStorageRoutes(deps: AppDeps) {
   app.get('/:configId/*', async (c) => {
     const grant = grantOf(c, 'GET');
     if (grant.method !== 'GET') throw new ApiError(403, 'signed_url_invalid');
-    const driver = await localDriverOf(grant.configId);
+    const driver = await relayedDriverOf(grant.configId);
     let head;
     try {
       head = await driver.head(grant.key);

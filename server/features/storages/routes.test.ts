@@ -59,6 +59,16 @@ describe('storage configs (/api/s3-configs)', () => {
       access_key_id: null,
       secret_access_key: null,
       path_style: false,
+      host: null,
+      port: null,
+      username: null,
+      password: null,
+      private_key: null,
+      passphrase: null,
+      host_key_sha256: null,
+      tls: null,
+      passive: null,
+      allow_private_host: false,
       default_folder: '',
       total_storage_bytes: null,
       is_public: true,
@@ -121,7 +131,7 @@ describe('storage configs (/api/s3-configs)', () => {
       [s3Body({ secret_access_key: '' }), 'secret_access_key'],
       [s3Body({ default_folder: 'a/../b' }), 'default_folder'],
       [s3Body({ total_storage_bytes: -1 }), 'total_storage_bytes'],
-      [{ storage_type: 'FTP', name: 'x' }, 'storage_type'],
+      [{ storage_type: 'GOPHER', name: 'x' }, 'storage_type'],
       [{ storage_type: 'LOCAL', name: '' }, 'name'],
     ] as const) {
       const body400 = await expectError(await t.request('/api/s3-configs', { token: t.token, json: body }), 400);
@@ -235,6 +245,13 @@ describe('storage configs (/api/s3-configs)', () => {
           cors: { ok: true, message: 'CORS allows uploads from http://localhost and exposes ETag' },
           presignedPut: { ok: true, message: 'An upload through a presigned URL worked' },
         },
+        steps: [
+          { step: 'connect', ok: true, message: 'Connected and signed in' },
+          { step: 'list', ok: true, message: 'The base folder can be listed' },
+          { step: 'write', ok: true, message: 'A test file was written' },
+          { step: 'read', ok: true, message: 'The test file was read back unchanged' },
+          { step: 'delete', ok: true, message: 'The test file was deleted' },
+        ],
       });
       const { ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3');
       const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
@@ -268,6 +285,10 @@ describe('storage configs (/api/s3-configs)', () => {
       expect(result.ok).toBe(false);
       expect(Object.values(result.checks).every((check) => !check.ok)).toBe(true);
       expect(result.checks.read.message).toBe('The storage cannot be listed: no connection could be made');
+      expect(result.steps.map((step) => step.message)).toEqual([
+        'Could not connect or sign in: no connection could be made',
+        ...Array.from({ length: 4 }, () => 'Not tried: an earlier step failed'),
+      ]);
     });
   });
 });

@@ -42,8 +42,9 @@ describe('WebDAV PUT streams every body to storage the way the upload-mode setti
     await s3.stop();
   });
 
-  it('picks the route: LOCAL always streams; auto streams one part or less and sends larger or unknown bodies in parts', () => {
+  it('picks the route: LOCAL and remote servers always stream; auto streams one part or less and sends larger or unknown bodies in parts', () => {
     expect(putRouteOf('multipart', 'LOCAL', 10 * MIB)).toBe('direct');
+    for (const remote of ['WEBDAV', 'SFTP', 'FTP'] as const) expect(putRouteOf('multipart', remote, undefined)).toBe('direct');
     expect(putRouteOf('auto', 'S3', MIB)).toBe('direct');
     expect(putRouteOf('auto', 'S3', 6 * MIB)).toBe('multipart');
     expect(putRouteOf('auto', 'S3', undefined)).toBe('multipart');

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { pipeline as pipe, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { StorageType } from '../../../contract/storage';
 import type { WebdavUploadMode } from '../../../contract/system';
 import { MIN_PART_BYTES, partSizeFor } from '../../../contract/parts';
 import { mimeTypeOf } from '../../../contract/mime';
@@ -27,12 +28,13 @@ import { assertParentFolder } from './resources';
 export type PutRoute = 'direct' | 'proxy' | 'multipart';
 
 /**
- * LOCAL storage always takes the stream straight to disk (its signed URLs and parts would only loop back here).
+ * LOCAL, WebDAV, SFTP and FTP storages always take the stream straight in (their signed URLs and parts would
+ * only loop back here).
  * For S3, `auto` sends bodies of known length up to one part as one stream and larger or unknown ones in parts;
  * a presigned PUT needs the length up front, so a chunked body (Finder) goes in parts instead.
  */
-export function putRouteOf(mode: WebdavUploadMode, storage: 'LOCAL' | 'S3', length: number | undefined): PutRoute {
-  if (storage === 'LOCAL' || mode === 'direct') return 'direct';
+export function putRouteOf(mode: WebdavUploadMode, storage: StorageType, length: number | undefined): PutRoute {
+  if (storage !== 'S3' || mode === 'direct') return 'direct';
   if (mode === 'proxy') return length === undefined ? 'multipart' : 'proxy';
   if (mode === 'multipart') return 'multipart';
   return length !== undefined && length <= MIN_PART_BYTES ? 'direct' : 'multipart';

@@ -27,7 +27,18 @@ export const storageDocs: RouteDocs = {
     data: storageConfigListSchema,
   },
   'GET /api/s3-configs/:id': { tag: 'Storage', summary: 'Read a storage configuration', data: storageConfigSchema, errors: [404] },
-  'POST /api/s3-configs': { tag: 'Storage', summary: 'Create a storage configuration', data: storageConfigSchema, ok: [201] },
+  'POST /api/s3-configs': {
+    tag: 'Storage',
+    summary: 'Create a storage configuration',
+    description:
+      '`storage_type` LOCAL, S3, WEBDAV (`endpoint_url`, `username`, `password`), SFTP (`host`, `port` 22, `username`, ' +
+      '`password` and/or `private_key` with `passphrase`, `host_key_sha256` as `ssh-keygen -l` prints it) or FTP (`host`, ' +
+      '`port` 21, `username`, `password`, `tls` none/explicit/implicit, `passive`). Secrets are sealed at rest and never ' +
+      'answered. A host resolving to a loopback or private address is refused (400) unless the server allows private ' +
+      'URLs or `allow_private_host` is true.',
+    data: storageConfigSchema,
+    ok: [201],
+  },
   'PUT /api/s3-configs/:id': {
     tag: 'Storage',
     summary: 'Change a storage configuration',
@@ -46,6 +57,7 @@ export const storageDocs: RouteDocs = {
   'POST /api/s3-configs/:id/test': {
     tag: 'Storage',
     summary: 'Test read, write, CORS and a presigned PUT',
+    description: '`steps` says in words how each step went: connect, list, write, read back, delete.',
     data: storageTestResultSchema,
     errors: [404],
   },

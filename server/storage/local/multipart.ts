@@ -64,6 +64,22 @@ export async function listParts(context: LocalContext, key: string, uploadId: st
   return (await storedParts(dir)).map(({ file: _file, ...part }) => part);
 }
 
+/**
+ * The bytes of the matched parts one after another, each streamed from its file and checked against its ETag (a
+ * part changed on disk since it was stored fails the join).
+ */
+export async function* joinedParts(matched: StoredPart[], stored: Map<number, StoredPart & { file: string }>): AsyncGenerator<Buffer> {
+  for (const part of matched) {
+    const file = stored.get(part.partNumber)?.file ?? '';
+    const partHash = createHash('md5');
+    for await (const chunk of createReadStream(file, { highWaterMark: JOIN_CHUNK }) as AsyncIterable<Buffer>) {
+      partHash.update(chunk);
+      yield chunk;
+    }
+    if (partHash.digest('hex') !== part.etag) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
+  }
+}
+
 export async function completeMultipart(context: LocalContext, key: string, uploadId: string, parts: CompletedPart[]): Promise<string> {
   const target = await confinedPathOf(context, key);
   return locked(context, uploadId, async () => {
@@ -72,20 +88,8 @@ export async function completeMultipart(context: LocalContext, key: string, uplo
     const matched = matchParts(parts, [...stored.values()]);
     const staging = await stagingFileOf(context);
     const whole = new Md5Counter();
-    // Part after part through one hash into one file; each part's bytes are checked against its ETag.
-    const joined = async function* () {
-      for (const part of matched) {
-        const file = stored.get(part.partNumber)?.file ?? '';
-        const partHash = createHash('md5');
-        for await (const chunk of createReadStream(file, { highWaterMark: JOIN_CHUNK }) as AsyncIterable<Buffer>) {
-          partHash.update(chunk);
-          yield chunk;
-        }
-        if (partHash.digest('hex') !== part.etag) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
-      }
-    };
     try {
-      await writeNewFile(joined, whole, staging);
+      await writeNewFile(() => joinedParts(matched, stored), whole, staging);
       const head = whole.head();
       await placeFile(context, staging, key, target, head);
       await rm(dir, { recursive: true, force: true });

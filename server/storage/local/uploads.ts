@@ -11,8 +11,11 @@ const UPLOAD_ID = /^[0-9a-f]{32}$/;
 /** A stored part: `<number>.<md5 hex>.part`, so that its number and ETag arrive together with one rename. */
 export const PART_FILE = /^(\d{1,5})\.([0-9a-f]{32})\.part$/;
 
+/** The folder that holds every multipart upload of the LOCAL root `root` (the sweep of remote staging reads it). */
+export const multipartFolderOf = (root: string) => join(root, STAGING, MULTIPART);
+
 /** The folder of upload `uploadId`, whether or not it exists. */
-export const uploadDirOf = (context: LocalContext, uploadId: string) => join(context.root, STAGING, MULTIPART, uploadId);
+export const uploadDirOf = (context: LocalContext, uploadId: string) => join(multipartFolderOf(context.root), uploadId);
 
 /**
  * One thing at a time per upload within this process: storing a finished part (rename and drop the part it

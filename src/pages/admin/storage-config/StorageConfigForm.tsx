@@ -1,19 +1,12 @@
 import { useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
-import {
-  S3_PROVIDERS,
-  type CreateStorageConfigRequest,
-  type StorageConfig,
-  type StorageType,
-  type UpdateStorageConfigRequest,
-} from '../../../../contract/storage';
+import { FTP_TLS_MODES, S3_PROVIDERS, type FtpTlsMode, type StorageConfig, type StorageType } from '../../../../contract/storage';
 import { Button } from '../../../components/Button';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { Field, fieldStyles } from '../../../components/Field';
 import { createStorageConfig, updateStorageConfig } from '../../../lib/api/storage-configs';
-
-const GIB = 1024 ** 3;
+import { changesOf, createBodyOf, initialValues, problemOf, type StorageFormProblem, type StorageFormValues } from './storage-form';
 
 interface StorageConfigFormProps {
   editing?: StorageConfig;
@@ -21,76 +14,67 @@ interface StorageConfigFormProps {
   onSaved: () => void;
 }
 
-/** Create or edit a storage configuration; S3 secrets are write-only (left empty = keep). */
+/** Create or edit a storage configuration; secrets are write-only (never filled in; left empty = keep). */
 export function StorageConfigForm({ editing, onClose, onSaved }: StorageConfigFormProps) {
   const { t } = useLingui();
   const [type, setType] = useState<StorageType>(editing?.storage_type ?? 'S3');
-  const [values, setValues] = useState({
-    name: editing?.name ?? '',
-    provider_type: editing?.provider_type ?? 'Other',
-    endpoint_url: editing?.endpoint_url ?? '',
-    region: editing?.region ?? 'us-east-1',
-    bucket_name: editing?.bucket_name ?? '',
-    access_key_id: editing?.access_key_id ?? '',
-    secret_access_key: '',
-    path_style: editing?.path_style ?? true,
-    default_folder: editing?.default_folder ?? '',
-    quotaGb: editing?.total_storage_bytes ? String(editing.total_storage_bytes / GIB) : '',
-    is_public: editing?.is_public ?? false,
-    is_default: editing?.is_default ?? false,
-  });
+  const [values, setValues] = useState(() => initialValues(editing));
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
-  const set = <K extends keyof typeof values>(field: K, value: (typeof values)[K]) =>
-    setValues((previous) => ({ ...previous, [field]: value }));
+  const set = <K extends keyof StorageFormValues>(field: K, value: StorageFormValues[K]) => setValues((previous) => ({ ...previous, [field]: value }));
+  const keepHint = editing ? t`Leave blank to keep the stored one` : undefined;
+
+  const problems: Record<StorageFormProblem, string> = {
+    name: t`Please enter a name`,
+    quota: t`The quota must be a positive number of GB, or empty for none`,
+    s3_fields: t`Endpoint, bucket and access key are required`,
+    s3_secret: t`The secret key is required`,
+    endpoint: t`Enter the WebDAV address, starting with https:// or http://`,
+    host: t`Enter the server's host name or IP address`,
+    port: t`The port must be a number from 1 to 65535, or empty for the default`,
+    username: t`Enter the user name`,
+    password: t`Enter the password`,
+    password_or_key: t`Enter a password or a private key`,
+    host_key: t`The host key fingerprint looks like SHA256:… as ssh-keygen -l prints it`,
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!values.name.trim()) return setError(t`Please enter a name`);
-    const quota = values.quotaGb.trim() ? Number(values.quotaGb) : null;
-    if (quota !== null && !(quota > 0)) return setError(t`The quota must be a positive number of GB, or empty for none`);
-    const s3 = type === 'S3';
-    if (s3 && (!values.endpoint_url.trim() || !values.bucket_name.trim() || !values.access_key_id.trim())) {
-      return setError(t`Endpoint, bucket and access key are required`);
-    }
-    if (s3 && !editing && !values.secret_access_key) return setError(t`The secret key is required`);
-    const common = {
-      name: values.name.trim(),
-      default_folder: values.default_folder.trim(),
-      total_storage_bytes: quota === null ? null : Math.round(quota * GIB),
-      is_public: values.is_public,
-      is_default: values.is_default,
-    };
-    const s3Fields = {
-      provider_type: values.provider_type as (typeof S3_PROVIDERS)[number],
-      endpoint_url: values.endpoint_url.trim(),
-      region: values.region.trim(),
-      bucket_name: values.bucket_name.trim(),
-      access_key_id: values.access_key_id.trim(),
-      path_style: values.path_style,
-    };
+    const problem = problemOf(type, values, editing !== undefined);
+    if (problem) return setError(problems[problem]);
     setSaving(true);
     setError(undefined);
     try {
-      if (editing) {
-        const changes: UpdateStorageConfigRequest = {
-          ...common,
-          ...(s3 && s3Fields),
-          ...(s3 && values.secret_access_key && { secret_access_key: values.secret_access_key }),
-        };
-        await updateStorageConfig(editing.id, changes);
-      } else {
-        const body: CreateStorageConfigRequest = s3
-          ? { storage_type: 'S3', ...common, ...s3Fields, secret_access_key: values.secret_access_key }
-          : { storage_type: 'LOCAL', ...common };
-        await createStorageConfig(body);
-      }
+      if (editing) await updateStorageConfig(editing.id, changesOf(type, values));
+      else await createStorageConfig(createBodyOf(type, values));
       onSaved();
     } catch (failure) {
       setError(asRequestFailure(failure).message);
     } finally {
       setSaving(false);
     }
+  };
+
+  const secretInput = (name: 'password' | 'passphrase', label: string) => (
+    <Field label={label} hint={keepHint}>
+      <input name={name} type="password" autoComplete="new-password" value={values[name]} onChange={(e) => set(name, e.target.value)} />
+    </Field>
+  );
+  const hostAndPort = (defaultPort: number) => (
+    <>
+      <Field label={t`Host`} hint={t`Host name or IP address of the server`}>
+        <input name="host" autoComplete="off" value={values.host} onChange={(e) => set('host', e.target.value)} />
+      </Field>
+      <Field label={t`Port`} hint={t`Empty for ${defaultPort}`}>
+        <input name="port" inputMode="numeric" value={values.port} placeholder={String(defaultPort)} onChange={(e) => set('port', e.target.value)} />
+      </Field>
+    </>
+  );
+  const remote = type === 'WEBDAV' || type === 'SFTP' || type === 'FTP';
+  const tlsNames: Record<FtpTlsMode, string> = {
+    none: t`None (plain FTP: the password travels unencrypted)`,
+    explicit: t`Explicit (FTPS with AUTH TLS)`,
+    implicit: t`Implicit (FTPS, usually port 990)`,
   };
 
   return (
@@ -106,6 +90,9 @@ export function StorageConfigForm({ editing, onClose, onSaved }: StorageConfigFo
             <select name="storageType" value={type} onChange={(e) => setType(e.target.value as StorageType)}>
               <option value="S3">{t`S3-compatible service`}</option>
               <option value="LOCAL">{t`Local disk of this server`}</option>
+              <option value="WEBDAV">{t`WebDAV server`}</option>
+              <option value="SFTP">{t`SFTP server`}</option>
+              <option value="FTP">{t`FTP server`}</option>
             </select>
           </Field>
         )}
@@ -152,7 +139,68 @@ export function StorageConfigForm({ editing, onClose, onSaved }: StorageConfigFo
             </div>
           </>
         )}
-        <Field label={t`Folder`} hint={t`Everything goes under this folder; empty for the top level`}>
+        {type === 'WEBDAV' && (
+          <Field label={t`WebDAV address`} hint={t`For example https://nas.example.com/remote.php/dav/files/me`}>
+            <input name="endpoint" type="url" value={values.endpoint_url} onChange={(e) => set('endpoint_url', e.target.value)} />
+          </Field>
+        )}
+        {type === 'SFTP' && hostAndPort(22)}
+        {type === 'FTP' && hostAndPort(21)}
+        {remote && (
+          <>
+            <Field label={t`User name`}>
+              <input name="username" autoComplete="off" value={values.username} onChange={(e) => set('username', e.target.value)} />
+            </Field>
+            {secretInput('password', type === 'SFTP' ? t`Password (or a private key below)` : t`Password`)}
+          </>
+        )}
+        {type === 'SFTP' && (
+          <>
+            <Field label={t`Private key`} hint={keepHint ?? t`OpenSSH or PEM format; optional with a password`}>
+              <textarea name="privateKey" rows={3} spellCheck={false} autoComplete="off" value={values.private_key} onChange={(e) => set('private_key', e.target.value)} />
+            </Field>
+            {secretInput('passphrase', t`Key passphrase`)}
+            <Field label={t`Host key fingerprint`} hint={t`SHA256:… as ssh-keygen -l prints it; empty accepts any host key`}>
+              <input name="hostKey" autoComplete="off" spellCheck={false} value={values.host_key_sha256} onChange={(e) => set('host_key_sha256', e.target.value)} />
+            </Field>
+          </>
+        )}
+        {type === 'FTP' && (
+          <>
+            <Field label={t`Encryption`}>
+              <select name="tls" value={values.tls} onChange={(e) => set('tls', e.target.value as FtpTlsMode)}>
+                {FTP_TLS_MODES.map((mode) => (
+                  <option key={mode} value={mode}>
+                    {tlsNames[mode]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <div className={fieldStyles.field}>
+              <label className={fieldStyles.checkbox}>
+                <input type="checkbox" name="passive" checked={values.passive} onChange={(e) => set('passive', e.target.checked)} />
+                {t`Passive mode (works through most firewalls)`}
+              </label>
+            </div>
+          </>
+        )}
+        {remote && (
+          <div className={fieldStyles.field}>
+            <label className={fieldStyles.checkbox}>
+              <input
+                type="checkbox"
+                name="allowPrivateHost"
+                checked={values.allow_private_host}
+                onChange={(e) => set('allow_private_host', e.target.checked)}
+              />
+              {t`The server is on this machine or the local network (allow a private address)`}
+            </label>
+          </div>
+        )}
+        <Field
+          label={t`Folder`}
+          hint={remote ? t`The folder on the server everything goes under; it must exist. Empty for the top level` : t`Everything goes under this folder; empty for the top level`}
+        >
           <input name="defaultFolder" value={values.default_folder} onChange={(e) => set('default_folder', e.target.value)} />
         </Field>
         <Field label={t`Quota (GB)`} hint={t`Empty for no quota`}>

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { CheckCircle2, CircleAlert, HardDrive, Pencil, Plus, Star, Trash2, Wifi } from 'lucide-react';
 import { useState } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
-import type { StorageConfig, StorageTestResult } from '../../../../contract/storage';
+import type { StorageConfig, StorageTestResult, StorageTestStep, StorageType } from '../../../../contract/storage';
 import { Button } from '../../../components/Button';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { Dialog } from '../../../components/Dialog';
@@ -49,6 +49,20 @@ export default function StorageConfigModule({ title }: { title: string }) {
     }
   };
 
+  const stepNames: Record<StorageTestStep, string> = {
+    connect: t`Connect`,
+    list: t`List the folder`,
+    write: t`Write a test file`,
+    read: t`Read it back`,
+    delete: t`Delete it`,
+  };
+  const typeNames: Record<Exclude<StorageType, 'S3'>, string> = {
+    LOCAL: t`Local disk`,
+    WEBDAV: t`WebDAV`,
+    SFTP: t`SFTP`,
+    FTP: t`FTP`,
+  };
+
   const checkNames: Record<keyof StorageTestResult['checks'], string> = {
     read: t`Read`,
     write: t`Write and delete`,
@@ -60,7 +74,7 @@ export default function StorageConfigModule({ title }: { title: string }) {
     <section>
       <ModuleHeader
         title={title}
-        description={t`Where uploaded files are kept: this server's disk or any S3-compatible service.`}
+        description={t`Where uploaded files are kept: this server's disk, any S3-compatible service, or a WebDAV, SFTP or FTP server.`}
         actions={
           <Button variant="primary" onClick={() => setEditing({ mode: 'create' })}>
             <Plus size={17} aria-hidden />
@@ -86,7 +100,13 @@ export default function StorageConfigModule({ title }: { title: string }) {
               </div>
               <dl className={styles.facts}>
                 <dt>{t`Type`}</dt>
-                <dd>{config.storage_type === 'LOCAL' ? t`Local disk` : config.provider_type}</dd>
+                <dd>{config.storage_type === 'S3' ? config.provider_type : typeNames[config.storage_type]}</dd>
+                {config.host && (
+                  <>
+                    <dt>{t`Host`}</dt>
+                    <dd className="mono">{config.port ? `${config.host}:${config.port}` : config.host}</dd>
+                  </>
+                )}
                 {config.bucket_name && (
                   <>
                     <dt>{t`Bucket`}</dt>
@@ -163,7 +183,20 @@ export default function StorageConfigModule({ title }: { title: string }) {
         title={t`Test of ${report ? storageName(report.config.name, report.config.provider_type) : ''}`}
         description={report?.result.ok ? t`Everything works.` : t`Some checks failed; see below.`}
       >
-        <ul className={styles.checks}>
+        <ol className={styles.checks} aria-label={t`Steps`}>
+          {report?.result.steps.map((step) => (
+            <li key={step.step} data-step={step.step} data-ok={step.ok}>
+              {step.ok ? <CheckCircle2 size={18} aria-hidden className={styles.ok} /> : <CircleAlert size={18} aria-hidden className={styles.bad} />}
+              <div>
+                <strong>
+                  {stepNames[step.step]}: {step.ok ? t`passed` : t`failed`}
+                </strong>
+                <p>{step.message}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+        <ul className={styles.checks} aria-label={t`Checks`}>
           {report &&
             (Object.keys(checkNames) as (keyof StorageTestResult['checks'])[]).map((name) => {
               const check = report.result.checks[name];

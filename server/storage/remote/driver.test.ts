@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { contractNow, contractSecrets, listFiles } from '../../../tests/fixtures/driver-subject';
+import { memoryRemoteFileSystem, type MemoryRemoteFileSystem } from '../../../tests/fixtures/memory-remote-fs';
+import { UnsafeKeyError } from '../driver';
+import { verifyLocalUrl } from '../local-urls';
+import { createRemoteDriver, type RemoteStorageDriver } from './driver';
+import type { RemoteEntry } from './remote-fs';
+
+const entry = (name: string, kind: RemoteEntry['kind'] = 'file'): RemoteEntry => ({ name, kind, size: 1, modified: null, etag: null });
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+describe('remote driver', () => {
+  let fs: MemoryRemoteFileSystem;
+  let driver: RemoteStorageDriver;
+  let stagingRoot: string;
+  const make = (folder = 'base/inner') =>
+    createRemoteDriver({ type: 'SFTP', fs, configId: 'cfg-r', folder, stagingRoot, secrets: contractSecrets, now: contractNow });
+  beforeEach(async () => {
+    fs = memoryRemoteFileSystem();
+    stagingRoot = mkdtempSync(join(tmpdir(), 'clipstash-remote-driver-'));
+    driver = make();
+  });
+  afterEach(() => rmSync(stagingRoot, { recursive: true, force: true }));
+
+  it('keeps every object below the base folder, making each missing folder on the way', async () => {
+    await driver.put('a/b/c.txt', Readable.from([Buffer.from('c')]), { contentType: 'text/plain' });
+    await driver.makeFolder('empty/one');
+    expect(fs.paths()).toEqual(['/base', '/base/inner', '/base/inner/a', '/base/inner/a/b', '/base/inner/a/b/c.txt', '/base/inner/empty', '/base/inner/empty/one']);
+    expect(await driver.folderExists('empty/one')).toBe(true);
+    expect(await driver.folderExists('a/b/c.txt')).toBe(false);
+    expect((await driver.listTree('')).folders.sort()).toEqual(['a', 'a/b', 'empty', 'empty/one']);
+    await expect(driver.removeFolder('')).rejects.toBeInstanceOf(UnsafeKeyError);
+  });
+
+  it('leaves out and logs the names a hostile server lists, and no key built from them leaves the base', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await driver.makeFolder('docs');
+      await driver.put('docs/fine.txt', Readable.from([Buffer.from('ok')]), { contentType: 'text/plain' });
+      fs.listed.set('/base/inner/docs', [
+        entry('..', 'folder'),
+        entry('.'),
+        entry(''),
+        entry('a/b'),
+        entry('/etc/passwd'),
+        entry('..\\..\\x'),
+        entry('bell\u0007'),
+        entry('.staging', 'folder'),
+        entry('.clipstash-partial-123'),
+      ]);
+      expect(await driver.list('docs')).toEqual({
+        folders: [],
+        objects: [{ key: 'docs/fine.txt', size: 2, etag: expect.stringMatching(/^[0-9a-f]{32}$/), modified: expect.any(Date) }],
+      });
+      expect((await driver.listTree('')).objects.map((object) => object.key)).toEqual(['docs/fine.txt']);
+      const logged = warn.mock.calls.map((call) => String(call[0]));
+      expect(logged).toHaveLength(16); // 8 unfit names, once per listing (the partial write is left out silently)
+      expect(logged[0]).toBe('SFTP storage cfg-r: left out an entry named ".." in folder "docs"');
+      expect(logged.join('\n')).toContain('"bell\\u0007"');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('leaves nothing on the server when a body fails mid-stream, not even its partial name', async () => {
+    await driver.put('keep.txt', Readable.from([Buffer.from('keep')]), { contentType: 'text/plain' });
+    const before = fs.paths();
+    const failing = Readable.from(
+      (async function* () {
+        yield randomBytes(64 * 1024);
+        // The partial file is on the server now, under its hidden name beside the target.
+        expect(fs.files().some((path) => path.startsWith('/base/inner/.clipstash-partial-'))).toBe(true);
+        expect((await driver.list('')).objects.map((object) => object.key)).toEqual(['keep.txt']);
+        throw new Error('client went away');
+      })(),
+    );
+    await expect(driver.put('broken.bin', failing, { contentType: 'application/octet-stream' })).rejects.toThrow('client went away');
+    expect(fs.paths()).toEqual(before);
+    expect(await driver.head('broken.bin')).toBeUndefined();
+  });
+
+  it('gives a stable ETag from size and time when the server has none, and a new one after a rewrite', async () => {
+    const first = await driver.put('e.txt', Readable.from([Buffer.from('one')]), { contentType: 'text/plain' });
+    expect(await driver.head('e.txt')).toEqual(first);
+    expect(await driver.head('e.txt')).toEqual(first);
+    const second = await driver.put('e.txt', Readable.from([Buffer.from('two')]), { contentType: 'text/plain' });
+    expect(second.etag).not.toBe(first.etag);
+  });
+
+  it('answers the server’s own ETag when it has one, without quotes', async () => {
+    await driver.put('w.txt', Readable.from([Buffer.from('w')]), { contentType: 'text/plain' });
+    const stat = fs.stat.bind(fs);
+    fs.stat = async (path) => {
+      const found = await stat(path);
+      return found && { ...found, etag: found.kind === 'file' ? 'W/"abc-123"' : null };
+    };
+    expect(await driver.head('w.txt')).toEqual({ size: 1, etag: 'abc-123' });
+  });
+
+  it('copies through this server where the protocol has no copy, and moves by rename', async () => {
+    const bytes = randomBytes(2000);
+    await driver.put('from.bin', Readable.from([bytes]), { contentType: 'application/octet-stream' });
+    await driver.copy('from.bin', 'deep/copy.bin');
+    await driver.move('from.bin', 'other/moved.bin');
+    expect(await readAll(await driver.get('deep/copy.bin'))).toEqual(bytes);
+    expect(await readAll(await driver.get('other/moved.bin', { start: 10, end: 19 }))).toEqual(bytes.subarray(10, 20));
+    expect(await driver.head('from.bin')).toBeUndefined();
+  });
+
+  it('refuses keys that name a write in progress', async () => {
+    await expect(driver.put('.clipstash-partial-x', Readable.from([]), { contentType: 'text/plain' })).rejects.toBeInstanceOf(UnsafeKeyError);
+    await expect(driver.head('a/.clipstash-partial-x/b')).rejects.toBeInstanceOf(UnsafeKeyError);
+  });
+
+  it('signs this server’s URLs for its config, as LOCAL does', async () => {
+    const url = new URL(await driver.presignPut('up/a.bin', { contentType: 'x/y', size: 3, expiresInSeconds: 60, baseUrl: 'http://app.test' }));
+    expect(url.pathname).toBe('/api/local-storage/cfg-r/up/a.bin');
+    expect(verifyLocalUrl(contractSecrets, contractNow(), 'PUT', 'cfg-r', 'up/a.bin', url.searchParams)).toMatchObject({ ok: true });
+    expect(driver.objectUrl('up/a.bin')).toBeNull();
+  });
+
+  it('keeps staged parts when the remote write fails, so that completing again succeeds', async () => {
+    const uploadId = await driver.initMultipart('m/big.bin', { contentType: 'application/octet-stream' });
+    const bytes = randomBytes(1000);
+    const { etag } = await driver.uploadPart('m/big.bin', uploadId, 1, Readable.from([bytes]));
+    const rename = fs.rename.bind(fs);
+    fs.rename = async () => {
+      throw Object.assign(new Error('connection lost'), { code: 'ECONNRESET' });
+    };
+    await expect(driver.completeMultipart('m/big.bin', uploadId, [{ partNumber: 1, etag }])).rejects.toThrow('connection lost');
+    expect(fs.files()).toEqual([]);
+    expect(listFiles(join(stagingRoot, '.staging')).length).toBeGreaterThan(0);
+    fs.rename = rename;
+    await driver.completeMultipart('m/big.bin', uploadId, [{ partNumber: 1, etag }]);
+    expect(await readAll(await driver.get('m/big.bin'))).toEqual(bytes);
+    expect(listFiles(join(stagingRoot, '.staging'))).toEqual([]);
+  });
+
+  it('checks access by listing the base folder, which must exist', async () => {
+    await expect(driver.checkAccess()).rejects.toThrow('base folder');
+    await driver.makeFolder('');
+    await expect(driver.checkAccess()).resolves.toBeUndefined();
+    await expect(make('').checkAccess()).resolves.toBeUndefined();
+  });
+
+  it('closes its file system', async () => {
+    await driver.close();
+    expect(fs.closed).toBe(true);
+  });
+});

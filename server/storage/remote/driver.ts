@@ -1,0 +1,65 @@
+import type { RelayedStorageDriver, StorageDriver } from '../driver';
+import { abortMultipart, initMultipart, listParts, presignPart, uploadPart } from '../local/multipart';
+import { presignGet, presignGroupGet, presignPut } from '../local/presign';
+import { remoteContextOf, remotePathOf, type RemoteDriverOptions, type RemoteKind } from './context';
+import { checkAccess, folderExists, list, listTree, makeFolder, removeFolder } from './folders';
+import { completeMultipart } from './multipart';
+import { copy, deleteObject, get, head, move, put, stat } from './objects';
+
+export interface RemoteStorageDriver extends RelayedStorageDriver {
+  readonly type: RemoteKind;
+  /** Closes the file system's connections; called when the config changes or goes. */
+  close(): Promise<void>;
+}
+
+export const isRemoteDriver = (driver: StorageDriver): driver is RemoteStorageDriver =>
+  driver.type === 'WEBDAV' || driver.type === 'SFTP' || driver.type === 'FTP';
+
+/**
+ * A storage on a WebDAV, SFTP or FTP server, over any RemoteFileSystem. Keys live below the config's base folder
+ * and every name a server lists is checked before it becomes a key (remote/names.ts). `put` writes a hidden
+ * `.clipstash-partial-<uuid>` beside the target and renames it into place. The ETag is the server's (WebDAV) or
+ * the MD5 of size and modification time (remote/objects.ts `etagOf`). These protocols have no signed URLs: the
+ * driver signs this server's own, as LOCAL does, and multipart parts wait on this server's disk (LOCAL's multipart
+ * over `stagingRoot`) until completing streams them into the remote file.
+ */
+export function createRemoteDriver(options: RemoteDriverOptions): RemoteStorageDriver {
+  const context = remoteContextOf(options);
+  const { staging } = context;
+  // A key the remote side would refuse is refused before anything is signed or staged for it.
+  const checked = async <T>(key: string, then: () => Promise<T>) => {
+    remotePathOf(context, key);
+    return then();
+  };
+  return {
+    type: options.type,
+    put: (key, body) => put(context, key, body),
+    get: (key, range) => get(context, key, range),
+    head: (key) => head(context, key),
+    sizeOf: async (key) => (await stat(context, key))?.size,
+    delete: (key) => deleteObject(context, key),
+    copy: (fromKey, toKey) => copy(context, fromKey, toKey),
+    presignPut: (key, presign) => checked(key, () => presignPut(staging, key, presign)),
+    presignGet: (key, presign) => checked(key, () => presignGet(staging, key, presign)),
+    presignGroupGet: async (files, presign) => {
+      for (const { key } of files) remotePathOf(context, key);
+      return presignGroupGet(staging, files, presign);
+    },
+    objectUrl: () => null,
+    checkAccess: () => checkAccess(context),
+    stat: (key) => stat(context, key),
+    list: (folder) => list(context, folder),
+    listTree: (folder) => listTree(context, folder),
+    folderExists: (folder) => folderExists(context, folder),
+    makeFolder: (folder) => makeFolder(context, folder),
+    removeFolder: (folder) => removeFolder(context, folder),
+    move: (fromKey, toKey) => move(context, fromKey, toKey),
+    initMultipart: (key, { contentType }) => checked(key, () => initMultipart(staging, key, contentType)),
+    presignPart: (key, uploadId, partNumber, presign) => checked(key, () => presignPart(staging, key, uploadId, partNumber, presign)),
+    uploadPart: (key, uploadId, partNumber, body) => checked(key, () => uploadPart(staging, key, uploadId, partNumber, body)),
+    listParts: (key, uploadId) => listParts(staging, key, uploadId),
+    completeMultipart: (key, uploadId, parts) => completeMultipart(context, key, uploadId, parts),
+    abortMultipart: (key, uploadId) => abortMultipart(staging, key, uploadId),
+    close: () => options.fs.close(),
+  };
+}
