@@ -47,6 +47,8 @@ export type FtpTlsMode = (typeof FTP_TLS_MODES)[number];
 /** Storages on a WebDAV, SFTP or FTP server: their bytes pass through this server. */
 export const REMOTE_STORAGE_TYPES = ['WEBDAV', 'SFTP', 'FTP'] as const;
 export const DEFAULT_PORTS = { SFTP: 22, FTP: 21 } as const;
+/** FTP in passive mode only: the client library has no active mode, so `false` is refused rather than ignored. */
+const passiveOnly = v.pipe(booleanish, v.check((passive) => passive, 'invalid_choice'));
 
 /**
  * A config whose host resolves to a loopback or private address is refused unless the server allows private URLs
@@ -108,7 +110,7 @@ export const createStorageConfigRequestSchema = v.variant('storage_type', [
     username: usernameSchema,
     password: v.pipe(v.string(), v.minLength(1, 'required'), v.maxLength(16_384, 'too_long')),
     tls: v.optional(v.picklist(FTP_TLS_MODES, 'invalid_choice'), 'explicit'),
-    passive: v.optional(booleanish, true),
+    passive: v.optional(passiveOnly, true),
   }),
 ]);
 export type CreateStorageConfigRequest = v.InferInput<typeof createStorageConfigRequestSchema>;
@@ -136,7 +138,7 @@ export const updateStorageConfigRequestSchema = v.partial(
     passphrase: secretSchema,
     host_key_sha256: hostKeySchema,
     tls: v.picklist(FTP_TLS_MODES, 'invalid_choice'),
-    passive: booleanish,
+    passive: passiveOnly,
     allow_private_host: booleanish,
   }),
 );

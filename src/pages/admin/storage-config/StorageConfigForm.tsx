@@ -176,12 +176,6 @@ export function StorageConfigForm({ editing, onClose, onSaved }: StorageConfigFo
                 ))}
               </select>
             </Field>
-            <div className={fieldStyles.field}>
-              <label className={fieldStyles.checkbox}>
-                <input type="checkbox" name="passive" checked={values.passive} onChange={(e) => set('passive', e.target.checked)} />
-                {t`Passive mode (works through most firewalls)`}
-              </label>
-            </div>
           </>
         )}
         {remote && (

@@ -55,7 +55,7 @@ describe('the storage form', () => {
   });
 
   it('sends each kind its own fields, with default ports', () => {
-    expect(createBodyOf('FTP', filled({ host: ' ftp.example.com ', username: 'u', password: 'p', tls: 'implicit', passive: false }))).toEqual({
+    expect(createBodyOf('FTP', filled({ host: ' ftp.example.com ', username: 'u', password: 'p', tls: 'implicit' }))).toEqual({
       storage_type: 'FTP',
       name: 'NAS',
       default_folder: '',
@@ -67,7 +67,6 @@ describe('the storage form', () => {
       username: 'u',
       password: 'p',
       tls: 'implicit',
-      passive: false,
       allow_private_host: false,
     });
     expect(createBodyOf('SFTP', filled({ host: 'h', username: 'u', password: 'p' }))).toMatchObject({ port: 22, password: 'p' });

@@ -29,7 +29,6 @@ export interface StorageFormValues {
   passphrase: string;
   host_key_sha256: string;
   tls: FtpTlsMode;
-  passive: boolean;
   allow_private_host: boolean;
   default_folder: string;
   quotaGb: string;
@@ -70,7 +69,6 @@ export function initialValues(editing?: StorageConfig): StorageFormValues {
     passphrase: '',
     host_key_sha256: editing?.host_key_sha256 ?? '',
     tls: editing?.tls ?? 'explicit',
-    passive: editing?.passive ?? true,
     allow_private_host: editing?.allow_private_host ?? false,
     default_folder: editing?.default_folder ?? '',
     quotaGb: editing?.total_storage_bytes ? String(editing.total_storage_bytes / GIB) : '',
@@ -140,7 +138,7 @@ function kindFieldsOf(type: StorageType, values: StorageFormValues) {
   if (type === 'WEBDAV') return { ...remote, endpoint_url: values.endpoint_url.trim() };
   const where = { ...remote, host: values.host.trim(), port: values.port.trim() ? Number(values.port) : DEFAULT_PORTS[type] };
   if (type === 'SFTP') return { ...where, host_key_sha256: values.host_key_sha256.trim() };
-  return { ...where, tls: values.tls, passive: values.passive };
+  return { ...where, tls: values.tls };
 }
 
 /** The secrets typed in, by their API names; a blank one is left out (on an edit: keep the stored one). */
