@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storageConfigSchema } from '../../../contract/storage';
+import { bytesOf, sha256, type Bytes } from '../../../tests/fixtures/files';
+import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
+import { ftpServerAvailable, startFtpServer } from '../../../tests/fixtures/ftp-server';
+import { jobsClient } from '../../../tests/fixtures/jobs';
+import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
+import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
+import { jobsOf } from '../../features/jobs/service';
+
+/** A real server of one protocol, serving a folder of this machine, and the config body that reaches it. */
+interface RemoteServer {
+  config: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+const remoteKinds: { kind: string; available: () => boolean; start: () => Promise<RemoteServer> }[] = [
+  {
+    kind: 'FTP',
+    available: ftpServerAvailable,
+    start: async () => {
+      const server = await startFtpServer();
+      mkdirSync(join(server.directory, 'clips'));
+      const { host, port, username, password } = server;
+      return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, stop: () => server.stop() };
+    },
+  },
+];
+
+/**
+ * The fs API and server jobs on a mount of each remote kind, against a real server of its protocol: what the
+ * explorer does (list, upload, download with a range, edit, rename, delete) and copies to S3 and back.
+ */
+describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) => {
+  let t: TestApp;
+  let token: string;
+  let remote: RemoteServer;
+  let s3: RunningS3rver | undefined;
+  let fs: ReturnType<typeof fsClient>;
+  let jobs: ReturnType<typeof jobsClient>;
+  let bucketRoot: string;
+
+  beforeAll(async () => {
+    if (!available()) return;
+    remote = await start();
+    t = await createTestApp();
+    token = await t.login();
+    fs = fsClient(t, { token });
+    jobs = jobsClient(t, { token });
+    const config = await expectOk(
+      await t.request('/api/s3-configs', {
+        token,
+        json: { name: 'Remote', default_folder: 'clips', allow_private_host: true, ...remote.config },
+      }),
+      storageConfigSchema,
+      201,
+    );
+    await createMount(t, token, { name: 'Remote', storage_type: config.storage_type, storage_config_id: config.id, mount_path: '/remote', cache_ttl: 0 });
+    const bucket = await mountOfKind(t, token, 'S3', { mount: { cache_ttl: 0 } });
+    s3 = bucket.s3;
+    bucketRoot = bucket.root;
+  }, 60_000);
+  afterAll(async () => {
+    if (!t) return;
+    await jobsOf(t.deps).stop();
+    await t.close();
+    await s3?.stop();
+    await remote.stop();
+  });
+
+  it.skipIf(!available())('browses, uploads, reads a range, edits, renames and deletes', async () => {
+    expect((await fs.mkdir('/remote/docs')).status).toBe(201);
+    const bytes = randomBytes(70_000) as Bytes;
+    await fs.uploadOk('/remote/docs', 'photo.bin', bytes);
+    await fs.uploadOk('/remote/docs', 'notes.txt', Buffer.from('first') as Bytes);
+    expect((await fs.names('/remote/docs')).sort()).toEqual(['notes.txt', 'photo.bin']);
+    expect(await fs.names('/remote')).toEqual(['docs']);
+    const ranged = await fs.download('/remote/docs/photo.bin', { range: 'bytes=100-199' });
+    expect(ranged.status).toBe(206);
+    expect(await bytesOf(ranged)).toEqual(Buffer.from(bytes.subarray(100, 200)));
+    expect((await fs.update('/remote/docs/notes.txt', 'second')).status).toBe(200);
+    expect((await bytesOf(await fs.download('/remote/docs/notes.txt'))).toString()).toBe('second');
+    expect((await fs.rename('/remote/docs/notes.txt', '/remote/docs/renamed.txt')).status).toBe(200);
+    expect((await fs.names('/remote/docs')).sort()).toEqual(['photo.bin', 'renamed.txt']);
+    expect((await fs.remove('/remote/docs')).status).toBe(200);
+    expect(await fs.names('/remote')).toEqual([]);
+  });
+
+  it.skipIf(!available())('copies a folder to S3 and back as server jobs, byte for byte', async () => {
+    const files = [
+      ...Array.from({ length: 20 }, (_, i) => ({ relativePath: `f-${i}.bin`, bytes: randomBytes(1000 + i) as Bytes })),
+      { relativePath: 'sub/large.bin', bytes: randomBytes(12 * 1024 * 1024) as Bytes },
+    ];
+    expect((await fs.uploadBatch('/remote/set', files)).status).toBe(200);
+    const out = await jobs.createOk({ type: 'copy', items: [{ sourcePath: '/remote/set', targetPath: `${bucketRoot}/set` }] });
+    expect((await jobs.ended(out.id)).status).toBe('completed');
+    const back = await jobs.createOk({ type: 'copy', items: [{ sourcePath: `${bucketRoot}/set`, targetPath: '/remote/back' }] });
+    expect((await jobs.ended(back.id)).status).toBe('completed');
+    for (const file of files) {
+      expect(sha256(await bytesOf(await fs.download(`/remote/back/${file.relativePath}`))), file.relativePath).toBe(sha256(file.bytes));
+    }
+  }, 120_000);
+});
