@@ -8,6 +8,7 @@ import { postgresAvailable } from '../tests/fixtures/postgres';
 import { batch } from './batch/index';
 import { batchPicker } from './batch/picker';
 import { copy } from './copy/index';
+import { driversBench } from './drivers/index';
 import { fsBench } from './fs';
 import { pageWeight } from './page-weight';
 import { reads } from './reads';
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   batch,
   'batch-picker': batchPicker,
   copy,
+  drivers: driversBench,
   fs: fsBench,
   'page-weight': pageWeight,
   reads,

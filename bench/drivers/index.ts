@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
+import { chunkAt, MiB } from '../measure';
+import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from '../size';
+import { remoteKinds, type DirectClient } from './kinds';
+
+const PART = 5 * MiB;
+/** Parts sent at once through the fs API, as the browser's multipart pipeline sends them. */
+const PARTS_AT_ONCE = 3;
+
+/** The generated file: part-sized chunks of `chunkAt`, so both sides send the same bytes. */
+function fileChunks(total: number): Readable {
+  return Readable.from(
+    (function* () {
+      for (let at = 0, index = 1; at < total; at += PART, index += 1) yield chunkAt(index, Math.min(PART, total - at));
+    })(),
+  );
+}
+
+async function digestOf(stream: AsyncIterable<Uint8Array>): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of stream) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { bytes, sha256: hash.digest('hex') };
+}
+
+async function seconds(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return (performance.now() - started) / 1000;
+}
+
+type Api = (path: string, init?: RequestInit) => Promise<Record<string, unknown>>;
+
+function apiOf(server: RunningServer, token: string): Api {
+  return async (path, init = {}) => {
+    const res = await fetch(`${server.url}/api${path}`, { ...init, headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
+    const body = (await res.json()) as { data: Record<string, unknown>; message: string };
+    if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${body.message}`);
+    return body.data;
+  };
+}
+
+/** The file up through the fs API's multipart routes (parts staged by the server, then sent on to the storage). */
+async function uploadThroughClipstash(api: Api, folder: string, total: number) {
+  const init = await api('/admin/fs/multipart/init', { method: 'POST', body: JSON.stringify({ path: folder, filename: 'big.bin', fileSize: total }) });
+  const partCount = Math.ceil(total / PART);
+  const etags: { partNumber: number; etag: string }[] = [];
+  let next = 1;
+  const sender = async () => {
+    for (let partNumber = next++; partNumber <= partCount; partNumber = next++) {
+      const query = new URLSearchParams({ path: String(init.path), uploadId: String(init.uploadId), key: String(init.key), partNumber: String(partNumber) });
+      const data = await api(`/admin/fs/multipart/part?${query}`, {
+        method: 'POST',
+        body: chunkAt(partNumber, Math.min(PART, total - (partNumber - 1) * PART)),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      etags.push({ partNumber, etag: String(data.etag) });
+    }
+  };
+  await Promise.all(Array.from({ length: PARTS_AT_ONCE }, sender));
+  etags.sort((a, b) => a.partNumber - b.partNumber);
+  const done = await api('/admin/fs/multipart/complete', { method: 'POST', body: JSON.stringify({ path: init.path, uploadId: init.uploadId, key: init.key, parts: etags }) });
+  if (done.size !== total) throw new Error(`Clipstash stored ${String(done.size)} bytes of ${total}`);
+}
+
+/** Direct time over Clipstash's, rounded: above 1 Clipstash was faster. */
+const ratio = (direct: number, clipstash: number) => Math.round((direct / clipstash) * 100) / 100;
+
+/**
+ * `npm run bench -- drivers`: per remote kind, a file of BENCH_SIZE_MB (512) up and down and a folder of BENCH_FILES
+ * (10,000) listed, through Clipstash's fs API and directly with the protocol's own client library from Node, against
+ * the same real server (bench/README.md "drivers").
+ */
+export async function driversBench() {
+  const total = Math.round(benchSize(512, SMOKE_FILE_MB, 'BENCH_SIZE_MB') * MiB);
+  const files = benchSize(10_000, SMOKE_FILES, 'BENCH_FILES');
+  const expected = await digestOf(fileChunks(total));
+  const server = await startServer();
+  try {
+    const token = await adminToken(server.url);
+    const api = apiOf(server, token);
+    await setMaxUploadSizeMb(server.url, token, total / MiB + 1);
+    for (const kind of remoteKinds) {
+      if (!kind.available()) {
+        console.error(`drivers: ${kind.name} skipped (${kind.needs} not installed)`);
+        continue;
+      }
+      const remote = await kind.start();
+      const direct: DirectClient = await kind.direct(remote);
+      try {
+        for (const folder of ['clips', 'clips/direct', 'clips/via', 'clips/many']) mkdirSync(join(remote.directory, folder));
+        for (let index = 0; index < files; index += 1) writeFileSync(join(remote.directory, 'clips/many', `f-${String(index).padStart(5, '0')}.txt`), 'x');
+        const config = await api('/s3-configs', { method: 'POST', body: JSON.stringify({ name: kind.name, default_folder: 'clips', allow_private_host: true, ...remote.config }) });
+        const mountPath = `/${kind.name.toLowerCase()}`;
+        await api('/admin/mounts', { method: 'POST', body: JSON.stringify({ name: kind.name, storage_type: kind.name, storage_config_id: config.id, mount_path: mountPath, cache_ttl: 0 }) });
+
+        const upDirect = await seconds(() => direct.upload('/clips/direct/big.bin', fileChunks(total)));
+        const upClipstash = await seconds(() => uploadThroughClipstash(api, `${mountPath}/via`, total));
+        let downloaded = { bytes: 0, sha256: '' };
+        const downDirect = await seconds(async () => (downloaded = await digestOf(await direct.download('/clips/direct/big.bin'))));
+        if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the direct download differs`);
+        const downClipstash = await seconds(async () => {
+          const res = await fetch(`${server.url}/api/admin/fs/download?path=${encodeURIComponent(`${mountPath}/via/big.bin`)}`, { headers: { Authorization: `Bearer ${token}` } });
+          downloaded = await digestOf(res.body as unknown as AsyncIterable<Uint8Array>);
+        });
+        if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the download through Clipstash differs`);
+        let listed = 0;
+        const listDirect = await seconds(async () => (listed = await direct.count('/clips/many')));
+        if (listed !== files) throw new Error(`${kind.name}: the direct listing has ${listed} of ${files}`);
+        const listClipstash = await seconds(async () => (listed = ((await api(`/admin/fs/list?path=${encodeURIComponent(`${mountPath}/many`)}&refresh=true`)).items as unknown[]).length));
+        if (listed !== files) throw new Error(`${kind.name}: the listing through Clipstash has ${listed} of ${files}`);
+
+        const name = kind.name.toLowerCase();
+        console.error(
+          `drivers ${kind.name}: up ${upDirect.toFixed(2)} s direct, ${upClipstash.toFixed(2)} s Clipstash; down ${downDirect.toFixed(2)} / ${downClipstash.toFixed(2)} s; list ${listDirect.toFixed(3)} / ${listClipstash.toFixed(3)} s`,
+        );
+        console.log(`drivers_${name}_upload_ratio: ${ratio(upDirect, upClipstash)}`);
+        console.log(`drivers_${name}_download_ratio: ${ratio(downDirect, downClipstash)}`);
+        console.log(`drivers_${name}_list_ratio: ${ratio(listDirect, listClipstash)}`);
+      } finally {
+        await direct.close();
+        await remote.stop();
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+}
