@@ -12,6 +12,8 @@ import { describeRemoteFileSystem } from './remote-fs.contract';
 import { createWebdavFileSystem, WebdavError } from './webdav';
 import type { RemoteFileSystem } from './remote-fs';
 
+vi.setConfig({ hookTimeout: 60_000 });
+
 const MIB = 1024 * 1024;
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -130,6 +132,7 @@ async function startHttpServer(handle: (req: IncomingMessage, res: ServerRespons
   const connections: number[] = [];
   server.on('connection', () => connections.push(Date.now()));
   return {
+    server,
     endpointUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
     connections,
     close: () => new Promise<void>((resolve) => {
@@ -153,6 +156,24 @@ describe('WebDAV connections', () => {
     } finally {
       await fs.close();
       await silent.close();
+    }
+  });
+
+  it('gives a request on a pooled connection the whole timeout, whatever Keep-Alive hint the server gave', async () => {
+    let requests = 0;
+    const slow = await startHttpServer((_req, res) => {
+      // The second answer comes after the idle timeout Node takes from the hint (2 s less 1 s), within timeoutMs.
+      setTimeout(() => res.writeHead(207, { 'content-type': 'application/xml' }).end(MULTISTATUS), ++requests === 1 ? 0 : 2_500);
+    });
+    slow.server.keepAliveTimeout = 2_000;
+    const fs = createWebdavFileSystem({ endpointUrl: slow.endpointUrl, username: 'u', password: 'p', timeoutMs: 10_000 });
+    try {
+      expect(await fs.stat('/x.txt')).toMatchObject({ size: 3 });
+      expect(await fs.stat('/x.txt')).toMatchObject({ size: 3 });
+      expect(slow.connections.length).toBe(1);
+    } finally {
+      await fs.close();
+      await slow.close();
     }
   });
 
