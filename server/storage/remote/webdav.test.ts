@@ -209,6 +209,17 @@ describe('WebDAV connections', () => {
     }
   });
 
+  it('says when the address answers, but not as a WebDAV server', async () => {
+    const site = await startHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome</body></html>'));
+    const fs = createWebdavFileSystem({ endpointUrl: site.endpointUrl, username: 'u', password: 'p' });
+    try {
+      await expect(fs.list('/')).rejects.toMatchObject({ code: 'InvalidResponse', message: 'The address did not answer as a WebDAV server does (PROPFIND)' });
+    } finally {
+      await fs.close();
+      await site.close();
+    }
+  });
+
   it('refuses an address that is not http(s) or carries credentials', () => {
     expect(() => createWebdavFileSystem({ endpointUrl: 'ftp://host/', username: 'u', password: 'p' })).toThrow(WebdavError);
     expect(() => createWebdavFileSystem({ endpointUrl: 'https://u:p@host/', username: 'u', password: 'p' })).toThrow(/carries no credentials/);

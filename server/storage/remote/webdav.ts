@@ -63,9 +63,11 @@ function webdavError(method: string, error: unknown): Error {
     const [code, words] = STATUS_CODES[failure.status] ?? [`HTTP${failure.status}`, `answered ${failure.status}`];
     return new WebdavError(`The WebDAV server ${words} (${method}, HTTP ${failure.status})`, code, failure.status, { cause: error });
   }
-  const code = typeof failure.code === 'string' ? failure.code : 'unknown';
+  const code = failure.code;
   if (code === 'ETIMEDOUT') return new WebdavError(`The WebDAV server did not answer in time (${method})`, code, undefined, { cause: error });
-  return new WebdavError(`The WebDAV server could not be reached (${method}, ${code})`, code, undefined, { cause: error });
+  if (typeof code === 'string') return new WebdavError(`The WebDAV server could not be reached (${method}, ${code})`, code, undefined, { cause: error });
+  // No status and no socket error: an answer the package could not read, such as a web page where a multistatus was due.
+  return new WebdavError(`The address did not answer as a WebDAV server does (${method})`, 'InvalidResponse', undefined, { cause: error });
 }
 
 /** An agent whose sockets fail with ETIMEDOUT once silent too long: `timeoutMs` in use, less when idle in the pool. */
@@ -151,17 +153,19 @@ export function createWebdavFileSystem(options: WebdavOptions): RemoteFileSystem
     }
   }
 
+  async function stat(path: string): Promise<RemoteEntry | undefined> {
+    const found = await unlessMissing('PROPFIND', () => client.stat(path, ENTRY_PROPS) as Promise<FileStat>);
+    return found && toEntry(found);
+  }
+
   return {
+    stat,
+
     async list(path) {
       const self = normalised(path);
       const stats = await unlessMissing('PROPFIND', () => client.getDirectoryContents(path, { ...ENTRY_PROPS, includeSelf: true }) as Promise<FileStat[]>);
       // The package decodes each href once; the folder's own entry is not a child.
       return (stats ?? []).filter((stat) => stat.filename !== self && stat.basename !== '').map(toEntry);
-    },
-
-    async stat(path) {
-      const stat = await unlessMissing('PROPFIND', () => client.stat(path, ENTRY_PROPS) as Promise<FileStat>);
-      return stat && toEntry(stat);
     },
 
     async read(path, range?: ByteRange) {
@@ -196,7 +200,7 @@ export function createWebdavFileSystem(options: WebdavOptions): RemoteFileSystem
         await call('MKCOL', true, () => client.createDirectory(path));
       } catch (error) {
         // MKCOL of an existing collection answers 405; a file of that name is still an error.
-        if (statusOf(error) !== 405 || (await this.stat(path))?.kind !== 'folder') throw error;
+        if (statusOf(error) !== 405 || (await stat(path))?.kind !== 'folder') throw error;
       }
     },
 
