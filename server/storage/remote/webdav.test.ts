@@ -57,6 +57,25 @@ describe.skipIf(!existsSync(RCLONE))('WebDAV against rclone serve webdav', () =>
       }
     });
 
+    it('works under an address whose path has spaces and any script, its root listing only its children', async () => {
+      await fs.mkdir('/sub folder');
+      await fs.mkdir('/sub folder/子 目录');
+      const inner = createWebdavFileSystem({
+        endpointUrl: new URL('sub folder/子 目录/', server.endpointUrl).href,
+        username: server.username,
+        password: server.password,
+      });
+      try {
+        await inner.write('/a b.txt', Readable.from([Buffer.from('inner')]));
+        await inner.mkdir('/c');
+        expect((await inner.list('/')).map((entry) => [entry.name, entry.kind]).sort()).toEqual([['a b.txt', 'file'], ['c', 'folder']]);
+        expect(await inner.stat('/a b.txt')).toMatchObject({ name: 'a b.txt', size: 5 });
+        expect(readdirSync(join(server.directory, 'sub folder', '子 目录')).sort()).toEqual(['a b.txt', 'c']);
+      } finally {
+        await inner.close();
+      }
+    });
+
     it('streams a PUT: the server holds bytes before the body has ended', async () => {
       const path = join(server.directory, 'streamed.bin');
       const body = Readable.from(

@@ -38,6 +38,7 @@ const STATUS_CODES: Record<number, [code: string, words: string]> = {
   403: ['Forbidden', 'forbids this'],
   405: ['MethodNotAllowed', 'does not allow this here'],
   409: ['Conflict', 'has no parent folder for this'],
+  411: ['LengthRequired', 'refuses an upload of unknown length (chunked)'],
   412: ['PreconditionFailed', 'refused to replace what is there'],
   423: ['Locked', 'has this locked'],
   507: ['InsufficientStorage', 'has no space left'],
