@@ -25,13 +25,15 @@ const BY_CODE: Record<string, FailureReason> = {
   EROFS: 'read_only',
   ENOSPC: 'no_space',
   EDQUOT: 'no_space',
+  InsufficientStorage: 'no_space',
   NoSuchBucket: 'bucket_missing',
   InvalidAccessKeyId: 'bad_credentials',
   SignatureDoesNotMatch: 'bad_credentials',
   InvalidToken: 'bad_credentials',
   ExpiredToken: 'bad_credentials',
-  // A remote storage's server that refused the login (FTP 530).
+  // A remote storage's server that refused the login (FTP 530, WebDAV 401).
   LoginRefused: 'bad_credentials',
+  Unauthorized: 'bad_credentials',
   AccessDenied: 'access_denied',
   Forbidden: 'access_denied',
   ECONNREFUSED: 'unreachable',
