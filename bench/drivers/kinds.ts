@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Client as FtpClient } from 'basic-ftp';
 import { PassThrough } from 'node:stream';
+import { createClient } from 'webdav';
 import { ftpServerAvailable, startFtpServer } from '../../tests/fixtures/ftp-server';
+import { RCLONE, startWebdavServer } from '../../tests/fixtures/webdav-server';
 
 /** A real server of one protocol serving a folder of this machine, and the config body that reaches it. */
 export interface RemoteServer {
@@ -54,4 +57,26 @@ const ftp: RemoteKind = {
   },
 };
 
-export const remoteKinds: RemoteKind[] = [ftp];
+const webdav: RemoteKind = {
+  name: 'WEBDAV',
+  needs: 'rclone',
+  available: () => existsSync(RCLONE),
+  async start() {
+    const server = await startWebdavServer();
+    const { endpointUrl, username, password } = server;
+    return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, directory: server.directory, stop: () => server.stop() };
+  },
+  async direct({ config }) {
+    // Basic credentials in UTF-8 (the package's own encoding is Latin-1, and the test server's password is not).
+    const basic = Buffer.from(`${String(config.username)}:${String(config.password)}`).toString('base64');
+    const client = createClient(String(config.endpoint_url), { headers: { Authorization: `Basic ${basic}` } });
+    return {
+      upload: async (path, body) => void (await client.putFileContents(path, body, { overwrite: true })),
+      download: async (path) => client.createReadStream(path) as Readable,
+      count: async (path) => ((await client.getDirectoryContents(path)) as unknown[]).length,
+      close: async () => undefined,
+    };
+  },
+};
+
+export const remoteKinds: RemoteKind[] = [webdav, ftp];

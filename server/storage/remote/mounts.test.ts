@@ -7,6 +7,7 @@ import { bytesOf, sha256, type Bytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import { ftpServerAvailable, startFtpServer } from '../../../tests/fixtures/ftp-server';
 import { jobsClient } from '../../../tests/fixtures/jobs';
+import { startWebdavServer } from '../../../tests/fixtures/webdav-server';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
 import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
 import { jobsOf } from '../../features/jobs/service';
@@ -18,6 +19,16 @@ interface RemoteServer {
 }
 
 const remoteKinds: { kind: string; available: () => boolean; start: () => Promise<RemoteServer> }[] = [
+  {
+    kind: 'WEBDAV',
+    available: () => true,
+    start: async () => {
+      const server = await startWebdavServer();
+      mkdirSync(join(server.directory, 'clips'));
+      const { endpointUrl, username, password } = server;
+      return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, stop: () => server.stop() };
+    },
+  },
   {
     kind: 'FTP',
     available: ftpServerAvailable,
