@@ -11,6 +11,7 @@ export type FailureReason =
   | 'no_space'
   | 'bucket_missing'
   | 'bad_credentials'
+  | 'host_key_mismatch'
   | 'access_denied'
   | 'unreachable'
   | 'timeout'
@@ -29,6 +30,9 @@ const BY_CODE: Record<string, FailureReason> = {
   SignatureDoesNotMatch: 'bad_credentials',
   InvalidToken: 'bad_credentials',
   ExpiredToken: 'bad_credentials',
+  SSH_AUTH_FAILED: 'bad_credentials',
+  SSH_KEY_UNREADABLE: 'bad_credentials',
+  SSH_HOST_KEY_MISMATCH: 'host_key_mismatch',
   AccessDenied: 'access_denied',
   Forbidden: 'access_denied',
   ECONNREFUSED: 'unreachable',
