@@ -3,12 +3,14 @@ import { once } from 'node:events';
 import { symlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startRcloneSftp, startSshd, type RunningRcloneSftp, type RunningSshd } from '../../../tests/fixtures/sftp-server';
 import { failureReasonOf } from '../reason';
 import { describeRemoteFileSystem } from './remote-fs.contract';
 import type { RemoteFileSystem } from './remote-fs';
 import { createSftpFileSystem, type SftpFileSystemOptions } from './sftp';
+import { openSftpConnection } from './sftp-connect';
+import { createSftpPool } from './sftp-pool';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -83,6 +85,28 @@ describe('SFTP connections (OpenSSH sshd)', () => {
       await Promise.all(Array.from({ length: 12 }, (_, index) => fs.write(`${server.root}/pool-${index}.txt`, Readable.from([Buffer.from('x')]))));
       expect(server.logins() - before).toBeLessThanOrEqual(3);
     });
+  });
+
+  it('closes an idle connection, and drops a dead one at once so that the next call opens another', async () => {
+    const options = keyAuth(server);
+    const pool = createSftpPool({ open: (onGone) => openSftpConnection(options, onGone), maxConnections: 2, idleMs: 200 });
+    try {
+      await pool.use(async () => undefined);
+      expect(pool.size).toBe(1);
+      await vi.waitFor(() => expect(pool.size).toBe(0), { timeout: 5_000 });
+
+      const lease = await pool.lease();
+      expect(pool.size).toBe(1);
+      await server.kill();
+      await vi.waitFor(() => expect(pool.size).toBe(0), { timeout: 5_000 });
+      lease.release();
+      await server.start();
+      const before = server.logins();
+      expect(await pool.use(({ client }) => client.exists(server.root))).toBe('d');
+      expect(server.logins() - before).toBe(1);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('leaves links out: listing, stat and read', async () => {

@@ -40,13 +40,17 @@ function entryOf(name: string, attrs: Stats): RemoteEntry | undefined {
 
 /** A folder's children with their attributes (the client library reads kinds from `ls -l` text, which varies). */
 const readdir = (sftp: SFTPWrapper, path: string) =>
-  new Promise<FileEntryWithStats[]>((resolve, reject) => sftp.readdir(path, (error, list) => (error ? reject(error) : resolve(list))));
+  new Promise<FileEntryWithStats[]>((resolve, reject) => sftp.readdir(path, (error, list) => (error ? reject(asSystemError(error)) : resolve(list))));
 
 /** The entry itself, never a link's target; undefined when nothing is there. */
 const lstat = (sftp: SFTPWrapper, path: string) =>
   new Promise<Stats | undefined>((resolve, reject) =>
     sftp.lstat(path, (error, stats) => (!error ? resolve(stats) : isMissing(error) ? resolve(undefined) : reject(asSystemError(error)))),
   );
+
+/** An ssh2 SFTP call that answers nothing but its error, as a promise. */
+const call = (run: (callback: (error?: Error | null) => void) => void) =>
+  new Promise<void>((resolve, reject) => run((error) => (error ? reject(asSystemError(error)) : resolve())));
 
 /** Removes a file or link (never what it points at); a missing one is not an error. */
 const unlink = (sftp: SFTPWrapper, path: string) =>
@@ -87,7 +91,7 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
       await Promise.all(batch.map((child) => unlink(connection.sftp, `${path}/${child.filename}`)));
     }
     for (const child of children) if (child.attrs.isDirectory()) await removeTree(connection, `${path}/${child.filename}`);
-    await connection.client.rmdir(path);
+    await call((callback) => connection.sftp.rmdir(path, callback));
   }
 
   return {
@@ -138,13 +142,13 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
       }),
 
     mkdir: (path) =>
-      pool.use(async ({ client, sftp }) => {
+      pool.use(async ({ sftp }) => {
         try {
-          await client.mkdir(path);
+          await call((callback) => sftp.mkdir(path, callback));
         } catch (error) {
           // Made meanwhile by another call: the folder is there, which is all that was asked.
           if ((await lstat(sftp, path))?.isDirectory()) return;
-          throw asSystemError(error);
+          throw error;
         }
       }),
 
@@ -155,9 +159,7 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
         const stats = await lstat(connection.sftp, path);
         if (!stats) return;
         if (!stats.isDirectory()) throw Object.assign(new Error(`Not a folder: ${path}`), { code: 'ENOTDIR' });
-        await removeTree(connection, path).catch((error: unknown) => {
-          throw asSystemError(error);
-        });
+        await removeTree(connection, path);
       }),
 
     rename: (from, to) =>
