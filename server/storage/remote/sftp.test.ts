@@ -109,6 +109,23 @@ describe('SFTP connections (OpenSSH sshd)', () => {
     }
   });
 
+  it('reads ranges across many pipelined requests in order, and stops at the end of the file', async () => {
+    await withFs(keyAuth(server), async (fs) => {
+      const bytes = randomBytes(3 * 1024 * 1024 + 7);
+      await fs.write(`${server.root}/ranges.bin`, Readable.from([bytes]));
+      const read = async (start: number, end: number) => readAll(await fs.read(`${server.root}/ranges.bin`, { start, end }));
+      // Compared as booleans: a failure must not print megabytes.
+      expect((await read(65_000, 2_900_000)).equals(bytes.subarray(65_000, 2_900_001))).toBe(true);
+      expect((await read(3 * 1024 * 1024, 3 * 1024 * 1024 + 100)).equals(bytes.subarray(3 * 1024 * 1024))).toBe(true);
+      const body = await fs.read(`${server.root}/ranges.bin`);
+      await once(body, 'readable');
+      body.destroy();
+      // After a reader that gave up, the connection serves on.
+      await fs.remove(`${server.root}/ranges.bin`);
+      expect(await fs.stat(`${server.root}/ranges.bin`)).toBeUndefined();
+    });
+  });
+
   it('leaves links out: listing, stat and read', async () => {
     await withFs(keyAuth(server), async (fs) => {
       await fs.mkdir(`${server.root}/links`);

@@ -5,6 +5,7 @@ import type { ByteRange } from '../driver';
 import { RemoteNotFoundError, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
 import { openSftpConnection, type SftpConnection, type SftpFileSystemOptions } from './sftp-connect';
 import { createSftpPool } from './sftp-pool';
+import { readRange } from './sftp-read';
 
 export type { SftpFileSystemOptions } from './sftp-connect';
 
@@ -115,8 +116,10 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
       const lease = await pool.lease();
       try {
         const { sftp } = lease.connection;
-        if (!(await lstat(sftp, path))?.isFile()) throw new RemoteNotFoundError(path);
-        const stream = sftp.createReadStream(path, range ? { start: range.start, end: range.end } : {});
+        const stats = await lstat(sftp, path);
+        if (!stats?.isFile()) throw new RemoteNotFoundError(path);
+        // A range past the end is cut at the size the file had when asked, as a whole read is.
+        const stream = await readRange(sftp, path, range?.start ?? 0, range ? Math.min(range.end + 1, stats.size) : stats.size);
         // The connection stays counted as busy until the body has been read, failed or been given up.
         finished(stream, () => lease.release());
         return stream;
