@@ -33,13 +33,13 @@ export class SftpConnectError extends Error {
 /** A live SSH connection with its SFTP session. */
 export interface SftpConnection {
   client: SftpClient;
-  /** ssh2's own session, for what the client library does not offer (listings with attributes). */
+  /** ssh2's own session, for what the client library lacks: listings with attributes, pipelined reads, streams. */
   sftp: SFTPWrapper;
   end(): Promise<void>;
 }
 
 /** `SHA256:<base64 without padding>` of a host key blob, as `ssh-keygen -l` prints it. */
-export const hostKeyFingerprint = (key: Buffer) => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
+const hostKeyFingerprint = (key: Buffer) => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 
 function sameFingerprint(actual: string, pinned: string) {
   const a = Buffer.from(actual);
