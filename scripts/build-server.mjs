@@ -12,7 +12,9 @@ rmSync(OUT_DIR, { recursive: true, force: true });
 await build({
   input: { index: 'server/index.ts' },
   platform: 'node',
-  external: ['pg-native'],
+  // ssh2 loads optional native addons (`.node` files) inside try/catch: a bundler cannot take them in, so ssh2 is
+  // required from node_modules at run time, as pg-native would be.
+  external: ['pg-native', 'ssh2'],
   output: {
     dir: OUT_DIR,
     format: 'esm',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
@@ -95,16 +95,29 @@ export async function driversBench() {
       const remote = await kind.start();
       const direct: DirectClient = await kind.direct(remote);
       try {
-        for (const folder of ['clips', 'clips/direct', 'clips/via', 'clips/many']) mkdirSync(join(remote.directory, folder));
-        for (let index = 0; index < files; index += 1) writeFileSync(join(remote.directory, 'clips/many', `f-${String(index).padStart(5, '0')}.txt`), 'x');
-        const config = await api('/s3-configs', { method: 'POST', body: JSON.stringify({ name: kind.name, default_folder: 'clips', allow_private_host: true, ...remote.config }) });
+        const owner = statSync(remote.directory);
+        const made = (path: string) => chownSync(path, owner.uid, owner.gid);
+        for (const folder of ['clips', 'clips/direct', 'clips/via', 'clips/many']) {
+          mkdirSync(join(remote.directory, folder));
+          made(join(remote.directory, folder));
+        }
+        for (let index = 0; index < files; index += 1) {
+          const file = join(remote.directory, 'clips/many', `f-${String(index).padStart(5, '0')}.txt`);
+          writeFileSync(file, 'x');
+          made(file);
+        }
+        const clips = `${remote.remotePath}/clips`;
+        const config = await api('/s3-configs', {
+          method: 'POST',
+          body: JSON.stringify({ name: kind.name, default_folder: clips.replace(/^\//, ''), allow_private_host: true, ...remote.config }),
+        });
         const mountPath = `/${kind.name.toLowerCase()}`;
         await api('/admin/mounts', { method: 'POST', body: JSON.stringify({ name: kind.name, storage_type: kind.name, storage_config_id: config.id, mount_path: mountPath, cache_ttl: 0 }) });
 
-        const upDirect = await seconds(() => direct.upload('/clips/direct/big.bin', fileChunks(total)));
+        const upDirect = await seconds(() => direct.upload(`${clips}/direct/big.bin`, fileChunks(total)));
         const upClipstash = await seconds(() => uploadThroughClipstash(api, `${mountPath}/via`, total));
         let downloaded = { bytes: 0, sha256: '' };
-        const downDirect = await seconds(async () => (downloaded = await digestOf(await direct.download('/clips/direct/big.bin'))));
+        const downDirect = await seconds(async () => (downloaded = await digestOf(await direct.download(`${clips}/direct/big.bin`))));
         if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the direct download differs`);
         const downClipstash = await seconds(async () => {
           const res = await fetch(`${server.url}/api/admin/fs/download?path=${encodeURIComponent(`${mountPath}/via/big.bin`)}`, { headers: { Authorization: `Bearer ${token}` } });
@@ -112,7 +125,7 @@ export async function driversBench() {
         });
         if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the download through Clipstash differs`);
         let listed = 0;
-        const listDirect = await seconds(async () => (listed = await direct.count('/clips/many')));
+        const listDirect = await seconds(async () => (listed = await direct.count(`${clips}/many`)));
         if (listed !== files) throw new Error(`${kind.name}: the direct listing has ${listed} of ${files}`);
         const listClipstash = await seconds(async () => (listed = ((await api(`/admin/fs/list?path=${encodeURIComponent(`${mountPath}/many`)}&refresh=true`)).items as unknown[]).length));
         if (listed !== files) throw new Error(`${kind.name}: the listing through Clipstash has ${listed} of ${files}`);

@@ -2,15 +2,19 @@ import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { Client as FtpClient } from 'basic-ftp';
 import { PassThrough } from 'node:stream';
+import SftpClient from 'ssh2-sftp-client';
 import { createClient } from 'webdav';
 import { ftpServerAvailable, startFtpServer } from '../../tests/fixtures/ftp-server';
+import { startSshd } from '../../tests/fixtures/sftp-server';
 import { RCLONE, startWebdavServer } from '../../tests/fixtures/webdav-server';
 
 /** A real server of one protocol serving a folder of this machine, and the config body that reaches it. */
 export interface RemoteServer {
   config: Record<string, unknown>;
-  /** The folder the server serves as `/`. */
+  /** A folder on this machine that the server serves, owned by the account the server runs as. */
   directory: string;
+  /** That folder's path on the server: '' where the server serves it as its `/`. */
+  remotePath: string;
   stop(): Promise<void>;
 }
 
@@ -39,7 +43,7 @@ const ftp: RemoteKind = {
   async start() {
     const server = await startFtpServer();
     const { host, port, username, password } = server;
-    return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, directory: server.directory, stop: () => server.stop() };
+    return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, directory: server.directory, remotePath: '', stop: () => server.stop() };
   },
   async direct({ config }) {
     const client = new FtpClient();
@@ -64,7 +68,7 @@ const webdav: RemoteKind = {
   async start() {
     const server = await startWebdavServer();
     const { endpointUrl, username, password } = server;
-    return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, directory: server.directory, stop: () => server.stop() };
+    return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, directory: server.directory, remotePath: '', stop: () => server.stop() };
   },
   async direct({ config }) {
     // Basic credentials in UTF-8 (the package's own encoding is Latin-1, and the test server's password is not).
@@ -79,4 +83,30 @@ const webdav: RemoteKind = {
   },
 };
 
-export const remoteKinds: RemoteKind[] = [webdav, ftp];
+const sftp: RemoteKind = {
+  name: 'SFTP',
+  needs: "OpenSSH's sshd (openssh-server)",
+  available: () => existsSync('/usr/sbin/sshd'),
+  async start() {
+    const server = await startSshd();
+    const { host, port, username, privateKey, hostKeySha256 } = server;
+    return {
+      config: { storage_type: 'SFTP', host, port, username, private_key: privateKey, host_key_sha256: hostKeySha256 },
+      directory: server.root,
+      remotePath: server.root,
+      stop: () => server.stop(),
+    };
+  },
+  async direct({ config }) {
+    const client = new SftpClient();
+    await client.connect({ host: String(config.host), port: Number(config.port), username: String(config.username), privateKey: String(config.private_key) });
+    return {
+      upload: async (path, body) => void (await client.put(body, path)),
+      download: async (path) => client.createReadStream(path),
+      count: async (path) => (await client.list(path)).length,
+      close: async () => void (await client.end()),
+    };
+  },
+};
+
+export const remoteKinds: RemoteKind[] = [webdav, sftp, ftp];

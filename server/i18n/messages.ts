@@ -371,6 +371,10 @@ export const messages = {
   reason_no_space: { en: 'the storage is full', zh: '存储空间已满' },
   reason_bucket_missing: { en: 'the bucket does not exist', zh: '存储桶不存在' },
   reason_bad_credentials: { en: 'the access key or secret is wrong', zh: '访问密钥或密钥不正确' },
+  reason_host_key_mismatch: {
+    en: "the server's host key is not the pinned one",
+    zh: '服务器的主机密钥与固定的指纹不符',
+  },
   reason_access_denied: { en: 'access was denied', zh: '访问被拒绝' },
   reason_unreachable: { en: 'no connection could be made', zh: '无法建立连接' },
   reason_timeout: { en: 'no answer in time', zh: '响应超时' },

@@ -14,6 +14,8 @@ describe('failure reasons', () => {
     expect(failureReasonOf(s3Error('SignatureDoesNotMatch', 403))).toBe('bad_credentials');
     expect(failureReasonOf(s3Error('SomethingNew', 403))).toBe('access_denied');
     expect(failureReasonOf(new TypeError('fetch failed', { cause: errnoError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9') }))).toBe('unreachable');
+    expect(failureReasonOf(errnoError('SSH_AUTH_FAILED', 'The server refused the username, password or key'))).toBe('bad_credentials');
+    expect(failureReasonOf(errnoError('SSH_HOST_KEY_MISMATCH', 'not the pinned host key'))).toBe('host_key_mismatch');
     expect(failureReasonOf(new Error('odd'))).toBe('unknown');
     expect(failureReasonOf('not even an error')).toBe('unknown');
   });

@@ -11,6 +11,7 @@ export type FailureReason =
   | 'no_space'
   | 'bucket_missing'
   | 'bad_credentials'
+  | 'host_key_mismatch'
   | 'access_denied'
   | 'unreachable'
   | 'timeout'
@@ -31,9 +32,12 @@ const BY_CODE: Record<string, FailureReason> = {
   SignatureDoesNotMatch: 'bad_credentials',
   InvalidToken: 'bad_credentials',
   ExpiredToken: 'bad_credentials',
-  // A remote storage's server that refused the login (FTP 530, WebDAV 401).
+  // A remote storage's server that refused the login (FTP 530, WebDAV 401, SSH).
   LoginRefused: 'bad_credentials',
   Unauthorized: 'bad_credentials',
+  SSH_AUTH_FAILED: 'bad_credentials',
+  SSH_KEY_UNREADABLE: 'bad_credentials',
+  SSH_HOST_KEY_MISMATCH: 'host_key_mismatch',
   AccessDenied: 'access_denied',
   Forbidden: 'access_denied',
   ECONNREFUSED: 'unreachable',

@@ -7,6 +7,7 @@ import { bytesOf, sha256, type Bytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import { ftpServerAvailable, startFtpServer } from '../../../tests/fixtures/ftp-server';
 import { jobsClient } from '../../../tests/fixtures/jobs';
+import { startSshd } from '../../../tests/fixtures/sftp-server';
 import { startWebdavServer } from '../../../tests/fixtures/webdav-server';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
 import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
@@ -15,6 +16,8 @@ import { jobsOf } from '../../features/jobs/service';
 /** A real server of one protocol, serving a folder of this machine, and the config body that reaches it. */
 interface RemoteServer {
   config: Record<string, unknown>;
+  /** The config's base folder on the server, when not `clips` below the server's root. */
+  folder?: string;
   stop(): Promise<void>;
 }
 
@@ -27,6 +30,17 @@ const remoteKinds: { kind: string; available: () => boolean; start: () => Promis
       mkdirSync(join(server.directory, 'clips'));
       const { endpointUrl, username, password } = server;
       return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, stop: () => server.stop() };
+    },
+  },
+  {
+    kind: 'SFTP',
+    available: () => true,
+    start: async () => {
+      const server = await startSshd();
+      const { host, port, username, privateKey, hostKeySha256 } = server;
+      // No chroot: the config's folder is the server's absolute path of the folder its user owns.
+      const folder = server.root.replace(/^\//, '');
+      return { config: { storage_type: 'SFTP', host, port, username, private_key: privateKey, host_key_sha256: hostKeySha256 }, folder, stop: () => server.stop() };
     },
   },
   {
@@ -64,7 +78,7 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
     const config = await expectOk(
       await t.request('/api/s3-configs', {
         token,
-        json: { name: 'Remote', default_folder: 'clips', allow_private_host: true, ...remote.config },
+        json: { name: 'Remote', default_folder: remote.folder ?? 'clips', allow_private_host: true, ...remote.config },
       }),
       storageConfigSchema,
       201,

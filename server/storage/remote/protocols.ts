@@ -1,9 +1,9 @@
-import { ApiError } from '../../errors';
 import type { SecretBox } from '../../security/secret-box';
 import type { StorageConfigRow } from '../registry';
 import type { RemoteKind } from './context';
 import { createFtpFileSystem } from './ftp';
 import type { RemoteFileSystem } from './remote-fs';
+import { createSftpFileSystem } from './sftp';
 import { createWebdavFileSystem } from './webdav';
 
 /** The file system of a WebDAV, SFTP or FTP config, its secrets opened with `secrets` for it alone. */
@@ -16,6 +16,16 @@ export function remoteFileSystemOf(config: StorageConfigRow & { storage_type: Re
         username: config.username ?? '',
         password: open(config.password_encrypted) ?? '',
       });
+    case 'SFTP':
+      return createSftpFileSystem({
+        host: config.host ?? '',
+        port: config.port ?? 22,
+        username: config.username ?? '',
+        password: open(config.password_encrypted),
+        privateKey: open(config.private_key_encrypted),
+        passphrase: open(config.passphrase_encrypted),
+        hostKeySha256: config.host_key_sha256 ?? undefined,
+      });
     case 'FTP':
       return createFtpFileSystem({
         host: config.host ?? '',
@@ -25,7 +35,5 @@ export function remoteFileSystemOf(config: StorageConfigRow & { storage_type: Re
         tls: config.tls ?? 'none',
         passive: config.passive !== 0,
       });
-    default:
-      throw new ApiError(501, 'storage_protocol_unavailable', { kind: config.storage_type }, { storage_type: config.storage_type });
   }
 }
