@@ -76,6 +76,11 @@ describe('keptSelect on SQLite', () => {
     expect(await noteById(1)).toEqual({ id: 1, text: 'one', color: 'red' });
   });
 
+  it('rejects, as a query through Kysely does, when its statement fails', async () => {
+    await sql`drop table notes`.execute(db);
+    await expect(noteById(1)).rejects.toThrow(/no such table/);
+  });
+
   it('never sees what an open transaction wrote: it waits for the transaction to end', async () => {
     let committed: Promise<unknown> = Promise.resolve();
     let rolledBack: Promise<unknown> = Promise.resolve();

@@ -147,15 +147,23 @@ export function keptSelect<Row>(db: AnyDb, query: Compilable<Row>): KeptSelect<R
   if (!sqlite) return viaKysely;
   const statement = sqlite.prepare(compiled.sql).raw(true);
   let names = statement.columns().map((column) => column.name);
-  return (parameters) => {
-    if (sqlite.inTransaction) return viaKysely(parameters);
+  const onConnection = (parameters: readonly unknown[]): Row | undefined => {
     const values = statement.get(parameters) as unknown[] | undefined;
-    if (!values) return Promise.resolve(undefined);
+    if (!values) return undefined;
     // SQLite prepares a statement again when the schema changed, and `select *` may then have other columns.
     if (values.length !== names.length) names = statement.columns().map((column) => column.name);
     const row: Record<string, unknown> = {};
     for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
-    return Promise.resolve(row as Row);
+    return row as Row;
+  };
+  return (parameters) => {
+    if (sqlite.inTransaction) return viaKysely(parameters);
+    try {
+      return Promise.resolve(onConnection(parameters));
+    } catch (error) {
+      // A failing statement rejects, as through Kysely, rather than throwing at the caller.
+      return Promise.reject(error as Error);
+    }
   };
 }
 
