@@ -136,9 +136,10 @@ export type KeptSelect<Row> = (parameters: readonly unknown[]) => Promise<Row | 
 /**
  * A SELECT compiled once and run again and again with new parameters, for the hottest read (a paste by its slug).
  * On SQLite its statement runs straight on the connection, its row taken as an array and named here: Kysely's
- * promise chain around a query and better-sqlite3's row objects were a fifth of a paste read's server time. That
- * is done only while no transaction is open on the connection, so that the read never sees uncommitted writes;
- * during one it waits in Kysely's queue as any query does. PostgreSQL runs it through Kysely.
+ * promise chain around a query and better-sqlite3's row objects were a fifth of a paste read's time in the app
+ * (bench/README.md, reads). That is done only while no transaction is open on the connection, so that the read
+ * never sees uncommitted writes; during one it waits in Kysely's queue as any query does. PostgreSQL runs it
+ * through Kysely.
  */
 export function keptSelect<Row>(db: AnyDb, query: Compilable<Row>): KeptSelect<Row> {
   const compiled = query.compile();
