@@ -11,6 +11,11 @@ import { withInput } from './openapi/annotations';
 type SuccessStatus = 200 | 201 | 202;
 
 /** A success envelope, its message in the caller's language. */
+function envelope<T>(c: Context<AppEnv>, data: T, messageKey: MessageKey, status: SuccessStatus, params: MessageParams): Envelope<T> {
+  return { code: status, message: translate(messageKey, c.get('lang'), params), data, success: true };
+}
+
+/** A success envelope as the answer. */
 export function ok<T>(
   c: Context<AppEnv>,
   data: T,
@@ -18,18 +23,25 @@ export function ok<T>(
   status: SuccessStatus = 200,
   params: MessageParams = {},
 ) {
-  const body: Envelope<T> = {
-    code: status,
-    message: translate(messageKey, c.get('lang'), params),
-    data,
-    success: true,
-  };
-  return c.json(body, status);
+  return c.json(envelope(c, data, messageKey, status, params), status);
 }
 
 /**
- * Adds a share's peek headers (contract/share-peek.ts) to its answer; where the answer lets other origins read it,
- * they may read these too.
+ * A share's success envelope with its peek headers (contract/share-peek.ts), given with the answer as one plain
+ * object, as `c.json` gives its Content-Type: undici's `Headers` takes them in one go when a middleware first reads
+ * them, where setting them one by one afterwards validated and looked up each again. Nothing on a share's route
+ * sets headers with `c.header()` before it, which this answer would not carry.
+ */
+export function okWithPeek<T>(c: Context<AppEnv>, data: T, peek: SharePeek): Response {
+  return new Response(JSON.stringify(envelope(c, data, 'ok', 200, {})), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', ...sharePeekHeaders(peek) },
+  });
+}
+
+/**
+ * Adds a share's peek headers to an answer made elsewhere (a file's stream); where the answer lets other origins
+ * read it, they may read these too.
  */
 export function withPeek(response: Response, peek: SharePeek): Response {
   for (const [name, value] of Object.entries(sharePeekHeaders(peek))) response.headers.set(name, value);

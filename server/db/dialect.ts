@@ -8,6 +8,7 @@ import {
   PostgresDialect,
   sql,
   SqliteDialect,
+  type Compilable,
   type RawBuilder,
   type SelectQueryBuilder,
   type SqliteDatabase,
@@ -44,8 +45,13 @@ export function connectSqlite(file: string, options: { readonly?: boolean } = {}
   if (!readonly) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  sqliteConnections.set(db, sqlite);
+  return db;
 }
+
+/** The connection under each database connectSqlite opened, for keptSelect. */
+const sqliteConnections = new WeakMap<AnyDb, SQLite.Database>();
 
 /** Statements kept per database, most recently used last (queries with `in (…)` lists differ by their length). */
 const STATEMENTS_KEPT = 500;
@@ -123,6 +129,44 @@ export function describePostgresUrl(url: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------- queries
+
+/** A compiled SELECT run with new parameters: its first row, or undefined. */
+export type KeptSelect<Row> = (parameters: readonly unknown[]) => Promise<Row | undefined>;
+
+/**
+ * A SELECT compiled once and run again and again with new parameters, for the hottest read (a paste by its slug).
+ * On SQLite its statement runs straight on the connection, its row taken as an array and named here: Kysely's
+ * promise chain around a query and better-sqlite3's row objects were a fifth of a paste read's time in the app
+ * (bench/README.md, reads). That is done only while no transaction is open on the connection, so that the read
+ * never sees uncommitted writes; during one it waits in Kysely's queue as any query does. PostgreSQL runs it
+ * through Kysely.
+ */
+export function keptSelect<Row>(db: AnyDb, query: Compilable<Row>): KeptSelect<Row> {
+  const compiled = query.compile();
+  const viaKysely: KeptSelect<Row> = async (parameters) => (await db.executeQuery<Row>({ ...compiled, parameters })).rows[0];
+  const sqlite = sqliteConnections.get(db);
+  if (!sqlite) return viaKysely;
+  const statement = sqlite.prepare(compiled.sql).raw(true);
+  let names = statement.columns().map((column) => column.name);
+  const onConnection = (parameters: readonly unknown[]): Row | undefined => {
+    const values = statement.get(parameters) as unknown[] | undefined;
+    if (!values) return undefined;
+    // SQLite prepares a statement again when the schema changed, and `select *` may then have other columns.
+    if (values.length !== names.length) names = statement.columns().map((column) => column.name);
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i++) row[names[i] as string] = values[i];
+    return row as Row;
+  };
+  return (parameters) => {
+    if (sqlite.inTransaction) return viaKysely(parameters);
+    try {
+      return Promise.resolve(onConnection(parameters));
+    } catch (error) {
+      // A failing statement rejects, as through Kysely, rather than throwing at the caller.
+      return Promise.reject(error as Error);
+    }
+  };
+}
 
 /** The column PostgreSQL tables get for insertion order (SQLite has its implicit `rowid`). */
 export const INSERTION_ORDER_COLUMN = 'seq';

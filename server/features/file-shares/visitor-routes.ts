@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { verifyFileRequestSchema } from '../../../contract/files';
 import type { AppDeps, AppEnv } from '../../context';
-import { jsonBody, ok, publicBaseUrl, withPeek } from '../../http';
+import { jsonBody, okWithPeek, publicBaseUrl, withPeek } from '../../http';
 import { keepUncompressed } from '../../middleware/compression';
 import { authorizeFileStream, filePeekOf, openFileInfo, storageOf } from './access';
 import { driverFor } from '../../storage/registry';
@@ -23,7 +23,7 @@ export function fileShareRoutes(deps: AppDeps) {
   // share page shows before the visitor opens the file.
   app.get('/public/files/:slug', async (c) => {
     const file = await openFileInfo(deps, c.get('principal'), c.req.param('slug'), { via: 'info', peek: isHead(c) }, publicBaseUrl(c, deps));
-    return withPeek(ok(c, file), filePeekOf(file));
+    return okWithPeek(c, file, filePeekOf(file));
   });
 
   app.post('/public/files/:slug/verify', jsonBody(verifyFileRequestSchema), async (c) => {
@@ -34,7 +34,7 @@ export function fileShareRoutes(deps: AppDeps) {
       { via: 'verify', password: c.req.valid('json').password },
       publicBaseUrl(c, deps),
     );
-    return withPeek(ok(c, file), filePeekOf(file));
+    return okWithPeek(c, file, filePeekOf(file));
   });
 
   for (const [path, disposition] of [

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type CompiledQuery, type Selectable, type Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type * as v from 'valibot';
 import type { CreatedPaste, createPasteRequestSchema, PasteDetail, PasteState, PasteSummary, updatePasteRequestSchema } from '../../../contract/pastes';
 import type { PublicPaste } from '../../../contract/public-paste';
@@ -9,7 +9,7 @@ import { ENCRYPTED_PASTE_TYPE, PASTE_TEXT_TYPE, type SharePeek } from '../../../
 import type { AppDeps, Principal } from '../../context';
 import { creatorOf } from '../../context';
 import type { DB } from '../../db/database';
-import { newestPage } from '../../db/dialect';
+import { keptSelect, newestPage, type KeptSelect } from '../../db/dialect';
 import type { PastesTable } from '../../db/schema';
 import { ApiError, badInput, notFound } from '../../errors';
 import { markdownHtml } from './markdown';
@@ -163,20 +163,16 @@ async function countView(db: DB, id: string, now: Date): Promise<PasteRow | unde
     .executeTakeFirst();
 }
 
-const slugLookups = new WeakMap<DB, CompiledQuery<PasteRow>>();
+const slugLookups = new WeakMap<DB, KeptSelect<PasteRow>>();
 
-/**
- * The paste with `slug`. Every read runs this one query, so it is built and compiled once per database (on either
- * dialect) and run with the slug as its parameter: building and compiling it was a tenth of a read's own time.
- */
-async function pasteBySlug(db: DB, slug: string): Promise<PasteRow | undefined> {
+/** The paste with `slug`. Every read runs this one query: it is kept per database (see keptSelect). */
+function pasteBySlug(db: DB, slug: string): Promise<PasteRow | undefined> {
   let lookup = slugLookups.get(db);
   if (!lookup) {
-    lookup = db.selectFrom('pastes').selectAll().where('slug', '=', '').compile();
+    lookup = keptSelect(db, db.selectFrom('pastes').selectAll().where('slug', '=', ''));
     slugLookups.set(db, lookup);
   }
-  const { rows } = await db.executeQuery<PasteRow>({ ...lookup, parameters: [slug] });
-  return rows[0];
+  return lookup([slug]);
 }
 
 /** A visitor (or the owner) opening a share; see PasteAccess. Throws 404, 410 or 401 as the rules say. */

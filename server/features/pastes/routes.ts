@@ -10,7 +10,7 @@ import { batchDeleteRequestSchema } from '../../../contract/lists';
 import { ENCRYPTED_PASTE_TYPE, sharePeekHeaders } from '../../../contract/share-peek';
 import { creatorOf, type AppDeps, type AppEnv } from '../../context';
 import { ApiError } from '../../errors';
-import { jsonBody, ok, queryParams, withPeek } from '../../http';
+import { jsonBody, ok, okWithPeek, queryParams } from '../../http';
 import { translate } from '../../i18n/messages';
 import { requireAdmin, requirePermission } from '../auth/middleware';
 import {
@@ -43,7 +43,7 @@ export function pasteRoutes(deps: AppDeps) {
   // share page shows before the visitor asks for the content (contract/share-peek.ts).
   app.get('/paste/:slug', async (c) => {
     const opened = await openPaste(deps, c.get('principal'), c.req.param('slug'), { via: 'page', peek: isHead(c) });
-    return withPeek(ok(c, opened.paste), opened.peek);
+    return okWithPeek(c, opened.paste, opened.peek);
   });
 
   app.post('/paste/:slug', jsonBody(unlockPasteRequestSchema), async (c) => {
@@ -51,7 +51,7 @@ export function pasteRoutes(deps: AppDeps) {
       via: 'unlock',
       password: c.req.valid('json').password,
     });
-    return withPeek(ok(c, opened.paste), opened.peek);
+    return okWithPeek(c, opened.paste, opened.peek);
   });
 
   app.get('/raw/:slug', async (c) => {
