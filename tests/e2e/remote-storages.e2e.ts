@@ -1,6 +1,10 @@
+import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { loginAsAdmin, newPerson } from './harness';
+import { startSshd } from '../fixtures/sftp-server';
+import { ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, loginAsAdmin, newPerson, seedMountFile, taskEnds } from './harness';
+import { adminApi, storedTree } from './mounts';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -14,7 +18,119 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+const option = (page: Page, name: string) => page.getByRole('listbox', { name: 'Files and folders' }).getByRole('option', { name });
+
+/** Mount management's form, as the admin fills it: a mount of the storage named `storage` at `path`. */
+async function mountThroughForm(page: Page, baseUrl: string, storage: string, kind: string, path: string) {
+  await page.goto(`${baseUrl}/admin/mount-management`);
+  await page.getByRole('button', { name: 'Create mount point' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Create mount point' });
+  await form.getByLabel('Name').fill(storage);
+  await form.getByLabel('Storage').selectOption({ label: `${storage} (${kind})` });
+  await form.getByLabel('Mount path').fill(path);
+  await form.getByLabel('Cache TTL (seconds)').fill('0');
+  await form.getByRole('button', { name: 'Create mount point' }).click();
+  await page.getByText('Mount point created').first().waitFor();
+}
+
 describe('remote storages', () => {
+  it("an admin adds a WebDAV storage on this server's own /dav, mounts it and copies a folder into it from LOCAL", async () => {
+    const { page, context, errors } = await newPerson(suite.browser);
+    const token = await adminToken(suite.server.url);
+    await seedMountFile(suite.server.url, token, '/local/trip', 'day-1.md', '# Day 1');
+    await seedMountFile(suite.server.url, token, '/local/trip/photos', 'note.txt', 'a photo note');
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/admin/storage-config`);
+    await page.getByRole('button', { name: 'Add storage' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Add storage' });
+    await form.getByLabel('Storage type').selectOption('WEBDAV');
+    await form.getByLabel('Name', { exact: true }).fill('Own DAV');
+    await form.getByLabel('WebDAV address').fill(`${suite.server.url}/dav/local/`);
+    await form.getByLabel('User name').fill(ADMIN_USERNAME);
+    await form.getByLabel('Password', { exact: true }).fill(ADMIN_PASSWORD);
+    await form.getByLabel('Folder').fill('from-dav');
+    await form.getByLabel('The server is on this machine or the local network (allow a private address)').check();
+    // The base folder must exist on the WebDAV server: made there first, as its owner would.
+    await adminApi(suite.server.url, token)('fs/mkdir', { method: 'POST', body: JSON.stringify({ path: '/local/from-dav' }) });
+    await form.getByRole('button', { name: 'Add storage' }).click();
+    await page.getByText('Storage saved').first().waitFor();
+
+    const card = page.locator('li[data-config-name="Own DAV"]');
+    await card.getByRole('button', { name: 'Test' }).click();
+    const report = page.getByRole('dialog', { name: 'Test of Own DAV' });
+    for (const step of ['connect', 'list', 'write', 'read', 'delete']) {
+      await report.locator(`li[data-step="${step}"][data-ok="true"]`).waitFor();
+    }
+    await page.keyboard.press('Escape');
+
+    await mountThroughForm(page, suite.server.url, 'Own DAV', 'WEBDAV', '/dav-mount');
+    await page.goto(`${suite.server.url}/mount-explorer/local`);
+    await option(page, 'trip').click();
+    await page.getByRole('button', { name: 'Copy to…' }).click();
+    const dialog = page.getByRole('dialog', { name: /^Copy 1 items to/ });
+    await dialog.getByRole('button', { name: 'Up one level' }).click();
+    await dialog.getByRole('list', { name: 'Folders' }).getByRole('button', { name: 'dav-mount', exact: true }).click();
+    await dialog.getByText('Folder: dav-mount').waitFor();
+    await dialog.getByRole('button', { name: 'Copy here' }).click();
+    expect(await taskEnds(page, 'Copy to /dav-mount/', 'Completed')).toContain('2 done, 0 skipped, 0 failed');
+
+    await page.goto(`${suite.server.url}/mount-explorer/dav-mount/trip`);
+    await option(page, 'day-1.md').waitFor();
+    await option(page, 'photos').waitFor();
+    // Through WebDAV the files landed in the LOCAL storage's folder of the config, byte for byte.
+    expect(await storedTree(suite.server.url, token, '/dav-mount/trip')).toEqual(await storedTree(suite.server.url, token, '/local/trip'));
+    expect([...(await storedTree(suite.server.url, token, '/local/from-dav/trip')).keys()].sort()).toEqual(['day-1.md', 'photos/note.txt']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('an admin browses an SFTP mount and edits a text file on it', async () => {
+    const sshd = await startSshd();
+    try {
+      const notes = `${sshd.root}/notes.txt`;
+      writeFileSync(notes, 'first line');
+      const owner = statSync(sshd.root);
+      chownSync(notes, owner.uid, owner.gid);
+      const token = await adminToken(suite.server.url);
+      const config = await fetch(`${suite.server.url}/api/s3-configs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          storage_type: 'SFTP',
+          name: 'Backup server',
+          host: sshd.host,
+          port: sshd.port,
+          username: sshd.username,
+          private_key: sshd.privateKey,
+          host_key_sha256: sshd.hostKeySha256,
+          default_folder: sshd.root.replace(/^\//, ''),
+          allow_private_host: true,
+        }),
+      });
+      expect(config.status).toBe(201);
+
+      const { page, context, errors } = await newPerson(suite.browser);
+      await loginAsAdmin(page, suite.server.url);
+      await mountThroughForm(page, suite.server.url, 'Backup server', 'SFTP', '/backup');
+      await page.goto(`${suite.server.url}/mount-explorer/backup`);
+      await option(page, 'notes.txt').dblclick();
+      const preview = page.getByRole('region', { name: 'Preview of notes.txt' });
+      await preview.getByText('first line').waitFor();
+      await preview.getByRole('button', { name: 'Edit' }).click();
+      await preview.getByRole('textbox', { name: 'Content of notes.txt' }).click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' and more');
+      await preview.getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Saved notes.txt').first().waitFor();
+      expect(readFileSync(notes, 'utf8')).toBe('first line and more');
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await sshd.stop();
+    }
+  });
+
+
   it('an admin adds an SFTP storage on a phone-sized screen, and its test names the step that failed in plain words', async () => {
     const { page, context, errors } = await newPerson(suite.browser, { viewport: { width: 360, height: 740 } });
     await loginAsAdmin(page, suite.server.url);

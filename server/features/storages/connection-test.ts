@@ -92,8 +92,9 @@ async function runSteps(
       async () => {
         await assertHostAllowed(deps, config);
         driver = driverFor(deps, config);
-        // A remote server is reached and signed in to by a stat of the base folder; S3 and LOCAL by their probe.
-        await withTimeout<unknown>(driver.type === 'S3' || driver.type === 'LOCAL' ? driver.checkAccess() : driver.folderExists(''), 'connecting');
+        // A remote server is reached and signed in to by a stat of a name in the base folder (a stat of the base
+        // itself asks nothing when the base is the server's root); S3 and LOCAL by their probe.
+        await withTimeout<unknown>(driver.type === 'S3' || driver.type === 'LOCAL' ? driver.checkAccess() : driver.stat(`${key}.connect`), 'connecting');
       },
     ],
     ['list', () => withTimeout(connected().checkAccess(), 'listing')],
