@@ -125,10 +125,6 @@ export const messages = {
     en: 'There must be a default storage configuration; make another one the default instead',
     zh: '必须有一个默认存储配置，请改为将其他配置设为默认',
   },
-  storage_protocol_unavailable: {
-    en: '{kind} storage is not available in this build yet',
-    zh: '此版本尚不支持 {kind} 存储',
-  },
   storage_forbidden: { en: 'No permission to use this storage configuration', zh: '没有使用此存储配置的权限' },
   storage_unavailable: { en: 'The storage could not be reached: {reason}', zh: '无法访问存储：{reason}' },
   storage_delete_failed: {
@@ -370,7 +366,7 @@ export const messages = {
   reason_read_only: { en: 'the storage is read-only', zh: '存储为只读' },
   reason_no_space: { en: 'the storage is full', zh: '存储空间已满' },
   reason_bucket_missing: { en: 'the bucket does not exist', zh: '存储桶不存在' },
-  reason_bad_credentials: { en: 'the access key or secret is wrong', zh: '访问密钥或密钥不正确' },
+  reason_bad_credentials: { en: 'the storage refused the credentials (access key, user name, password or key)', zh: '存储拒绝了凭据（访问密钥、用户名、密码或私钥）' },
   reason_host_key_mismatch: {
     en: "the server's host key is not the pinned one",
     zh: '服务器的主机密钥与固定的指纹不符',

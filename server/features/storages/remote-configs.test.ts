@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SECRET_MASK, storageConfigSchema, storageTestResultSchema } from '../../../contract/storage';
+import { startRcloneSftp } from '../../../tests/fixtures/sftp-server';
 import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 const PASSWORD = 'correct horse battery staple';
@@ -81,19 +82,35 @@ describe('WebDAV, SFTP and FTP storage configs', () => {
   });
 
   it('tests the connection step by step, in words, in the caller’s language', async () => {
-    const box = await expectOk(await create(sftp({ name: 'Tested' })), storageConfigSchema, 201);
-    const run = async (lang: string) =>
-      expectOk(await t.request(`/api/s3-configs/${box.id}/test`, { token: t.token, method: 'POST', headers: { 'accept-language': lang } }), storageTestResultSchema);
-    const result = await run('en');
-    expect(result.ok).toBe(false);
-    // Until the protocols are merged, connecting says the kind is not available.
-    expect(result.steps.map((step) => [step.step, step.ok, step.message])).toEqual([
-      ['connect', false, 'Could not connect or sign in: SFTP storage is not available in this build yet'],
-      ['list', false, 'Not tried: an earlier step failed'],
-      ['write', false, 'Not tried: an earlier step failed'],
-      ['read', false, 'Not tried: an earlier step failed'],
-      ['delete', false, 'Not tried: an earlier step failed'],
-    ]);
-    expect((await run('zh-CN')).steps[0]?.message).toBe('无法连接或登录：此版本尚不支持 SFTP 存储');
+    const server = await startRcloneSftp();
+    try {
+      const body = sftp({ name: 'Tested', host: server.host, port: server.port, username: server.username, password: 'not the password', allow_private_host: true });
+      const box = await expectOk(await create(body), storageConfigSchema, 201);
+      const run = async (lang: string) =>
+        expectOk(await t.request(`/api/s3-configs/${box.id}/test`, { token: t.token, method: 'POST', headers: { 'accept-language': lang } }), storageTestResultSchema);
+      const result = await run('en');
+      expect(result.ok).toBe(false);
+      expect(result.steps.map((step) => [step.step, step.ok, step.message])).toEqual([
+        ['connect', false, 'Could not connect or sign in: the storage refused the credentials (access key, user name, password or key)'],
+        ['list', false, 'Not tried: an earlier step failed'],
+        ['write', false, 'Not tried: an earlier step failed'],
+        ['read', false, 'Not tried: an earlier step failed'],
+        ['delete', false, 'Not tried: an earlier step failed'],
+      ]);
+      expect((await run('zh-CN')).steps[0]?.message).toBe('无法连接或登录：存储拒绝了凭据（访问密钥、用户名、密码或私钥）');
+      // A new version of the config (drivers are kept per config and `updated_at`): the app's clock moves on.
+      t.clock.advance(1000);
+      const right = await t.request(`/api/s3-configs/${box.id}`, { token: t.token, method: 'PUT', json: { password: server.password } });
+      expect(right.status).toBe(200);
+      expect((await run('en')).steps.map((step) => [step.step, step.ok])).toEqual([
+        ['connect', true],
+        ['list', true],
+        ['write', true],
+        ['read', true],
+        ['delete', true],
+      ]);
+    } finally {
+      await server.stop();
+    }
   });
 });

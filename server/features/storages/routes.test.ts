@@ -273,7 +273,7 @@ describe('storage configs (/api/s3-configs)', () => {
       const result = await run(config.id, 'zh-CN');
       expect(result.ok).toBe(false);
       expect(result.checks.read.ok).toBe(false);
-      expect(result.checks.read.message).toBe('无法列出存储内容：访问密钥或密钥不正确');
+      expect(result.checks.read.message).toBe('无法列出存储内容：存储拒绝了凭据（访问密钥、用户名、密码或私钥）');
       expect(result.checks.write.ok).toBe(false);
       expect(result.checks.presignedPut.ok).toBe(false);
       expect(result.checks.presignedPut.message).toMatch(/HTTP 403 \(InvalidAccessKeyId\)$/);
