@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { FolderListing, ListedObject } from '../driver';
 import { rememberedHead } from './disk';
 import { folderPathOf, isMissing, META, STAGING, type LocalContext } from './root';
+import { listTreeByLevels } from '../list-tree';
 
 /** What a listing says of a file: size and time from the disk, the ETag only when its metadata is at hand. */
 async function listedFile(context: LocalContext, key: string, file: string): Promise<ListedObject | undefined> {
@@ -44,16 +45,6 @@ export async function list(context: LocalContext, folder: string): Promise<Folde
   return readFolder(context, folder, await folderPathOf(context, folder));
 }
 
-export async function listTree(context: LocalContext, folder: string): Promise<FolderListing> {
-  const all: FolderListing = { folders: [], objects: [] };
-  const walk = async (current: string) => {
-    const level = await list(context, current);
-    all.objects.push(...level.objects);
-    for (const sub of level.folders) {
-      all.folders.push(sub);
-      await walk(sub);
-    }
-  };
-  await walk(folder);
-  return all;
+export function listTree(context: LocalContext, folder: string): Promise<FolderListing> {
+  return listTreeByLevels((current) => list(context, current), folder);
 }

@@ -2,6 +2,7 @@ import { UnsafeKeyError, type FolderListing } from '../driver';
 import { remoteFolderOf, type RemoteContext } from './context';
 import { usableEntries } from './names';
 import { ensureFolder, etagOf } from './objects';
+import { listTreeByLevels } from '../list-tree';
 
 export async function list(context: RemoteContext, folder: string): Promise<FolderListing> {
   const keyOf = (name: string) => (folder === '' ? name : `${folder}/${name}`);
@@ -14,18 +15,8 @@ export async function list(context: RemoteContext, folder: string): Promise<Fold
   };
 }
 
-export async function listTree(context: RemoteContext, folder: string): Promise<FolderListing> {
-  const all: FolderListing = { folders: [], objects: [] };
-  const walk = async (current: string) => {
-    const level = await list(context, current);
-    all.objects.push(...level.objects);
-    for (const sub of level.folders) {
-      all.folders.push(sub);
-      await walk(sub);
-    }
-  };
-  await walk(folder);
-  return all;
+export function listTree(context: RemoteContext, folder: string): Promise<FolderListing> {
+  return listTreeByLevels((current) => list(context, current), folder);
 }
 
 export async function folderExists(context: RemoteContext, folder: string): Promise<boolean> {
