@@ -146,6 +146,20 @@ describe.each<Kind>(['LOCAL', 'S3'])('server jobs from a %s mount', (kind) => {
     await sameBytes(target, files);
   });
 
+  it('costs the bucket about one request per small file: one listing per target folder, no look per file', async () => {
+    const src = `${from}/${fresh('cheap')}`;
+    const files = await seed(src, 60, 256);
+    const dst = `${to}/${fresh('cheap-copy')}`;
+    const before = s3!.requestCount();
+    const job = await jobs.createOk({ type: 'copy', items: [{ sourcePath: src, targetPath: dst }] });
+    expect(await jobs.ended(job.id)).toMatchObject({ status: 'completed', items: { done: 60 } });
+    // 60 files in two folders: a GET or a PUT each, the plan's listing of the source, the two target folders made
+    // and listed once each. Looks per file (the target before and after its name was taken, the source, the copy)
+    // cost two requests a file from the bucket, six into it.
+    expect(s3!.requestCount() - before).toBeLessThanOrEqual(60 + 10);
+    await sameBytes(dst, files);
+  });
+
   it('pauses (the items stay where they are), resumes to the end, and a cancelled job stays cancelled', async () => {
     const src = `${from}/${fresh('many')}`;
     // Enough files that the run is still copying when the pause comes (a job writes its counts every 500 ms).
