@@ -3,7 +3,7 @@ import type { JobStatus } from '../../../contract/jobs';
 import type { AppDeps, Principal } from '../../context';
 import { ApiError } from '../../errors';
 import { forEachAtOnce } from '../../storage/at-once';
-import type { ListedObject } from '../../storage/driver';
+import { SourceChangedError, type ListedObject } from '../../storage/driver';
 import { assertSameFile } from '../fs/move';
 import { placeMany, releaseName, UPLOAD_HOLD_MS, type Placement } from '../fs/free-names';
 import { nameOf, normalizePath, parentOf } from '../fs/paths';
@@ -343,6 +343,7 @@ class JobRun {
         await onStorage(from.path.text, () => from.driver.move(from.key, to.key));
         this.inFlight.set(item.seq, object.size);
       } else {
+        // A source of another size than the plan listed fails as a copy that does not match (retry-failed copies it anew).
         const stored = await onStorage(to.path.text, () =>
           copyObject(
             { driver: from.driver, key: from.key },
@@ -357,7 +358,9 @@ class JobRun {
               onBytes: (bytes) => this.inFlight.set(item.seq, (this.inFlight.get(item.seq) ?? 0) + bytes),
               signal: this.controller.signal,
             },
-          ),
+          ).catch((error: unknown) => {
+            throw error instanceof SourceChangedError ? sizeMismatch() : error;
+          }),
         );
         if (stored.size !== object.size) throw sizeMismatch();
         if (this.row.type === 'move') {
