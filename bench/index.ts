@@ -43,7 +43,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
 const slow = ['transfer', 'copy'];
 /**
  * `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes) and
- * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by the server's engine and by the SDK) run only
+ * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by a server's copy jobs and by the SDK) run only
  * when named.
  */
 const namedOnly = ['batch', 'batch-picker', 'server-copy'];

@@ -5,131 +5,252 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { isJobEnded, type Job } from '../../contract/jobs';
 import { planUpload } from '../../contract/parts';
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
+import { sqlitePath } from '../../server/db/database';
 import { createSecretBox } from '../../server/security/secret-box';
 import { forEachAtOnce } from '../../server/storage/at-once';
 import { createLocalDriver } from '../../server/storage/local';
-import { PARTS_AT_ONCE } from '../../server/storage/object-copy';
+import { PARTS_AT_ONCE, type CopyCheckpoint } from '../../server/storage/object-copy';
 import { createS3Driver } from '../../server/storage/s3';
-import { S3RVER_CREDENTIALS, S3RVER_REGION } from '../../tests/fixtures/s3rver';
-import { seedFolder } from '../batch/seed';
+import { adminToken, localStorageRoot, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
+import { adminApi } from '../../tests/e2e/mounts';
+import { S3RVER_CREDENTIALS, S3RVER_REGION, s3rverConfigRequest } from '../../tests/fixtures/s3rver';
+import { seedFolder, FOLDER_NAME } from '../batch/seed';
 import { MiB } from '../measure';
+import { residentBytes } from '../processes';
 import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from '../size';
 import { generateFile } from '../transfer/file';
 import { startS3rverProcess, type S3rverProcess } from '../transfer/s3rver-process';
-import type { CopyJob, CopyResult, Place } from './runner';
+import type { CopyFile, CopyJob, CopyResult, Place } from './sdk';
 
 const note = (text: string) => process.stderr.write(`[server-copy] ${text}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Where the sources are, in the LOCAL storage and as mount paths. */
+const BENCH = 'bench';
 const BIG = 'big.bin';
-/** Small files each side copies untimed first: a cold process or s3rver took twice as long on its first 2,000. */
-const WARM_UP_FILES = 200;
+/** The job's record is read this often: its end (timing), its RSS, its checkpoint (the kill). */
+const POLL_MS = 20;
+/** A short lease: the server started again after the kill takes its job back within seconds. */
+const SERVER_ENV = { JOB_LEASE_SECONDS: '5' };
 
-/** What a runner process printed: its result, the parts it began, the checkpoints it wrote. */
-interface RunnerOutput {
-  result?: CopyResult;
-  partsBegun: Set<number>;
-}
-
-/**
- * Runs one side of a copy in a process of its own (runner.ts). `killAtCheckpoint`: kill -9 once a checkpoint holds
- * that many parts (the output then has no result).
- */
-async function runSide(job: CopyJob, jobFile: string, killAtCheckpoint?: number): Promise<RunnerOutput> {
-  const runner = fileURLToPath(new URL('./runner.ts', import.meta.url));
+/** Runs the SDK's side of a copy in a process of its own (sdk.ts), as the server is one. */
+async function runSdk(job: CopyJob, jobFile: string): Promise<CopyResult> {
+  const runner = fileURLToPath(new URL('./sdk.ts', import.meta.url));
   // In a file: 2,000 files' keys are more than a command line may carry.
   writeFileSync(jobFile, JSON.stringify(job));
   const child = spawn(process.execPath, ['--import', 'tsx', runner, jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const output: RunnerOutput = { partsBegun: new Set() };
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let result: CopyResult | undefined;
   for await (const line of createInterface({ input: child.stdout })) {
-    const [word, value = ''] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)];
-    if (word === 'part') output.partsBegun.add(Number(value));
-    if (word === 'result') output.result = JSON.parse(value) as CopyResult;
-    if (word === 'checkpoint' && killAtCheckpoint !== undefined && Number(value) >= killAtCheckpoint) child.kill('SIGKILL');
+    if (line.startsWith('result ')) result = JSON.parse(line.slice('result '.length)) as CopyResult;
   }
   const code = await exited;
-  if (killAtCheckpoint === undefined && (code !== 0 || !output.result)) throw new Error(`the ${job.side} copy exited with ${code}`);
-  return output;
+  if (code !== 0 || !result) throw new Error(`the ${job.side} copy exited with ${code}`);
+  return result;
 }
 
 const s3Place = (s3: S3rverProcess): Place => ({ type: 'S3', endpoint: s3.endpoint, bucket: s3.bucket });
 const s3Driver = (s3: S3rverProcess) =>
   createS3Driver({ endpoint: s3.endpoint, region: S3RVER_REGION, bucket: s3.bucket, ...S3RVER_CREDENTIALS, pathStyle: true, folder: '' });
 
+/** The Clipstash server of `npm start` on its own data folder, as the admin sees it through the API. */
+class BenchServer {
+  private constructor(
+    readonly server: RunningServer,
+    readonly api: ReturnType<typeof adminApi>,
+    readonly token: string,
+  ) {}
+
+  static async start(dataDir: string): Promise<BenchServer> {
+    const server = await startServer(SERVER_ENV, dataDir);
+    const token = await adminToken(server.url);
+    return new BenchServer(server, adminApi(server.url, token), token);
+  }
+
+  async call<T>(path: string, init: RequestInit = {}, status = 200): Promise<T> {
+    const answer = await this.api(path, init);
+    if (answer.status !== status) throw new Error(`${init.method ?? 'GET'} ${path} answered ${answer.status}: ${await answer.text()}`);
+    return ((await answer.json()) as { data: T }).data;
+  }
+
+  /** A bucket as a storage config, mounted at `mountPath`. */
+  async mount(s3: S3rverProcess, mountPath: string, name: string) {
+    const created = await fetch(`${this.server.url}/api/s3-configs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(s3rverConfigRequest(s3.endpoint, s3.bucket, { name })),
+    });
+    if (created.status !== 201) throw new Error(`the storage config answered ${created.status}`);
+    const config = ((await created.json()) as { data: { id: string } }).data;
+    await this.call('mounts', { method: 'POST', body: JSON.stringify({ name, storage_type: 'S3', storage_config_id: config.id, mount_path: mountPath }) }, 201);
+  }
+
+  /** Starts a copy job of `items`; answers its id. */
+  async startCopy(items: { sourcePath: string; targetPath: string }[]): Promise<string> {
+    const job = await this.call<Job>('jobs', { method: 'POST', body: JSON.stringify({ type: 'copy', items, onConflict: 'fail' }) }, 201);
+    return job.id;
+  }
+
+  /** Reads the job until it ends (`each` called at every read); it must end completed. */
+  async untilEnded(id: string, each: () => void = () => undefined): Promise<Job> {
+    for (;;) {
+      each();
+      const job = await this.call<Job>(`jobs/${id}`);
+      if (isJobEnded(job.status)) {
+        if (job.status !== 'completed') throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.failures.slice(0, 3))}`);
+        return job;
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** A copy job timed from its POST to its end, the server's RSS sampled from /proc meanwhile. */
+  async timedCopy(items: { sourcePath: string; targetPath: string }[]): Promise<{ seconds: number; planSeconds: number; peakRssMb: number }> {
+    let peak = 0;
+    const sample = () => (peak = Math.max(peak, residentBytes(this.server.pid) / MiB));
+    const started = performance.now();
+    const id = await this.startCopy(items);
+    // The POST answers once the job is planned (its sources listed, its limits checked, its items recorded).
+    const planSeconds = (performance.now() - started) / 1000;
+    await this.untilEnded(id, sample);
+    return { seconds: (performance.now() - started) / 1000, planSeconds, peakRssMb: peak };
+  }
+}
+
+/** The checkpoint of the job's (one) file as its record holds it, read from the server's SQLite database. */
+function checkpointOf(dataDir: string, jobId: string): CopyCheckpoint | undefined {
+  const db = new Database(sqlitePath(dataDir), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare(`SELECT checkpoint FROM job_items WHERE job_id = ? AND kind = 'file'`).get(jobId) as { checkpoint: string | null } | undefined;
+    return row?.checkpoint ? (JSON.parse(row.checkpoint) as CopyCheckpoint) : undefined;
+  } finally {
+    db.close();
+  }
+}
+
 /**
- * `npm run bench -- server-copy`: the engine the server's copy jobs run (server/storage/object-copy.ts), driven
- * directly, against the AWS SDK from Node doing the same copy. See bench/README.md.
+ * `npm run bench -- server-copy`: copy jobs run by a Clipstash server process (`POST /api/admin/jobs`), against
+ * the AWS SDK from Node doing the same copy; the resume of a job after the server's kill -9. See bench/README.md.
  */
 export async function serverCopy() {
   const bigMb = benchSize(2048, SMOKE_FILE_MB, 'BENCH_SIZE_MB');
   const count = Math.max(1, benchSize(2000, SMOKE_FILES, 'BENCH_FILES'));
   const bigSize = Math.round(bigMb * MiB);
-  const root = mkdtempSync(join(tmpdir(), 'clipstash-server-copy-'));
-  const jobFile = join(root, 'job.json');
+  buildIfStale();
+  const work = mkdtempSync(join(tmpdir(), 'clipstash-server-copy-'));
+  const dataDir = join(work, 'data');
+  const jobFile = join(work, 'job.json');
   const [a, b] = await Promise.all([startS3rverProcess(), startS3rverProcess()]);
+  let bench = await BenchServer.start(dataDir);
   try {
-    const small = seedFolder(root, count);
-    await generateFile(join(root, BIG), bigSize);
-    // The MD5 of every source file (the LOCAL driver's ETag, kept beside each file once made): s3rver's ETag of
-    // every object, multipart ones too, is the MD5 of the bytes it stored, so each copy is checked against it.
+    await setMaxUploadSizeMb(bench.server.url, bench.token, bigMb + 1);
+    // Two mounts of the first bucket (two storage configs of one endpoint and principal: the service copies
+    // between them) and one of the second.
+    await bench.mount(a, '/a', 'first');
+    await bench.mount(a, '/a-again', 'first again');
+    await bench.mount(b, '/b', 'second');
+    const root = await localStorageRoot(bench.server, bench.token);
+    const small = seedFolder(join(root, BENCH), count);
+    await generateFile(join(root, BENCH, BIG), bigSize);
+    // The MD5 of every source file, untimed: LOCAL keeps it beside each file once made (the server then reads it
+    // rather than hashing 2 GiB inside the job), and s3rver's ETag of every object, multipart ones too, is the MD5
+    // of the bytes it stored, so each copy is checked against it.
     const local = createLocalDriver({ root, configId: 'bench', secrets: createSecretBox(randomBytes(32)), now: () => new Date() });
     const md5 = new Map<string, string>();
-    await forEachAtOnce([...small.map((file) => file.relativePath), BIG], 8, async (key) => {
-      md5.set(key, (await local.head(key))?.etag ?? '');
+    await forEachAtOnce([...small.map((file) => file.relativePath), BIG], 8, async (relative) => {
+      md5.set(relative, (await local.head(`${BENCH}/${relative}`))?.etag ?? '');
     });
-    const files = (fromPrefix: string, toPrefix: string) => ({
-      small: small.map(({ relativePath, size }) => ({ fromKey: `${fromPrefix}${relativePath}`, toKey: `${toPrefix}${relativePath}`, size })),
-      big: [{ fromKey: `${fromPrefix}${BIG}`, toKey: `${toPrefix}${BIG}`, size: bigSize }],
-    });
-    const checked = async (s3: S3rverProcess, prefix: string, keys: string[]) => {
-      const stored = new Map((await s3Driver(s3).listTree(prefix.replace(/\/$/, ''))).objects.map((object) => [object.key.slice(prefix.length), object.etag]));
-      const wrong = keys.filter((key) => stored.get(key) !== md5.get(key));
+    const checked = async (s3: S3rverProcess, prefix: string) => {
+      const stored = new Map((await s3Driver(s3).listTree(prefix)).objects.map((object) => [object.key.slice(prefix.length + 1), object.etag]));
+      const wrong = [...md5.keys()].filter((key) => stored.get(key) !== md5.get(key));
       if (wrong.length > 0) throw new Error(`${wrong.length} copies under ${prefix} differ from their source (first: ${wrong[0]})`);
     };
+    const sdkFiles = (fromPrefix: string, toPrefix: string, relatives: { relativePath: string; size: number }[]): CopyFile[] =>
+      relatives.map(({ relativePath, size }) => ({ fromKey: `${fromPrefix}/${relativePath}`, toKey: `${toPrefix}/${relativePath}`, size }));
+    const warmUpFolder = `${FOLDER_NAME}/sub-00/`;
     const peaks: number[] = [];
     const sdkPeaks: number[] = [];
 
-    /** One scenario: the engine, then the SDK (and CopyObject within one endpoint), each the folder then the big file. */
-    const scenario = async (name: string, from: Place, fromPrefix: string, to: S3rverProcess, sdkSides: CopyJob['side'][]) => {
-      const seconds = new Map<string, number[]>();
-      for (const side of ['engine', ...sdkSides] as const) {
-        const prefix = `${name}/${side}/`;
-        const { small: smallJob, big: bigJob } = files(fromPrefix, prefix);
-        const warmUp = smallJob.slice(0, WARM_UP_FILES).map((file) => ({ ...file, toKey: `warm-up/${file.toKey}` }));
-        const { result } = await runSide({ side, from, to: s3Place(to), warmUp, groups: [smallJob, bigJob] }, jobFile);
-        await checked(to, prefix, [...smallJob, ...bigJob].map((file) => file.toKey.slice(prefix.length)));
-        seconds.set(side, result!.seconds);
-        (side === 'engine' ? peaks : sdkPeaks).push(result!.peakRssMb);
-        const [smallS = 0, bigS = 0] = result!.seconds;
-        note(`${name} ${side}: ${round(smallS)} s for ${count} files, ${round(bigS)} s for ${bigMb} MiB (${round(bigMb / bigS, 1)} MiB/s), peak RSS ${round(result!.peakRssMb, 0)} MiB`);
+    /**
+     * One way: the job (a warm-up folder untimed, then the folder, then the big file), then the SDK the same way
+     * (and CopyObject inside one endpoint).
+     */
+    const way = async (name: string, from: { mount: string; place: Place; prefix: string }, to: { mount: string; s3: S3rverProcess }, sdkSides: CopyJob['side'][]) => {
+      const jobPrefix = `${name}/job`;
+      await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${warmUpFolder}`, targetPath: `${to.mount}/warm-up/${jobPrefix}/` }]);
+      const folder = await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${FOLDER_NAME}/`, targetPath: `${to.mount}/${jobPrefix}/` }]);
+      const big = await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${BIG}`, targetPath: `${to.mount}/${jobPrefix}/` }]);
+      await checked(to.s3, jobPrefix);
+      peaks.push(folder.peakRssMb, big.peakRssMb);
+      note(`${name} job: ${round(folder.seconds)} s for ${count} files (${round(folder.planSeconds)} s of them the plan), ${round(big.seconds)} s for ${bigMb} MiB (${round(bigMb / big.seconds, 1)} MiB/s), server RSS ≤ ${round(Math.max(folder.peakRssMb, big.peakRssMb), 0)} MiB`);
+      const seconds = new Map<string, number[]>([['job', [folder.seconds, big.seconds]]]);
+      for (const side of sdkSides) {
+        const prefix = `${name}/${side}`;
+        const warmUp = sdkFiles(from.prefix, `warm-up/${prefix}`, small.filter((file) => file.relativePath.startsWith(warmUpFolder)));
+        const groups = [sdkFiles(from.prefix, prefix, small), sdkFiles(from.prefix, prefix, [{ relativePath: BIG, size: bigSize }])];
+        const result = await runSdk({ side, from: from.place, to: s3Place(to.s3), warmUp, groups }, jobFile);
+        await checked(to.s3, prefix);
+        seconds.set(side, result.seconds);
+        sdkPeaks.push(result.peakRssMb);
+        const [smallS = 0, bigS = 0] = result.seconds;
+        note(`${name} ${side}: ${round(smallS)} s for ${count} files, ${round(bigS)} s for ${bigMb} MiB (${round(bigMb / bigS, 1)} MiB/s), peak RSS ${round(result.peakRssMb, 0)} MiB`);
       }
       ['files', 'file'].forEach((what, group) => {
-        const ratio = (side: string) => round(seconds.get(side)![group]! / seconds.get('engine')![group]!);
-        console.log(`server_copy_ratio_${name}_${what}: ${ratio('sdk')}`);
-        if (seconds.has('sdk-copy-object')) console.log(`server_copy_vs_copy_object_${name}_${what}: ${ratio('sdk-copy-object')}`);
+        const over = (side: string, other: string) => round(seconds.get(side)![group]! / seconds.get(other)![group]!);
+        console.log(`server_copy_ratio_${name}_${what}: ${over('sdk', 'job')}`);
+        if (seconds.has('sdk-copy-object')) {
+          console.log(`server_copy_vs_copy_object_${name}_${what}: ${over('sdk-copy-object', 'job')}`);
+          // What s3rver itself gains from a CopyObject over a GET and a PUT, at the same concurrency: the most any
+          // client can gain inside one endpoint.
+          console.log(`s3rver_get_put_over_copy_object_${what}: ${over('sdk', 'sdk-copy-object')}`);
+        }
       });
     };
-    await scenario('local_to_s3', { type: 'LOCAL', root }, '', a, ['sdk']);
-    // The engine's copy in the first s3rver is the source of the copies between and within endpoints.
-    await scenario('s3_to_s3', s3Place(a), 'local_to_s3/engine/', b, ['sdk']);
-    await scenario('inside_s3', s3Place(a), 'local_to_s3/engine/', a, ['sdk', 'sdk-copy-object']);
+    await way('local_to_s3', { mount: '/local', place: { type: 'LOCAL', root }, prefix: BENCH }, { mount: '/a', s3: a }, ['sdk']);
+    // The job's copy in the first bucket is the source of the copies between and within endpoints.
+    const firstBucket = { mount: '/a', place: s3Place(a), prefix: 'local_to_s3/job' };
+    await way('s3_to_s3', firstBucket, { mount: '/b', s3: b }, ['sdk']);
+    await way('inside_s3', firstBucket, { mount: '/a-again', s3: a }, ['sdk', 'sdk-copy-object']);
 
-    // Resume: the big file from LOCAL to the second s3rver, the engine killed (-9) once half its parts are recorded.
-    const checkpointFile = join(root, 'checkpoint.json');
-    const resumeJob: CopyJob = { side: 'engine', from: { type: 'LOCAL', root }, to: s3Place(b), groups: [files('', 'resume/').big], checkpointFile };
+    // Resume: the big file from LOCAL to the second bucket, the server killed (-9) once the job's record holds half
+    // the parts, then started again on its data folder, where it takes the job up from its record.
     const { partCount } = planUpload(bigSize);
-    const killed = await runSide(resumeJob, jobFile, Math.ceil(partCount / 2));
-    const resumed = await runSide({ ...resumeJob, resume: true }, jobFile);
-    await checked(b, 'resume/', [BIG]);
-    const extra = [...resumed.partsBegun].filter((part) => killed.partsBegun.has(part)).length;
-    note(`resume: ${killed.partsBegun.size} of ${partCount} parts begun before the kill, ${resumed.partsBegun.size} copied by the resume`);
+    const jobId = await bench.startCopy([{ sourcePath: `/local/${BENCH}/${BIG}`, targetPath: '/b/resume/' }]);
+    let atKill: CopyCheckpoint | undefined;
+    for (;;) {
+      atKill = checkpointOf(dataDir, jobId);
+      const job = await bench.call<Job>(`jobs/${jobId}`);
+      if ((atKill?.parts.length ?? 0) >= Math.ceil(partCount / 2) || isJobEnded(job.status)) break;
+      await sleep(POLL_MS);
+    }
+    await bench.server.kill();
+    // The record as the killed server left it, and the parts the bucket holds: parts stored but not yet recorded
+    // are those the resumed job copies again.
+    atKill = checkpointOf(dataDir, jobId);
+    const stored = atKill ? await s3Driver(b).listParts('resume/big.bin', atKill.uploadId) : [];
+    bench = await BenchServer.start(dataDir);
+    let restarted = false;
+    await bench.untilEnded(jobId, () => {
+      const now = checkpointOf(dataDir, jobId);
+      if (atKill && now && now.uploadId !== atKill.uploadId) restarted = true;
+    });
+    const prefix = 'resume';
+    const resumed = new Map((await s3Driver(b).listTree(prefix)).objects.map((object) => [object.key, object.etag]));
+    if (resumed.get(`${prefix}/${BIG}`) !== md5.get(BIG)) throw new Error('the resumed copy differs from its source');
+    const recorded = atKill?.parts.length ?? partCount;
+    const extra = restarted ? stored.length : stored.length - Math.min(recorded, stored.length);
+    note(`resume: ${recorded} of ${partCount} parts recorded at the kill, ${stored.length} stored${restarted ? ', the resume started over' : ''}`);
     console.log(`resume_extra_parts: ${extra}`);
     console.log(`resume_parts_in_flight: ${PARTS_AT_ONCE}`);
     console.log(`server_copy_peak_rss_mb: ${round(Math.max(...peaks), 0)}`);
     console.log(`sdk_copy_peak_rss_mb: ${round(Math.max(...sdkPeaks), 0)}`);
   } finally {
+    await bench.server.stop();
     await Promise.all([a.stop(), b.stop()]);
-    rmSync(root, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   }
 }

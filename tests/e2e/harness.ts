@@ -15,14 +15,16 @@ export interface RunningServer {
   /** The server process (benchmarks sample its memory). */
   pid: number;
   stop(): Promise<void>;
+  /** kill -9: the process dies at once and its data folder stays, for a server started again on it. */
+  kill(): Promise<void>;
 }
 
 /**
  * The production server (the built SPA and the bundled server of `npm start`) on a free port with an empty
- * temporary data folder.
+ * temporary data folder, or on `keptDataDir` (which its stop leaves in place).
  */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'clipstash-e2e-'));
+export async function startServer(extraEnv: Record<string, string> = {}, keptDataDir?: string): Promise<RunningServer> {
+  const dataDir = keptDataDir ?? mkdtempSync(join(tmpdir(), 'clipstash-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['dist-server/index.js'], {
     env: {
       ...process.env,
@@ -35,6 +37,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
@@ -55,10 +58,13 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     dataDir,
     pid: child.pid ?? 0,
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keptDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

@@ -4,7 +4,7 @@ import { mimeTypeOf } from '../../../contract/mime';
 import { FS_NAME_MAX_BYTES } from '../../../contract/fs-paths';
 import type { AppDeps } from '../../context';
 import { ApiError } from '../../errors';
-import { releaseName as releaseHeld, renewName as renewHeld, reserveName } from './name-reservations';
+import { releaseName as releaseHeld, renewName as renewHeld, reserveName, reserveNames } from './name-reservations';
 import { checkName, nameOf } from './paths';
 import { withInner, type MountTarget } from './resolve';
 import { onStorage } from './storage-errors';
@@ -108,6 +108,36 @@ export async function placeKnown(
   if (policy === 'skip' && now !== 'none') return { outcome: 'skipped', target, reserved: false };
   if (now === 'folder') throw conflictAt(target, 'is_a_folder');
   return { outcome: now === 'file' ? 'replaced' : 'created', target, reserved: false };
+}
+
+/**
+ * Places many writes with one look per folder instead of two per name: each name is reserved first, then `lookUp`
+ * says what the storage has at every target (a listing of their folders, taken after the takes, as placeKnown looks
+ * again once a name is held). Names taken on the storage, or held by another writer, go through placeKnown. Answers
+ * per target its placement or why it cannot be written.
+ */
+export async function placeMany(
+  deps: AppDeps,
+  targets: readonly MountTarget[],
+  policy: FsConflictPolicy,
+  holdMs: number,
+  lookUp: (targets: readonly MountTarget[]) => Promise<Map<MountTarget, 'file' | 'folder' | 'none'>>,
+): Promise<(Placement | Error)[]> {
+  const names = targets.filter((target) => target.inner.length > 0).map((target) => ({ target, name: heldName(target) }));
+  const taken = await reserveNames(deps, names.map(({ name }) => name), 'created', holdMs);
+  const held = new Set(names.filter(({ name }) => taken.has(name)).map(({ target }) => target));
+  const kinds = await lookUp(targets);
+  const placements: (Placement | Error)[] = [];
+  for (const target of targets) {
+    const kind = target.inner.length === 0 ? 'folder' : (kinds.get(target) ?? 'none');
+    if (held.has(target) && kind === 'none') {
+      placements.push({ outcome: 'created', target, reserved: true });
+      continue;
+    }
+    if (held.has(target)) await releaseName(deps, target);
+    placements.push(await placeKnown(deps, target, policy, kind, holdMs).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))));
+  }
+  return placements;
 }
 
 /** placeKnown after a look at what is at the target (the mount's root is a folder). */

@@ -3,10 +3,11 @@ import type { JobStatus } from '../../../contract/jobs';
 import type { AppDeps, Principal } from '../../context';
 import { ApiError } from '../../errors';
 import { forEachAtOnce } from '../../storage/at-once';
+import { SourceChangedError, type ListedObject } from '../../storage/driver';
 import { assertSameFile } from '../fs/move';
-import { placeKnown, releaseName, UPLOAD_HOLD_MS } from '../fs/free-names';
-import { nameOf, normalizePath } from '../fs/paths';
-import { callerOf, listMount, resolveInMount, type FsCaller, type MountTarget } from '../fs/resolve';
+import { placeMany, releaseName, UPLOAD_HOLD_MS, type Placement } from '../fs/free-names';
+import { nameOf, normalizePath, parentOf } from '../fs/paths';
+import { callerOf, listMount, resolveInMount, withInner, type FsCaller, type MountTarget } from '../fs/resolve';
 import { invalidateFolders } from '../fs/shared-directory-cache';
 import { batchErrorOf, onStorage, storageError } from '../fs/storage-errors';
 import { keepParent, kindAt } from '../fs/writes';
@@ -14,10 +15,19 @@ import { sizeMismatch } from '../fs/copy';
 import { apiKeyPrincipal } from '../auth/api-keys';
 import { copyObject, type CopyCheckpoint } from './copy-object';
 import type { JobEvents } from './events';
+import { ItemWrites, type ItemChanges } from './item-writes';
+import { listedKinds } from './placement';
 import { countItems, findJobRow, type JobItemRow, type JobRow, type StoredMessage } from './records';
 
-/** Files of one job copied at once. */
-const FILES_AT_ONCE = 4;
+/**
+ * Files of one job copied at once: small files cost a round trip or two each, so enough are in flight to keep the
+ * storages busy; a large one holds PARTS_AT_ONCE streamed parts, so the memory held stays a few MiB per file.
+ */
+const FILES_AT_ONCE = 8;
+/** Files whose names are decided together: one reservation statement per slice and one listing per target folder. */
+const PLACE_BATCH = 2000;
+/** Item outcomes written in one transaction (and at every progress write). */
+const OUTCOME_BATCH = 200;
 /** Progress is written to the record at most this often (not per chunk). */
 const PROGRESS_MS = 500;
 /** Speed is measured over this window. */
@@ -131,6 +141,9 @@ class JobRun {
   private readonly touched = new Map<string, Set<string>>();
   private readonly samples: { at: number; bytes: number }[] = [];
   private current: string | null = null;
+  private readonly outcomes: ItemWrites;
+  /** Each file's folder, resolved once per run (a mount and its storage config are read from the database). */
+  private readonly folders = new Map<string, Promise<MountTarget>>();
   private flushing: Promise<void> = Promise.resolve();
   private finished: Promise<StopReason | undefined> | undefined;
 
@@ -141,7 +154,9 @@ class JobRun {
     private readonly leaseMs: number,
     private readonly row: JobRow,
     private readonly caller: FsCaller,
-  ) {}
+  ) {
+    this.outcomes = new ItemWrites(deps, row.id, OUTCOME_BATCH);
+  }
 
   private get db() {
     return this.deps.db;
@@ -171,44 +186,100 @@ class JobRun {
     const timer = setInterval(() => void this.flush(), PROGRESS_MS);
     try {
       // Folders first (in order, parents before children), then files a few at a time, then a mirror's deletions.
-      for (const kind of ['folder', 'file', 'delete'] as const) {
-        await forEachAtOnce(
-          items.filter((item) => item.kind === kind),
-          kind === 'file' ? FILES_AT_ONCE : 1,
-          (item) => this.item(item),
-        );
-      }
+      await forEachAtOnce(
+        items.filter((item) => item.kind === 'folder'),
+        1,
+        (item) => this.item(item, () => this.work(item)),
+      );
+      await this.files(items.filter((item) => item.kind === 'file'));
+      await forEachAtOnce(
+        items.filter((item) => item.kind === 'delete'),
+        1,
+        (item) => this.item(item, () => this.work(item)),
+      );
       if (this.row.type === 'move' && !this.stopReason) await this.pruneMovedFolders();
     } finally {
       clearInterval(timer);
       await this.flushing;
     }
+    await this.outcomes.flush();
     await this.invalidateTouched();
     await this.finish();
     return this.stopReason;
   }
 
-  private async item(item: JobItemRow) {
+  /**
+   * Runs one item; its outcome joins the next batch of outcomes written. The item stays `pending` in the record
+   * while it runs: cut short by a pause, a cancel, a stop or a crash, it goes on later from its checkpoint.
+   */
+  private async item(item: JobItemRow, work: () => Promise<{ outcome: 'done' | 'skipped'; release?: MountTarget }>) {
     if (this.controller.signal.aborted) return;
-    await this.db.updateTable('job_items').set({ status: 'running' }).where('job_id', '=', item.job_id).where('seq', '=', item.seq).execute();
     this.current = item.source_path ?? item.target_path;
     try {
-      const outcome = await this.work(item);
-      await this.setItem(item, { status: outcome, checkpoint: null });
+      const { outcome, release } = await work();
+      this.outcomes.add(item.seq, { status: outcome, checkpoint: null }, release);
     } catch (error) {
-      if (this.controller.signal.aborted) {
-        // Cut short by a pause, a cancel or a stop: it goes on later from its checkpoint (a cancel cleans it up).
-        await this.setItem(item, { status: 'pending' });
-        return;
-      }
-      const apiError = storageError(item.source_path ?? item.target_path, error);
-      if (!(apiError instanceof ApiError)) throw apiError;
-      if (apiError.status >= 500 && apiError.messageKey === 'internal') console.error(`Job ${item.job_id} item ${item.seq}:`, error);
-      const message: StoredMessage = { key: apiError.messageKey, params: apiError.params };
-      await this.setItem(item, { status: 'failed', reason: batchErrorOf(apiError), reason_message: JSON.stringify(message), checkpoint: null });
+      if (this.controller.signal.aborted) return;
+      this.outcomes.add(item.seq, { status: 'failed', ...this.failure(item, error), checkpoint: null });
     } finally {
       this.inFlight.delete(item.seq);
     }
+  }
+
+  /** Why an item failed, as its record keeps it (the message's key and parameters, translated when read). */
+  private failure(item: JobItemRow, error: unknown): { reason: string; reason_message: string } {
+    const apiError = storageError(item.source_path ?? item.target_path, error);
+    if (!(apiError instanceof ApiError)) throw apiError;
+    if (apiError.status >= 500 && apiError.messageKey === 'internal') console.error(`Job ${item.job_id} item ${item.seq}:`, error);
+    const message: StoredMessage = { key: apiError.messageKey, params: apiError.params };
+    return { reason: batchErrorOf(apiError), reason_message: JSON.stringify(message) };
+  }
+
+  /** The files: their names decided a batch at a time (placeFiles), then copied FILES_AT_ONCE at a time. */
+  private async files(files: JobItemRow[]) {
+    const placements = new Map<number, Placement>();
+    for (let start = 0; start < files.length && !this.controller.signal.aborted; start += PLACE_BATCH) {
+      await this.placeFiles(files.slice(start, start + PLACE_BATCH), placements);
+    }
+    await forEachAtOnce(files, FILES_AT_ONCE, async (item) => {
+      const placement = placements.get(item.seq);
+      if (placement) await this.item(item, () => this.copyFile(item, placement));
+    });
+  }
+
+  /**
+   * Decides where each file goes under the job's conflict rule, with one listing per target folder (placeMany):
+   * a name found taken is skipped, replaced, renamed or failed here. A file placed by an earlier run keeps its name.
+   * The names chosen are recorded in one transaction, before any is written.
+   */
+  private async placeFiles(files: JobItemRow[], placements: Map<number, Placement>) {
+    const resolved: { item: JobItemRow; target: MountTarget }[] = [];
+    for (const item of files) {
+      try {
+        const target = await this.resolveFile(item.target_path);
+        if (item.placed) placements.set(item.seq, { outcome: 'created', target, reserved: true });
+        else resolved.push({ item, target });
+      } catch (error) {
+        this.outcomes.add(item.seq, { status: 'failed', ...this.failure(item, error) });
+      }
+    }
+    const placed = await placeMany(this.deps, resolved.map(({ target }) => target), this.row.on_conflict, UPLOAD_HOLD_MS, listedKinds).catch((error: unknown) =>
+      resolved.map(() => (error instanceof Error ? error : new Error(String(error)))),
+    );
+    await this.db.transaction().execute(async (trx) => {
+      for (const [index, { item }] of resolved.entries()) {
+        const placement = placed[index] as Placement | Error;
+        const changes: ItemChanges =
+          placement instanceof Error
+            ? { status: 'failed', ...this.failure(item, placement) }
+            : placement.outcome === 'skipped'
+              ? { status: 'skipped' }
+              : // Resumed after a stop, the item writes to the name chosen now.
+                { target_path: placement.target.path.text, placed: 1 };
+        await trx.updateTable('job_items').set(changes).where('job_id', '=', item.job_id).where('seq', '=', item.seq).execute();
+        if (!(placement instanceof Error) && placement.outcome !== 'skipped') placements.set(item.seq, placement);
+      }
+    });
   }
 
   private setItem(item: JobItemRow, changes: Partial<Omit<JobItemRow, 'job_id' | 'seq'>>) {
@@ -219,52 +290,61 @@ class JobRun {
     return resolveInMount(this.deps, this.caller, normalizePath(path));
   }
 
+  /** A file's target, its folder resolved once per run (inside the caller's base path, as the folder is). */
+  private async resolveFile(path: string): Promise<MountTarget> {
+    const file = normalizePath(path);
+    const folderPath = parentOf(file);
+    let folder = this.folders.get(folderPath.text);
+    if (!folder) {
+      folder = resolveInMount(this.deps, this.caller, folderPath);
+      this.folders.set(folderPath.text, folder);
+    }
+    const parent = await folder;
+    return withInner(parent, [...parent.inner, nameOf(file)]);
+  }
+
   private touch(target: MountTarget) {
     const folders = this.touched.get(target.mount.id) ?? new Set<string>();
     folders.add(target.inner.join('/'));
     this.touched.set(target.mount.id, folders);
   }
 
-  private async work(item: JobItemRow): Promise<'done' | 'skipped'> {
+  /** A folder made or a mirror's file deleted. */
+  private async work(item: JobItemRow): Promise<{ outcome: 'done' }> {
     if (item.kind === 'folder') {
       const folder = await this.resolve(item.target_path);
       if (folder.inner.length > 0) await onStorage(folder.path.text, () => folder.driver.makeFolder(folder.key));
       this.touch(folder);
-      return 'done';
+      return { outcome: 'done' };
     }
-    if (item.kind === 'delete') {
-      const gone = await this.resolve(item.target_path);
-      await onStorage(gone.path.text, async () => {
-        await gone.driver.delete(gone.key);
-        await keepParent(gone);
-      });
-      this.touch(gone);
-      return 'done';
-    }
-    return this.copyFile(item);
+    const gone = await this.resolve(item.target_path);
+    await onStorage(gone.path.text, async () => {
+      await gone.driver.delete(gone.key);
+      await keepParent(gone);
+    });
+    this.touch(gone);
+    return { outcome: 'done' };
   }
 
-  /** One file copied (or moved) to its target under the job's conflict rule, checked, its source deleted for a move. */
-  private async copyFile(item: JobItemRow): Promise<'done' | 'skipped'> {
-    const from = await this.resolve(item.source_path as string);
-    let to = await this.resolve(item.target_path);
-    let reserved = false;
-    if (!item.placed) {
-      const placement = await placeKnown(this.deps, to, this.row.on_conflict, await kindAt(to), UPLOAD_HOLD_MS, true);
-      if (placement.outcome === 'skipped') return 'skipped';
-      to = placement.target;
-      reserved = placement.reserved;
-      // Resumed after a stop, the item writes to the name chosen now.
-      await this.setItem(item, { target_path: to.path.text, placed: 1 });
-    }
-    const object = await onStorage(from.path.text, () => from.driver.stat(from.key));
-    if (!object) throw new ApiError(404, 'fs_not_found', { path: from.path.text });
+  /**
+   * One placed file copied (or moved) to its target, checked, its source deleted for a move; the name it held is
+   * given back with its outcome. A copy takes the size from the plan's listing (a source of another size fails the
+   * copy) and the stored size from the write: no look before or after. A move looks at both, to compare ETags
+   * before it deletes.
+   */
+  private async copyFile(item: JobItemRow, placement: Placement): Promise<{ outcome: 'done'; release?: MountTarget }> {
+    const from = await this.resolveFile(item.source_path as string);
+    const to = placement.target;
+    const release = placement.reserved ? to : undefined;
     try {
+      const object = this.row.type === 'move' ? await onStorage(from.path.text, () => from.driver.stat(from.key)) : { size: item.size ?? 0, etag: null };
+      if (!object) throw new ApiError(404, 'fs_not_found', { path: from.path.text });
       if (this.row.type === 'move' && from.driver === to.driver) {
         await onStorage(from.path.text, () => from.driver.move(from.key, to.key));
         this.inFlight.set(item.seq, object.size);
       } else {
-        await onStorage(to.path.text, () =>
+        // A source of another size than the plan listed fails as a copy that does not match (retry-failed copies it anew).
+        const stored = await onStorage(to.path.text, () =>
           copyObject(
             { driver: from.driver, key: from.key },
             { driver: to.driver, key: to.key },
@@ -278,14 +358,16 @@ class JobRun {
               onBytes: (bytes) => this.inFlight.set(item.seq, (this.inFlight.get(item.seq) ?? 0) + bytes),
               signal: this.controller.signal,
             },
-          ),
+          ).catch((error: unknown) => {
+            throw error instanceof SourceChangedError ? sizeMismatch() : error;
+          }),
         );
-        const written = await onStorage(to.path.text, () => to.driver.stat(to.key));
-        if (!written) throw new ApiError(404, 'fs_not_found', { path: to.path.text });
-        if (written.size !== object.size) throw sizeMismatch();
+        if (stored.size !== object.size) throw sizeMismatch();
         if (this.row.type === 'move') {
           // The source goes only once its copy is verified (fs/move.ts's rule).
-          assertSameFile(object, written);
+          const written = await onStorage(to.path.text, () => to.driver.stat(to.key));
+          if (!written) throw new ApiError(404, 'fs_not_found', { path: to.path.text });
+          assertSameFile(object as ListedObject, written);
           await onStorage(from.path.text, () => from.driver.delete(from.key));
         }
       }
@@ -294,11 +376,10 @@ class JobRun {
         this.touch(from);
       }
       this.touch(to);
-      if (reserved || item.placed) await releaseName(this.deps, to);
-      return 'done';
+      return { outcome: 'done', release };
     } catch (error) {
       // A name this run reserved is kept while the item may go on (a pause or a stop); otherwise given back.
-      if (!this.controller.signal.aborted && (reserved || item.placed)) await releaseName(this.deps, to);
+      if (!this.controller.signal.aborted && release) await releaseName(this.deps, release);
       throw error;
     }
   }
@@ -348,6 +429,7 @@ class JobRun {
   /** Progress and the lease in one write; a write that finds the job no longer ours-and-running stops the run. */
   private async writeProgress() {
     if (this.controller.signal.aborted) return;
+    await this.outcomes.flush();
     const counts = await countItems(this.db, this.row.id);
     const bytes = counts.bytesFinished + [...this.inFlight.values()].reduce((sum, n) => sum + n, 0);
     const now = this.deps.now();
