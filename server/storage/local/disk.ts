@@ -97,7 +97,16 @@ export async function stagingFileOf(context: LocalContext): Promise<string> {
 
 /** Renames a whole file to `target`, the object of `key`; its metadata goes first, so the object never shows without it. */
 export async function placeFile(context: LocalContext, file: string, key: string, target: string, head: ObjectHead) {
-  await mkdir(dirname(target), { recursive: true });
   await writeMeta(context, key, head);
-  await rename(file, target);
+  // A delete beside this write may prune the folder as empty between its making and the rename: made again, once
+  // or twice, the file still lands (a batch's refused file must not take its neighbours with it).
+  for (let attempt = 1; ; attempt += 1) {
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(file, target);
+      return;
+    } catch (error) {
+      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
