@@ -11,7 +11,7 @@ import { startSshd } from '../../../tests/fixtures/sftp-server';
 import { startWebdavServer } from '../../../tests/fixtures/webdav-server';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
 import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
-import { jobsOf } from '../../features/jobs/service';
+import { jobsOf } from '../jobs/service';
 
 /** A real server of one protocol, serving a folder of this machine, and the config body that reaches it. */
 interface RemoteServer {
