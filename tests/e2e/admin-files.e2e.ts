@@ -36,7 +36,7 @@ describe('storage configuration', () => {
     await card.getByRole('button', { name: 'Test', exact: true }).click();
     const report = page.getByRole('dialog', { name: 'Test of Test bucket' });
     await report.getByText('Everything works.').waitFor();
-    expect(await report.locator('[data-ok="true"]').count()).toBe(4);
+    expect(await report.locator('[data-ok="true"]').count()).toBe(7);
     await report.getByRole('button', { name: 'Close' }).click();
 
     await card.getByRole('button', { name: 'Make default' }).click();

@@ -63,9 +63,8 @@ export default function StorageConfigModule({ title }: { title: string }) {
     FTP: t`FTP`,
   };
 
-  const checkNames: Record<keyof StorageTestResult['checks'], string> = {
-    read: t`Read`,
-    write: t`Write and delete`,
+  // What a browser's upload needs beyond the steps above (which already say read and write).
+  const checkNames: Partial<Record<keyof StorageTestResult['checks'], string>> = {
     cors: t`CORS (ETag exposed)`,
     presignedPut: t`Presigned upload`,
   };
@@ -205,7 +204,7 @@ export default function StorageConfigModule({ title }: { title: string }) {
                   {check.ok ? <CheckCircle2 size={18} aria-hidden className={styles.ok} /> : <CircleAlert size={18} aria-hidden className={styles.bad} />}
                   <div>
                     <strong>
-                      {checkNames[name]}: {check.ok ? t`passed` : t`failed`}
+                      {checkNames[name] ?? name}: {check.ok ? t`passed` : t`failed`}
                     </strong>
                     <p>{check.message}</p>
                   </div>
