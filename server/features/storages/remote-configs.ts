@@ -26,28 +26,18 @@ export function remoteColumnsOf(deps: AppDeps, input: RemoteInput): Columns {
   if (input.storage_type === 'WEBDAV') {
     return { ...base, endpoint_url: input.endpoint_url.replace(/\/+$/, ''), password_encrypted: sealed(deps, input.password) };
   }
+  // SFTP and FTP reach a host and port, with a password (SFTP: or a key instead).
+  const reached = { ...base, endpoint_url: null, host: input.host, port: input.port, password_encrypted: sealed(deps, input.password) };
   if (input.storage_type === 'SFTP') {
     if (input.password === '' && input.private_key === '') throw badInput('password', 'password_or_key_required');
     return {
-      ...base,
-      endpoint_url: null,
-      host: input.host,
-      port: input.port,
-      password_encrypted: sealed(deps, input.password),
+      ...reached,
       private_key_encrypted: sealed(deps, input.private_key),
       passphrase_encrypted: sealed(deps, input.passphrase),
       host_key_sha256: input.host_key_sha256 || null,
     };
   }
-  return {
-    ...base,
-    endpoint_url: null,
-    host: input.host,
-    port: input.port,
-    password_encrypted: sealed(deps, input.password),
-    tls: input.tls,
-    passive: input.passive ? 1 : 0,
-  };
+  return { ...reached, tls: input.tls, passive: input.passive ? 1 : 0 };
 }
 
 /** The changes an edit makes to a WebDAV, SFTP or FTP config; fields of other kinds are ignored, as for S3. */
