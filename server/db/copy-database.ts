@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { migrations, type DB } from './database';
-import { migrationSchemaOf } from './dialect';
 
 /**
  * `npm run migrate-db`: copies a SQLite database (the default install) into PostgreSQL (several instances), every
@@ -147,15 +146,10 @@ function dependencyOrder(tables: SourceTable[]): SourceTable[] {
   return ordered;
 }
 
-/** The target's tables → their columns, in the schema it uses (PostgreSQL lists every schema's tables). */
+/** The target's tables → their columns (on PostgreSQL, of its own schema: see pg-introspector.ts). */
 async function columnsOf(target: AnyDb): Promise<Map<string, Set<string>>> {
-  const schema = await migrationSchemaOf(target);
   const tables = await target.introspection.getTables();
-  return new Map(
-    tables
-      .filter((table) => schema === undefined || table.schema === schema)
-      .map((table) => [table.name, new Set(table.columns.map((column) => column.name))]),
-  );
+  return new Map(tables.map((table) => [table.name, new Set(table.columns.map((column) => column.name))]));
 }
 
 async function rowsHeld(trx: AnyDb, tables: SourceTable[]): Promise<string[]> {

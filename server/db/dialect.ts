@@ -5,7 +5,6 @@ import SQLite from 'better-sqlite3';
 import {
   Kysely,
   PostgresAdapter,
-  PostgresDialect,
   sql,
   SqliteDialect,
   type Compilable,
@@ -13,6 +12,7 @@ import {
   type SelectQueryBuilder,
   type SqliteDatabase,
 } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './pg-introspector';
 import type { Database } from './schema';
 
 /**
@@ -103,7 +103,7 @@ export function connectPostgres(url: string): Kysely<Database> {
     pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
     return pool;
   };
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPool }) });
+  return new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: openPool }) });
 }
 
 /**
