@@ -372,6 +372,10 @@ export const messages = {
     zh: '服务器的主机密钥与固定的指纹不符',
   },
   reason_access_denied: { en: 'access was denied', zh: '访问被拒绝' },
+  reason_host_refused: {
+    en: "the server's address is in a private or local network, which this storage may not reach",
+    zh: '服务器地址位于私有或本地网络，此存储不允许连接',
+  },
   reason_unreachable: { en: 'no connection could be made', zh: '无法建立连接' },
   reason_timeout: { en: 'no answer in time', zh: '响应超时' },
   reason_folder_missing: { en: 'the base folder does not exist on the server', zh: '服务器上不存在基础文件夹' },

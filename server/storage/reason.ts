@@ -12,6 +12,7 @@ export type FailureReason =
   | 'bucket_missing'
   | 'bad_credentials'
   | 'host_key_mismatch'
+  | 'host_refused'
   | 'access_denied'
   | 'unreachable'
   | 'timeout'
@@ -38,6 +39,8 @@ const BY_CODE: Record<string, FailureReason> = {
   SSH_AUTH_FAILED: 'bad_credentials',
   SSH_KEY_UNREADABLE: 'bad_credentials',
   SSH_HOST_KEY_MISMATCH: 'host_key_mismatch',
+  // The storage's host resolved, at connect time, to an address the SSRF guard refuses (storage/registry.ts).
+  HostRefused: 'host_refused',
   AccessDenied: 'access_denied',
   Forbidden: 'access_denied',
   ECONNREFUSED: 'unreachable',

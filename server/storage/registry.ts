@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import type { Selectable } from 'kysely';
 import type { AppDeps } from '../context';
 import type { StorageConfigsTable } from '../db/schema';
+import { checkHost, UrlRefusedError } from '../net/safe-fetch';
 import type { StorageDriver } from './driver';
 import { createLocalDriver } from './local';
 import { createRemoteDriver, isRemoteDriver, type RemoteStorageDriver } from './remote/driver';
 import { remoteFileSystemOf } from './remote/protocols';
+import type { AddressOf } from './remote/remote-fs';
 import { createS3Driver } from './s3';
 
 export type StorageConfigRow = Selectable<StorageConfigsTable>;
@@ -59,6 +61,20 @@ function closeQuietly(driver: StorageDriver) {
   if (isRemoteDriver(driver)) driver.close().catch((error: unknown) => console.warn('Closing a storage connection failed:', error));
 }
 
+/**
+ * The SSRF guard of URL uploads at every connection to a storage server (see assertHostAllowed for the same check
+ * when the config is saved): private addresses only with ALLOW_PRIVATE_URLS or the config's own allow.
+ */
+function guardedAddressOf(deps: AppDeps, config: StorageConfigRow): AddressOf {
+  const policy = { ...deps.urlFetch, allowPrivate: deps.config.allowPrivateUrls || config.allow_private_host === 1 };
+  return (host) =>
+    checkHost(host, policy).catch((error: unknown) => {
+      if (!(error instanceof UrlRefusedError)) throw error;
+      const code = error.reason === 'unresolvable' ? 'ENOTFOUND' : 'HostRefused';
+      throw Object.assign(new Error(error.message, { cause: error }), { code });
+    });
+}
+
 /** A driver for a config that may not be saved yet (or was just changed). */
 export function createDriver(deps: AppDeps, config: StorageConfigRow): StorageDriver {
   if (config.storage_type === 'LOCAL') {
@@ -67,7 +83,7 @@ export function createDriver(deps: AppDeps, config: StorageConfigRow): StorageDr
   if (isRemoteConfig(config)) {
     return createRemoteDriver({
       type: config.storage_type,
-      fs: deps.remoteFileSystemOf?.(config) ?? remoteFileSystemOf(config, deps.secrets),
+      fs: deps.remoteFileSystemOf?.(config) ?? remoteFileSystemOf(config, deps.secrets, guardedAddressOf(deps, config)),
       configId: config.id,
       folder: config.default_folder,
       stagingRoot: join(remoteStagingFolderOf(deps), config.id),

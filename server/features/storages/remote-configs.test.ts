@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SECRET_MASK, storageConfigSchema, storageTestResultSchema } from '../../../contract/storage';
 import { startRcloneSftp } from '../../../tests/fixtures/sftp-server';
+import { startWebdavServer } from '../../../tests/fixtures/webdav-server';
+import { ftpServerAvailable, startFtpServer } from '../../../tests/fixtures/ftp-server';
 import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
 
 const PASSWORD = 'correct horse battery staple';
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nnot-a-real-key\n-----END OPENSSH PRIVATE KEY-----';
 /** Documentation addresses (RFC 5737) pass the guard as public; names resolve through the test's own resolver. */
-const resolve = async (hostname: string) =>
-  ({ 'nas.lan': [{ address: '192.168.1.20', family: 4 }], 'dav.example.com': [{ address: '203.0.113.7', family: 4 }] })[hostname] ?? [];
+const answers: Record<string, string> = { 'nas.lan': '192.168.1.20', 'dav.example.com': '203.0.113.7', 'rebind.example.com': '203.0.113.8' };
+const resolve = async (hostname: string) => (answers[hostname] ? [{ address: answers[hostname], family: 4 }] : []);
 
 describe('WebDAV, SFTP and FTP storage configs', () => {
   const t = useTestApp({ urlFetch: { resolve }, env: { ALLOW_PRIVATE_URLS: '0' } });
@@ -111,6 +113,53 @@ describe('WebDAV, SFTP and FTP storage configs', () => {
       ]);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('checks the address again at every connection: a name that turns private later reaches nothing', async () => {
+    const [sftpServer, davServer, ftpServer] = await Promise.all([
+      startRcloneSftp(),
+      startWebdavServer(),
+      ftpServerAvailable() ? startFtpServer({ tls: 'none' }) : undefined,
+    ]);
+    try {
+      const davPort = new URL(davServer.endpointUrl).port;
+      // The test servers listen on loopback, allowed for these configs for now; no system DNS knows the name, so a
+      // working listing shows that connections go to the address the guard checked.
+      answers['rebind.example.com'] = '127.0.0.1';
+      const allowed = { allow_private_host: true };
+      const configs = [
+        sftp({ name: 'Rebind SFTP', host: 'rebind.example.com', port: sftpServer.port, username: sftpServer.username, password: sftpServer.password, ...allowed }),
+        { storage_type: 'WEBDAV', name: 'Rebind DAV', endpoint_url: `http://rebind.example.com:${davPort}/`, username: davServer.username, password: davServer.password, ...allowed },
+        ...(ftpServer
+          ? [{ storage_type: 'FTP', name: 'Rebind FTP', host: 'rebind.example.com', port: ftpServer.port, username: ftpServer.username, password: ftpServer.password, tls: 'none', ...allowed }]
+          : []),
+      ];
+      const saved = await Promise.all(configs.map(async (body) => expectOk(await create(body), storageConfigSchema, 201)));
+      const paths = await Promise.all(
+        saved.map(async (config, i) => {
+          const json = { name: config.name, storage_type: config.storage_type, storage_config_id: config.id, mount_path: `/rebind-${i}` };
+          expect((await t.request('/api/admin/mounts', { token: t.token, json })).status).toBe(201);
+          return `/rebind-${i}`;
+        }),
+      );
+      const list = (path: string) => t.request(`/api/admin/fs/list?path=${path}&refresh=true`, { token: t.token });
+      for (const path of paths) expect((await list(path)).status).toBe(200);
+
+      // The name looks public when the admin takes the permission away, and turns private afterwards.
+      answers['rebind.example.com'] = '203.0.113.8';
+      t.clock.advance(1000);
+      for (const config of saved) {
+        const edit = await t.request(`/api/s3-configs/${config.id}`, { token: t.token, method: 'PUT', json: { allow_private_host: false } });
+        expect(edit.status).toBe(200);
+      }
+      answers['rebind.example.com'] = '127.0.0.1';
+      for (const path of paths) {
+        const refused = await expectError(await list(path), 502);
+        expect(refused.message).toContain("the server's address is in a private or local network, which this storage may not reach");
+      }
+    } finally {
+      await Promise.all([sftpServer.stop(), davServer.stop(), ftpServer?.stop()]);
     }
   });
 });

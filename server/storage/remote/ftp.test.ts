@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endlessBody } from '../../../tests/fixtures/endless-body';
 import { ftpServerAvailable, startFtpServer, type FtpServerOptions, type RunningFtpServer } from '../../../tests/fixtures/ftp-server';
 import { failureReasonOf } from '../reason';
 import { createFtpFileSystem, FtpActiveModeError, type FtpFileSystemOptions } from './ftp';
@@ -193,6 +194,19 @@ describe.skipIf(!ftpServerAvailable())('FTP file system (ProFTPD)', () => {
       await server.restart();
       expect(sha256(await readAll(await fs.read('/cut.bin')))).toBe(sha256(bytes));
       await fs.remove('/cut.bin');
+      await fs.close();
+    }, 60_000);
+
+    it('rejects a write whose server goes away mid-body, and writes again after', async () => {
+      const fs = createFtpFileSystem(optionsFor(server, { timeoutMs: 3_000 }));
+      let killed: Promise<void> | undefined;
+      const body = endlessBody(4 * 1024 * 1024, () => (killed = server.kill()));
+      await expect(fs.write('/cut-write.bin', body)).rejects.toSatisfy((error: unknown) => failureReasonOf(error) !== 'unknown');
+      body.destroy();
+      await killed;
+      await server.restart();
+      await fs.write('/after-cut.txt', Readable.from([Buffer.from('after')]));
+      expect((await readAll(await fs.read('/after-cut.txt'))).toString()).toBe('after');
       await fs.close();
     }, 60_000);
 

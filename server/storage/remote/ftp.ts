@@ -3,7 +3,8 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { createClientPool, type Lease } from './client-pool';
 import { startDownload } from './ftp-read';
-import { RemoteNotFoundError, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
+import { isIP } from 'node:net';
+import { RemoteNotFoundError, type AddressOf, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
 
 export interface FtpFileSystemOptions {
   host: string;
@@ -22,6 +23,7 @@ export interface FtpFileSystemOptions {
    * since it also accepts an impostor's. Certificates are verified by default.
    */
   allowSelfSigned?: boolean;
+  addressOf?: AddressOf;
 }
 
 /** A pooled FTP connection and what its server said it can do. */
@@ -61,13 +63,15 @@ function described(error: unknown): unknown {
 async function connect(options: FtpFileSystemOptions, timeoutMs: number): Promise<FtpConnection> {
   const client = new Client(timeoutMs);
   try {
+    // TLS still checks the certificate against the name: connecting to the checked address must not change that.
+    const servername = isIP(options.host) ? undefined : options.host;
     await client.access({
-      host: options.host,
+      host: options.addressOf ? await options.addressOf(options.host) : options.host,
       port: options.port ?? 21,
       user: options.username,
       password: options.password,
       secure: options.tls === 'none' ? false : options.tls === 'explicit' ? true : 'implicit',
-      secureOptions: { host: options.host, rejectUnauthorized: !options.allowSelfSigned },
+      secureOptions: { host: options.host, ...(servername && { servername }), rejectUnauthorized: !options.allowSelfSigned },
     });
     // Commands and replies are small and alternate: Nagle's algorithm would only hold them back.
     client.ftp.socket.setNoDelay(true);

@@ -2,12 +2,19 @@ import type { SecretBox } from '../../security/secret-box';
 import type { StorageConfigRow } from '../registry';
 import type { RemoteKind } from './context';
 import { createFtpFileSystem } from './ftp';
-import type { RemoteFileSystem } from './remote-fs';
+import type { AddressOf, RemoteFileSystem } from './remote-fs';
 import { createSftpFileSystem } from './sftp';
 import { createWebdavFileSystem } from './webdav';
 
-/** The file system of a WebDAV, SFTP or FTP config, its secrets opened with `secrets` for it alone. */
-export function remoteFileSystemOf(config: StorageConfigRow & { storage_type: RemoteKind }, secrets: SecretBox): RemoteFileSystem {
+/**
+ * The file system of a WebDAV, SFTP or FTP config, its secrets opened with `secrets` for it alone, its connections
+ * going where `addressOf` says.
+ */
+export function remoteFileSystemOf(
+  config: StorageConfigRow & { storage_type: RemoteKind },
+  secrets: SecretBox,
+  addressOf: AddressOf,
+): RemoteFileSystem {
   const open = (sealed: string | null) => (sealed ? secrets.open(sealed) : undefined);
   switch (config.storage_type) {
     case 'WEBDAV':
@@ -15,6 +22,7 @@ export function remoteFileSystemOf(config: StorageConfigRow & { storage_type: Re
         endpointUrl: config.endpoint_url ?? '',
         username: config.username ?? '',
         password: open(config.password_encrypted) ?? '',
+        addressOf,
       });
     case 'SFTP':
       return createSftpFileSystem({
@@ -25,6 +33,7 @@ export function remoteFileSystemOf(config: StorageConfigRow & { storage_type: Re
         privateKey: open(config.private_key_encrypted),
         passphrase: open(config.passphrase_encrypted),
         hostKeySha256: config.host_key_sha256 ?? undefined,
+        addressOf,
       });
     case 'FTP':
       return createFtpFileSystem({
@@ -34,6 +43,7 @@ export function remoteFileSystemOf(config: StorageConfigRow & { storage_type: Re
         password: open(config.password_encrypted) ?? '',
         tls: config.tls ?? 'none',
         passive: config.passive !== 0,
+        addressOf,
       });
   }
 }

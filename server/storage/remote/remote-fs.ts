@@ -34,6 +34,13 @@ export interface RemoteFileSystem {
   close(): Promise<void>;
 }
 
+/**
+ * The address a connection to `host` goes to, asked again at every connect: the SSRF guard checked the name when the
+ * admin saved it, and a name whose DNS answer changes afterwards must still not reach inside. Rejects with an error
+ * whose `code` says why (`HostRefused`, `ENOTFOUND`).
+ */
+export type AddressOf = (host: string) => Promise<string>;
+
 export interface RemoteEntry {
   /** The last segment, as the server answered it (checked by the driver before use). */
   name: string;

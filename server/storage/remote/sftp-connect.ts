@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ConnectConfig, SFTPWrapper } from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
+import type { AddressOf } from './remote-fs';
 
 export interface SftpFileSystemOptions {
   host: string;
@@ -14,6 +15,7 @@ export interface SftpFileSystemOptions {
   hostKeySha256?: string;
   maxConnections?: number;
   timeoutMs?: number;
+  addressOf?: AddressOf;
 }
 
 /** Why a connection failed, as codes `failureReasonOf` (server/storage/reason.ts) knows. */
@@ -35,6 +37,11 @@ export interface SftpConnection {
   client: SftpClient;
   /** ssh2's own session, for what the client library lacks: listings with attributes, pipelined reads, streams. */
   sftp: SFTPWrapper;
+  /**
+   * Calls `listener` once the connection closes or fails (at once if it has); answers a function that stops
+   * listening. ssh2 leaves requests sent after the close unanswered, so a streamed write must stop on this itself.
+   */
+  onGone(listener: () => void): () => void;
   end(): Promise<void>;
 }
 
@@ -58,16 +65,19 @@ export async function openSftpConnection(options: SftpFileSystemOptions, onGone:
   const timeoutMs = options.timeoutMs ?? 30_000;
   let hostKeyRefused = false;
   let gone = false;
+  const listeners = new Set<() => void>([onGone]);
   const once = () => {
     if (gone) return;
     gone = true;
-    onGone();
+    for (const listener of listeners) listener();
+    listeners.clear();
   };
   // The library's default callbacks print to the console; the pool only needs to know the connection is gone.
   const client = new SftpClient('clipstash', { error: once, end: once, close: once });
   const pinned = options.hostKeySha256;
   const config: ConnectConfig = {
-    host: options.host,
+    // The pinned host key, not the name, says who answers; the address is checked at each connect.
+    host: options.addressOf ? await options.addressOf(options.host) : options.host,
     port: options.port ?? 22,
     username: options.username,
     password: options.password,
@@ -91,7 +101,12 @@ export async function openSftpConnection(options: SftpFileSystemOptions, onGone:
     await client.end().catch(() => undefined);
     throw connectFailure(error, hostKeyRefused);
   }
-  return { client, sftp, end: () => client.end().then(() => undefined) };
+  const onConnectionGone = (listener: () => void) => {
+    if (gone) listener();
+    else listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  return { client, sftp, onGone: onConnectionGone, end: () => client.end().then(() => undefined) };
 }
 
 function connectFailure(error: unknown, hostKeyRefused: boolean): unknown {

@@ -4,6 +4,7 @@ import { symlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { endlessBody } from '../../../tests/fixtures/endless-body';
 import { startRcloneSftp, startSshd, type RunningRcloneSftp, type RunningSshd } from '../../../tests/fixtures/sftp-server';
 import { failureReasonOf } from '../reason';
 import { describeRemoteFileSystem } from './remote-fs.contract';
@@ -152,6 +153,20 @@ describe('SFTP connections (OpenSSH sshd)', () => {
       await expect(fs.list(server.root)).rejects.toSatisfy((error: unknown) => failureReasonOf(error) === 'unreachable');
       await server.start();
       expect((await fs.stat(`${server.root}/cut.bin`))?.size).toBe(bytes.length);
+    });
+  }, 60_000);
+
+  it('rejects a write whose connection is cut mid-body, in the keepalive time at most, never hanging', async () => {
+    await withFs(keyAuth(server, { timeoutMs: 3000 }), async (fs) => {
+      let cut: Promise<void> | undefined;
+      const body = endlessBody(4 * 1024 * 1024, () => (cut = server.kill()));
+      const started = Date.now();
+      await expect(fs.write(`${server.root}/cut-write.bin`, body)).rejects.toSatisfy((error: unknown) => failureReasonOf(error) !== 'unknown');
+      expect(Date.now() - started).toBeLessThan(20_000);
+      body.destroy();
+      await cut;
+      await server.start();
+      expect(await fs.list(server.root)).toBeInstanceOf(Array);
     });
   }, 60_000);
 });

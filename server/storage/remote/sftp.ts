@@ -130,10 +130,14 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
     },
 
     write: (path, body) =>
-      pool.use(async ({ sftp }) => {
+      pool.use(async ({ sftp, onGone }) => {
         const target = sftp.createWriteStream(path, { flags: 'w' });
         const done = closed(target);
+        // The first error fails the write; ssh2 answers the requests still pending with more when the channel
+        // closes, which must not go unheard (an unheard 'error' would end the process).
+        target.on('error', () => undefined);
         body.once('error', (error) => target.emit('error', error));
+        const stopListening = onGone(() => target.emit('error', Object.assign(new Error('The SFTP connection closed during the write'), { code: 'ECONNRESET' })));
         body.pipe(target);
         try {
           await done;
@@ -141,6 +145,8 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
           body.unpipe(target);
           target.destroy();
           throw asSystemError(error);
+        } finally {
+          stopListening();
         }
       }),
 

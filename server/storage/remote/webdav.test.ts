@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, useTestApp } from '../../../tests/fixtures/test-app';
+import { endlessBody } from '../../../tests/fixtures/endless-body';
 import { RCLONE, startWebdavServer, type RunningWebdavServer } from '../../../tests/fixtures/webdav-server';
 import { failureReasonOf } from '../reason';
 import { localRootOf } from '../registry';
@@ -141,6 +142,17 @@ describe.skipIf(!existsSync(RCLONE))('WebDAV against rclone serve webdav', () =>
       expect(received).toBeLessThan(64 * MIB);
       await killed;
       await server.start();
+    });
+
+    it('fails a write cut mid-body and leaves no file that looks complete', async () => {
+      let killed: Promise<void> | undefined;
+      const body = endlessBody(4 * MIB, () => (killed = server.kill()));
+      await expect(fs.write('/cut-write.bin', body)).rejects.toSatisfy((error: unknown) => failureReasonOf(error) === 'unreachable');
+      body.destroy();
+      await killed;
+      await server.start();
+      // The driver writes to a temporary name and renames; here the protocol layer alone must not claim success.
+      expect(await fs.list('/')).toBeInstanceOf(Array);
     });
   });
 });

@@ -1,10 +1,10 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import type { Socket } from 'node:net';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createClient, type FileStat } from 'webdav';
 import type { ByteRange } from '../driver';
-import { RemoteNotFoundError, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
+import { RemoteNotFoundError, type AddressOf, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
 
 export interface WebdavOptions {
   /** The URL of the folder that `/` names, e.g. `https://cloud.example.com/remote.php/dav/files/alice/`. */
@@ -15,6 +15,7 @@ export interface WebdavOptions {
   maxConnections?: number;
   /** A connection silent this long (connecting, waiting for an answer, or mid-body) is dropped with an error. */
   timeoutMs?: number;
+  addressOf?: AddressOf;
 }
 
 /**
@@ -71,6 +72,20 @@ function webdavError(method: string, error: unknown): Error {
   return new WebdavError(`The address did not answer as a WebDAV server does (${method})`, 'InvalidResponse', undefined, { cause: error });
 }
 
+/** A socket's DNS lookup through `addressOf` (Node skips the lookup for an IP, which the save-time check covered). */
+function lookupThrough(addressOf: AddressOf): LookupFunction {
+  return (hostname, options, callback) => {
+    addressOf(hostname).then(
+      (address) => {
+        const family = isIP(address);
+        if (options.all) callback(null, [{ address, family }]);
+        else callback(null, address, family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+}
+
 /** An agent whose sockets fail with ETIMEDOUT once silent too long: `timeoutMs` in use, less when idle in the pool. */
 function pooledAgent<A extends HttpAgent>(agent: A, timeoutMs: number): A {
   const connect = agent.createConnection.bind(agent);
@@ -122,7 +137,13 @@ export function createWebdavFileSystem(options: WebdavOptions): RemoteFileSystem
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebdavError('A WebDAV address starts with http:// or https://', 'InvalidEndpoint');
   if (url.username || url.password) throw new WebdavError('A WebDAV address carries no credentials: give them as user name and password', 'InvalidEndpoint');
 
-  const agentOptions = { keepAlive: true, maxSockets: maxConnections, maxFreeSockets: maxConnections, timeout: timeoutMs };
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: maxConnections,
+    maxFreeSockets: maxConnections,
+    timeout: timeoutMs,
+    ...(options.addressOf && { lookup: lookupThrough(options.addressOf) }),
+  };
   const httpAgent = pooledAgent(new HttpAgent(agentOptions), timeoutMs);
   const httpsAgent = pooledAgent(new HttpsAgent(agentOptions), timeoutMs);
   // Basic credentials in UTF-8 (RFC 7617): the package would encode them as Latin-1, so a password such as "ü"
