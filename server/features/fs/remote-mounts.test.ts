@@ -8,6 +8,7 @@ import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
 import { ftpServerAvailable, startFtpServer } from '../../../tests/fixtures/ftp-server';
 import { jobsClient } from '../../../tests/fixtures/jobs';
 import { startSshd } from '../../../tests/fixtures/sftp-server';
+import { usingPostgres } from '../../../tests/fixtures/test-database';
 import { startWebdavServer } from '../../../tests/fixtures/webdav-server';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
 import { createTestApp, expectOk, type TestApp } from '../../../tests/fixtures/test-app';
@@ -114,12 +115,16 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
     expect(await fs.names('/remote')).toEqual([]);
   });
 
-  it.skipIf(!available())('copies a folder to S3 and back as server jobs, byte for byte', async () => {
+  it.skipIf(!available())('copies a folder of 200 files to S3 and back as server jobs, byte for byte', async () => {
+    // The large file spans several parts each way (bench `drivers` moves 512 MiB). The count tests the drivers, not
+    // the database: the PostgreSQL rerun walks the same path with a tenth of the files.
+    const count = usingPostgres() ? 20 : 200;
     const files = [
-      ...Array.from({ length: 20 }, (_, i) => ({ relativePath: `f-${i}.bin`, bytes: randomBytes(1000 + i) as Bytes })),
-      { relativePath: 'sub/large.bin', bytes: randomBytes(12 * 1024 * 1024) as Bytes },
+      ...Array.from({ length: count - 1 }, (_, i) => ({ relativePath: `${i % 4 === 0 ? 'sub/' : ''}f-${i}.bin`, bytes: randomBytes(1000 + i) as Bytes })),
+      { relativePath: 'sub/large.bin', bytes: randomBytes(24 * 1024 * 1024) as Bytes },
     ];
-    expect((await fs.uploadBatch('/remote/set', files)).status).toBe(200);
+    // One request takes at most 100 files, as the browser sends them.
+    for (let i = 0; i < files.length; i += 100) expect((await fs.uploadBatch('/remote/set', files.slice(i, i + 100))).status).toBe(200);
     const out = await jobs.createOk({ type: 'copy', items: [{ sourcePath: '/remote/set', targetPath: `${bucketRoot}/set` }] });
     expect((await jobs.ended(out.id)).status).toBe('completed');
     const back = await jobs.createOk({ type: 'copy', items: [{ sourcePath: `${bucketRoot}/set`, targetPath: '/remote/back' }] });
@@ -127,5 +132,5 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
     for (const file of files) {
       expect(sha256(await bytesOf(await fs.download(`/remote/back/${file.relativePath}`))), file.relativePath).toBe(sha256(file.bytes));
     }
-  }, 120_000);
+  }, 240_000);
 });
