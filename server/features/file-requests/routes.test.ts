@@ -30,13 +30,16 @@ import { FILE_REQUEST_GRANTS_PER_WINDOW } from './routes';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-type Kind = 'LOCAL' | 'S3';
+type Kind = 'LOCAL' | 'S3' | 'WEBDAV';
+/** Where parts go to this server's own upload route (LOCAL, and WebDAV's staging) rather than to a signed S3 URL. */
+const throughServer = (kind: Kind) => kind !== 'S3';
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), patternBytes(3000, 3)]);
 const TEXT = Buffer.from('just some words\n');
 
-describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
+describe.each<Kind>(['LOCAL', 'S3', 'WEBDAV'])('file requests on %s', (kind) => {
   const t = useTestApp();
   let s3: RunningS3rver | undefined;
+  let stopStorage: () => Promise<void> = async () => undefined;
   let fs: ReturnType<typeof fsClient>;
   /** The mount under test. */
   let root: string;
@@ -50,6 +53,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     // On S3 the default storage, so that a shares request's files are stored there too.
     const mount = await mountOfKind(t, t.token, kind, { config: { default_folder: 'mounted', is_default: true, is_public: true }, mount: { cache_ttl: 0 } });
     ({ root, s3 } = mount);
+    stopStorage = mount.stop;
     plant =
       kind === 'LOCAL'
         ? async (inner, bytes) => {
@@ -61,9 +65,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
             await fs.uploadOk(`${root}/${inner.split('/').slice(0, -1).join('/')}`, inner.split('/').pop() ?? '', new Uint8Array(bytes));
           };
   });
-  afterAll(async () => {
-    await s3?.stop();
-  });
+  afterAll(() => stopStorage());
 
   const create = async (body: Partial<CreateFileRequest> = {}, auth: Auth = admin()) =>
     expectOk(
@@ -293,9 +295,9 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     const closed = await signedPart(closing.slug);
     expect((await patch(closing.id, { closed: true })).status).toBe(200);
     const late = await closed.put();
-    // LOCAL's upload route asks the request; S3 takes the part (its URL lives PRESIGN_TTL_SECONDS), but nothing of it
+    // The server's own upload route (LOCAL, WebDAV) asks the request; S3 takes the part (its URL lives PRESIGN_TTL_SECONDS), but nothing of it
     // becomes a file: completing is refused.
-    if (kind === 'LOCAL') expect(late.status).toBe(410);
+    if (throughServer(kind)) expect(late.status).toBe(410);
     else expect(late.status).toBe(200);
     const parts = [{ partNumber: 1, etag: (late.headers.get('etag') ?? 'none').replace(/"/g, '') }];
     await expectError(await complete(closing.slug, closed.grant, closed.ref, parts), 410);
@@ -306,7 +308,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('file requests on %s', (kind) => {
     const expiring = await create({ expires_at: new Date(t.clock.now().getTime() + 60_000).toISOString() });
     const expired = await signedPart(expiring.slug);
     t.clock.advance(60_000);
-    expect((await expired.put()).status).toBe(kind === 'LOCAL' ? 410 : 200);
+    expect((await expired.put()).status).toBe(throughServer(kind) ? 410 : 200);
 
     const deleting = await create();
     const deleted = await signedPart(deleting.slug);
