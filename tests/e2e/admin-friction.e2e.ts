@@ -295,5 +295,5 @@ describe('every admin screen', () => {
       }
     }
     expect(report.join('\n')).toBe('');
-  }, 300_000);
+  }, 480_000);
 });

@@ -80,7 +80,7 @@ describe('mount explorer', () => {
     await option(page, 'notes.md').dblclick();
     await page.waitForURL(/\?preview=notes\.md$/);
     const preview = page.getByRole('region', { name: 'Preview of notes.md' });
-    await preview.getByRole('heading', { name: 'Notes' }).waitFor();
+    await preview.getByRole('heading', { name: 'Notes', exact: true }).waitFor();
     await preview.getByRole('button', { name: 'Edit' }).click();
     const editor = preview.getByRole('textbox', { name: 'Content of notes.md' });
     await editor.click();
