@@ -1,0 +1,62 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { ShareSearchResult } from '../../../contract/search';
+import type { AppDeps } from '../../context';
+import type { DB } from '../../db/database';
+import { dialectOf, newestPage } from '../../db/dialect';
+import { scopedFiles } from '../file-shares/management';
+import { toFileShare } from '../file-shares/records';
+import { pasteSummaries, toPasteSummary } from '../pastes/pastes';
+import { viewCountsOf } from '../shares/view-counts';
+
+/**
+ * The share search (`/api/{admin,user}/search/shares`): pastes by slug, remark and the text of plain pastes (never an
+ * encrypted paste's payload), file shares by slug, file name and remark; a case-insensitive substring, newest first.
+ * The indexes are migration 017's: FTS5 trigram tables on SQLite, pg_trgm GIN indexes on PostgreSQL.
+ */
+
+/** Every share (admin), or one creator's (`admin`, `apikey:<id>`); `pastes`/`files`: which kinds the caller may see. */
+export type ShareSearchScope = ({ all: true } | { all: false; createdBy: string }) & { pastes: boolean; files: boolean };
+
+/** FTS5's trigram tokenizer matches queries of this many characters or more; shorter ones are a LIKE. */
+const TRIGRAM_CHARS = 3;
+
+export async function searchShares(deps: AppDeps, scope: ShareSearchScope, query: string, limit: number): Promise<ShareSearchResult> {
+  await viewCountsOf(deps).flush(); // Results show every counted view, as the lists do.
+  const now = deps.now();
+  const [pastes, files] = await Promise.all([
+    scope.pastes ? newestPage(pasteSummaries(deps.db, scope).where(pasteMatch(deps.db, query)), deps.db, limit, 0).execute() : [],
+    scope.files
+      ? newestPage(scopedFiles(deps.db, scope).where('status', '=', 'committed').where(fileMatch(deps.db, query)), deps.db, limit, 0).execute()
+      : [],
+  ]);
+  return { pastes: pastes.map((row) => toPasteSummary(row, now)), files: files.map((row) => toFileShare(row, now)) };
+}
+
+const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && [...query].length >= TRIGRAM_CHARS;
+
+/** Pastes whose slug or remark holds the query, or whose text does when it is plain text. */
+function pasteMatch(db: DB, query: string): RawBuilder<SqlBool> {
+  if (useFts(db, query)) return sql`rowid in (${ftsRowids('pastes_search', query)} union ${ftsRowids('paste_texts_search', query)})`;
+  const pattern = likePattern(query);
+  return sql`(${contains('slug', pattern)} or ${contains('remark', pattern)} or (encryption is null and ${contains('content', pattern)}))`;
+}
+
+/** File shares whose slug, file name or remark holds the query. */
+function fileMatch(db: DB, query: string): RawBuilder<SqlBool> {
+  if (useFts(db, query)) return sql`rowid in (${ftsRowids('files_search', query)})`;
+  const pattern = likePattern(query);
+  return sql`(${contains('slug', pattern)} or ${contains('filename', pattern)} or ${contains('remark', pattern)})`;
+}
+
+/** The rows of an FTS5 trigram table holding the query: as one quoted phrase, its characters in a row, any case. */
+const ftsRowids = (table: string, query: string) =>
+  sql`select rowid from ${sql.table(table)} where ${sql.table(table)} match ${`"${query.replaceAll('"', '""')}"`}`;
+
+/**
+ * Both sides lowered by the database, so that they are folded alike (SQLite's lower() folds ASCII only). On
+ * PostgreSQL `lower(column)` is the expression its trigram indexes are on.
+ */
+const contains = (column: string, pattern: string) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+
+/** `%query%`, the query's own `%`, `_` and `\` taken literally. */
+const likePattern = (query: string) => `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
