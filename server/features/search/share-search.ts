@@ -20,7 +20,7 @@ export type ShareSearchScope = ({ all: true } | { all: false; createdBy: string 
 /** FTS5's trigram tokenizer matches queries of this many characters or more; shorter ones are a LIKE. */
 const TRIGRAM_CHARS = 3;
 
-export async function searchShares(deps: AppDeps, scope: ShareSearchScope, query: string, limit: number): Promise<ShareSearchResult> {
+export async function searchShares(deps: Pick<AppDeps, 'db' | 'now'>, scope: ShareSearchScope, query: string, limit: number): Promise<ShareSearchResult> {
   await viewCountsOf(deps).flush(); // Results show every counted view, as the lists do.
   const now = deps.now();
   const [pastes, files] = await Promise.all([
