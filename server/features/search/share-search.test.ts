@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../../contract/api-keys';
 import { createdPasteSchema, pasteDetailSchema } from '../../../contract/pastes';
 import { shareSearchResultSchema, type ShareSearchResult } from '../../../contract/search';
+import { SEARCHED_TEXT_CHARS } from '../../db/migrations/017-share-search';
 import { fileClient, patternBytes, type Auth } from '../../../tests/fixtures/files';
 import { usingPostgres } from '../../../tests/fixtures/test-database';
 import { expectError, expectOk, HOUR, useTestApp } from '../../../tests/fixtures/test-app';
@@ -61,6 +62,14 @@ describe('share search', () => {
       expect(await pasteSlugs('giraff')).toEqual(['giraffe-notes']);
       expect(await pasteSlugs('Tuesday: the')).toEqual(['plain-one']);
       expect(await pasteSlugs('marmalades')).toEqual([]);
+    });
+
+    it('searches the first SEARCHED_TEXT_CHARS characters of a text, as both databases index them', async () => {
+      const head = `kestrel ${'·'.repeat(SEARCHED_TEXT_CHARS - 'kestrel '.length - 'osprey'.length)}osprey`;
+      await paste({ slug: 'long-text', content: `${head}buzzard` });
+      expect(await pasteSlugs('kestrel')).toEqual(['long-text']);
+      expect(await pasteSlugs('osprey')).toEqual(['long-text']);
+      expect(await pasteSlugs('buzzard')).toEqual([]);
     });
 
     it('finds a file share by its name, slug or remark, in any case', async () => {

@@ -3,6 +3,7 @@ import type { ShareSearchResult } from '../../../contract/search';
 import type { AppDeps } from '../../context';
 import type { DB } from '../../db/database';
 import { dialectOf, newestPage } from '../../db/dialect';
+import { SEARCHED_TEXT_CHARS } from '../../db/migrations/017-share-search';
 import { scopedFiles } from '../file-shares/management';
 import { toFileShare } from '../file-shares/records';
 import { pasteSummaries, toPasteSummary } from '../pastes/pastes';
@@ -38,14 +39,15 @@ const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && [...quer
 function pasteMatch(db: DB, query: string): RawBuilder<SqlBool> {
   if (useFts(db, query)) return sql`rowid in (${ftsRowids('pastes_search', query)} union ${ftsRowids('paste_texts_search', query)})`;
   const pattern = likePattern(query);
-  return sql`(${contains('slug', pattern)} or ${contains('remark', pattern)} or (encryption is null and ${contains('content', pattern)}))`;
+  const text = sql`substr(content, 1, ${sql.lit(SEARCHED_TEXT_CHARS)})`;
+  return sql`(${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('remark'), pattern)} or (encryption is null and ${contains(text, pattern)}))`;
 }
 
 /** File shares whose slug, file name or remark holds the query. */
 function fileMatch(db: DB, query: string): RawBuilder<SqlBool> {
   if (useFts(db, query)) return sql`rowid in (${ftsRowids('files_search', query)})`;
   const pattern = likePattern(query);
-  return sql`(${contains('slug', pattern)} or ${contains('filename', pattern)} or ${contains('remark', pattern)})`;
+  return sql`(${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('filename'), pattern)} or ${contains(sql.ref('remark'), pattern)})`;
 }
 
 /** The rows of an FTS5 trigram table holding the query: as one quoted phrase, its characters in a row, any case. */
@@ -54,9 +56,10 @@ const ftsRowids = (table: string, query: string) =>
 
 /**
  * Both sides lowered by the database, so that they are folded alike (SQLite's lower() folds ASCII only). On
- * PostgreSQL `lower(column)` is the expression its trigram indexes are on.
+ * PostgreSQL `lower(column)` is the expression its trigram indexes are on (the text's first SEARCHED_TEXT_CHARS
+ * characters, as migration 017 indexes them).
  */
-const contains = (column: string, pattern: string) => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
+const contains = (column: RawBuilder<unknown>, pattern: string) => sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`;
 
 /** `%query%`, the query's own `%`, `_` and `\` taken literally. */
 const likePattern = (query: string) => `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
