@@ -234,10 +234,16 @@ describe('share search', () => {
     await refused('q=', 'q', 'required');
     await refused('q=%20%20', 'q', 'required');
     await refused(`q=${'a'.repeat(101)}`, 'q', 'too_long');
+    await refused('q=ab%00c', 'q', 'invalid_character');
+    await refused('q=%00', 'q', 'invalid_character');
     await refused('q=abc&limit=0', 'limit', 'must_be_positive');
     await refused('q=abc&limit=abc', 'limit', 'must_be_integer');
     await refused('q=abc&limit=101', 'limit', 'too_large');
     await refused('q=abc&limit=-1', 'limit', 'must_be_integer');
     expect(await search('a'.repeat(100))).toEqual({ pastes: [], files: [] });
+    // FTS5's query syntax and bytes that are no UTF-8 are text to find like any other.
+    for (const odd of ['*', 'NEAR(a b)', 'a OR b', '"', '""x', '%FF%FE', '%ED%A0%80abc', '%01%02%03']) {
+      expect((await t.request(`/api/admin/search/shares?q=${odd}`, admin())).status).toBe(200);
+    }
   });
 });
