@@ -35,9 +35,16 @@ export async function searchShares(deps: Pick<AppDeps, 'db' | 'now'>, scope: Sha
 
 const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && [...query].length >= TRIGRAM_CHARS;
 
+/**
+ * `+rowid in (matches)`: the unary `+` keeps SQLite from looking up every match by rowid and sorting them all with
+ * their summaries; it walks the newest-first index instead, tests each rowid against the matches, and stops at the
+ * limit (a word in all of 10,000 pastes: 92 ms the first way, 17 ms this way; a rare word 0.1 ms against 2.5 ms).
+ */
+const amongFtsMatches = (...matches: RawBuilder<unknown>[]) => sql<SqlBool>`+rowid in (${sql.join(matches, sql` union `)})`;
+
 /** Pastes whose slug or remark holds the query, or whose text does when it is plain text. */
 function pasteMatch(db: DB, query: string): RawBuilder<SqlBool> {
-  if (useFts(db, query)) return sql`rowid in (${ftsRowids('pastes_search', query)} union ${ftsRowids('paste_texts_search', query)})`;
+  if (useFts(db, query)) return amongFtsMatches(ftsRowids('pastes_search', query), ftsRowids('paste_texts_search', query));
   const pattern = likePattern(query);
   const text = sql`substr(content, 1, ${sql.lit(SEARCHED_TEXT_CHARS)})`;
   return sql`(${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('remark'), pattern)} or (encryption is null and ${contains(text, pattern)}))`;
@@ -45,7 +52,7 @@ function pasteMatch(db: DB, query: string): RawBuilder<SqlBool> {
 
 /** File shares whose slug, file name or remark holds the query. */
 function fileMatch(db: DB, query: string): RawBuilder<SqlBool> {
-  if (useFts(db, query)) return sql`rowid in (${ftsRowids('files_search', query)})`;
+  if (useFts(db, query)) return amongFtsMatches(ftsRowids('files_search', query));
   const pattern = likePattern(query);
   return sql`(${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('filename'), pattern)} or ${contains(sql.ref('remark'), pattern)})`;
 }
