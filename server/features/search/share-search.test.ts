@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../../contract/api-keys';
+import { fileShareSchema } from '../../../contract/files';
 import { createdPasteSchema, pasteDetailSchema } from '../../../contract/pastes';
 import { shareSearchResultSchema, type ShareSearchResult } from '../../../contract/search';
 import { SEARCHED_TEXT_CHARS } from '../../db/migrations/017-share-search';
@@ -193,6 +194,18 @@ describe('share search', () => {
       await expectOk(await t.request(`/api/admin/pastes/${created.id}`, { ...admin(), method: 'PUT', json: { slug: 'renamed-bird' } }), pasteDetailSchema);
       expect(await pasteSlugs('edited')).toEqual([]);
       expect(await pasteSlugs('renamed-bi')).toEqual(['renamed-bird']);
+    });
+
+    it('a file share is found by its new remark and slug, no longer by the old ones', async () => {
+      const file = await upload('plain.txt', admin(), { slug: 'file-before', remark: 'old flamingo' });
+      expect(await fileSlugs('flamingo')).toEqual(['file-before']);
+      await expectOk(
+        await t.request(`/api/admin/files/${file.id}`, { ...admin(), method: 'PUT', json: { slug: 'file-after', remark: 'new toucan' } }),
+        fileShareSchema,
+      );
+      expect(await fileSlugs('flamingo')).toEqual([]);
+      expect(await fileSlugs('file-before')).toEqual([]);
+      expect(await fileSlugs('toucan')).toEqual(['file-after']);
     });
 
     it('a deleted paste or file is gone', async () => {
