@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { ShareSearchResult } from '../../../contract/search';
 import type { AppDeps } from '../../context';
 import type { DB } from '../../db/database';
-import { dialectOf, newestPage } from '../../db/dialect';
+import { dialectOf, insertionOrder, newestPage } from '../../db/dialect';
 import { SEARCHED_TEXT_CHARS } from '../../db/migrations/017-share-search';
 import { scopedFiles } from '../file-shares/management';
 import { toFileShare } from '../file-shares/records';
@@ -18,7 +18,7 @@ import { viewCountsOf } from '../shares/view-counts';
 /** Every share (admin), or one creator's (`admin`, `apikey:<id>`); `pastes`/`files`: which kinds the caller may see. */
 export type ShareSearchScope = ({ all: true } | { all: false; createdBy: string }) & { pastes: boolean; files: boolean };
 
-/** FTS5's trigram tokenizer matches queries of this many characters or more; shorter ones are a LIKE. */
+/** Trigram indexes serve queries of this many characters or more; shorter ones are a LIKE on the rows. */
 const TRIGRAM_CHARS = 3;
 
 export async function searchShares(deps: Pick<AppDeps, 'db' | 'now'>, scope: ShareSearchScope, query: string, limit: number): Promise<ShareSearchResult> {
@@ -33,7 +33,8 @@ export async function searchShares(deps: Pick<AppDeps, 'db' | 'now'>, scope: Sha
   return { pastes: pastes.map((row) => toPasteSummary(row, now)), files: files.map((row) => toFileShare(row, now)) };
 }
 
-const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && [...query].length >= TRIGRAM_CHARS;
+const indexable = (query: string) => [...query].length >= TRIGRAM_CHARS;
+const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && indexable(query);
 
 /**
  * `+rowid in (matches)`: the unary `+` keeps SQLite from looking up every match by rowid and sorting them all with
@@ -47,14 +48,27 @@ function pasteMatch(db: DB, query: string): RawBuilder<SqlBool> {
   if (useFts(db, query)) return amongFtsMatches(ftsRowids('pastes_search', query), ftsRowids('paste_texts_search', query));
   const pattern = likePattern(query);
   const text = sql`substr(content, 1, ${sql.lit(SEARCHED_TEXT_CHARS)})`;
-  return sql`(${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('remark'), pattern)} or (encryption is null and ${contains(text, pattern)}))`;
+  return likeMatches(db, query, 'pastes', sql`${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('remark'), pattern)} or (encryption is null and ${contains(text, pattern)})`);
 }
 
 /** File shares whose slug, file name or remark holds the query. */
 function fileMatch(db: DB, query: string): RawBuilder<SqlBool> {
   if (useFts(db, query)) return amongFtsMatches(ftsRowids('files_search', query));
   const pattern = likePattern(query);
-  return sql`(${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('filename'), pattern)} or ${contains(sql.ref('remark'), pattern)})`;
+  return likeMatches(db, query, 'files', sql`${contains(sql.ref('slug'), pattern)} or ${contains(sql.ref('filename'), pattern)} or ${contains(sql.ref('remark'), pattern)}`);
+}
+
+/**
+ * Rows of `table` meeting `condition` (LIKEs on `query`). PostgreSQL, a query its trigram indexes serve: in a
+ * subquery that `offset 0` keeps whole, so that the matches are found first, through the indexes, and the newest
+ * taken from them. Left to itself, the planner guessed hundreds of matches for a rare word and walked the
+ * newest-first index testing every row (120–200 ms over 10,000 pastes, for one match or none; 9 ms this way). A
+ * shorter query is left to walk that index: no index narrows it, and the walk stops at the limit.
+ */
+function likeMatches(db: DB, query: string, table: 'pastes' | 'files', condition: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
+  if (dialectOf(db) !== 'postgres' || !indexable(query)) return sql`(${condition})`;
+  const order = insertionOrder(db);
+  return sql`${order} in (select ${order} from ${sql.table(table)} where ${condition} offset 0)`;
 }
 
 /** The rows of an FTS5 trigram table holding the query: as one quoted phrase, its characters in a row, any case. */
