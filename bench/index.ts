@@ -14,6 +14,7 @@ import { pageWeight } from './page-weight';
 import { reads } from './reads';
 import { scale } from './scale';
 import { server } from './server';
+import { shareSearch } from './share-search';
 import { serverCopy } from './server-copy/index';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   scale,
   server,
   'server-copy': serverCopy,
+  'share-search': shareSearch,
   'streaming-memory': streamingMemory,
   transfer,
   webdav: webdavBench,

@@ -19,7 +19,15 @@ export const SHARE_SEARCH_LIMIT_MAX = 100;
 export const INDEX_RESCAN_MINUTES_DEFAULT = 60;
 export const INDEX_RESCAN_MINUTES_MAX = 7 * 24 * 60;
 
-const queryText = v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(SEARCH_QUERY_MAX, 'too_long'));
+// NUL is refused: neither database takes it in a text parameter (FTS5 reads the phrase only up to it, PostgreSQL
+// refuses the value), and no name or text to find holds one.
+const queryText = v.pipe(
+  v.string(),
+  v.check((text) => !text.includes('\u0000'), 'invalid_character'),
+  v.trim(),
+  v.minLength(1, 'required'),
+  v.maxLength(SEARCH_QUERY_MAX, 'too_long'),
+);
 const limitText = (fallback: number, max: number) =>
   v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must_be_integer'), v.transform(Number), v.minValue(1, 'must_be_positive'), v.maxValue(max, 'too_large')),

@@ -27,6 +27,7 @@ import { localStorageRoutes } from './features/storages/local-url-routes';
 import { adminMountRoutes, userMountRoutes } from './features/mounts/routes';
 import { multipartRoutes } from './features/file-shares/multipart-routes';
 import { pasteRoutes } from './features/pastes/routes';
+import { shareSearchRoutes } from './features/search/share-search-routes';
 import { storageConfigRoutes } from './features/storages/routes';
 import { systemRoutes } from './features/settings/routes';
 import { urlUploadRoutes } from './features/file-shares/url-upload-routes';
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps) {
   api.route('/admin/jobs', jobRoutes(deps, 'admin'));
   api.route('/user/jobs', jobRoutes(deps, 'user'));
   api.route('/admin/sync-schedules', syncScheduleRoutes(deps));
+  api.route('/', shareSearchRoutes(deps));
   api.route('/', apiDocsRoutes(() => app.routes));
   app.route('/api', api);
 

@@ -106,9 +106,11 @@ async function assertSameMigrations(source: DB): Promise<void> {
 
 /** The source's tables (SQLite), with their columns, primary keys and the tables they reference. */
 async function sourceTables(source: DB): Promise<SourceTable[]> {
+  // Plain tables only: the search's FTS5 tables (`virtual`, and their `shadow` tables) are indexes that the
+  // target keeps in its own way.
   const names = await sql<{ name: string }>`
-    select name from sqlite_master
-    where type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like 'kysely\\_%' escape '\\'
+    select name from pragma_table_list
+    where schema = 'main' and type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like 'kysely\\_%' escape '\\'
     order by name`.execute(source);
   const tables: SourceTable[] = [];
   for (const { name } of names.rows) {

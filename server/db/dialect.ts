@@ -218,3 +218,20 @@ export async function lockTransaction(trx: AnyDb, name: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
 }
+
+/**
+ * Migration step (PostgreSQL): the qualified name of pg_trgm's GIN operator class, creating the extension in
+ * `public` unless the database has it already (wherever it is). In `public` rather than the install's own schema,
+ * so that dropping one install's schema never drops the extension, and the indexes, of the others sharing the
+ * database; naming the class with its schema works whatever the search_path. Kysely's migration lock (one for the
+ * whole database) keeps two installs from creating it at once.
+ */
+export async function trigramOperatorClass(db: AnyDb): Promise<RawBuilder<unknown>> {
+  await sql`create extension if not exists pg_trgm schema public`.execute(db);
+  const found = await sql<{ schema: string }>`
+    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'
+  `.execute(db);
+  const schema = found.rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL: the pg_trgm extension could not be created');
+  return sql`${sql.id(schema)}.gin_trgm_ops`;
+}

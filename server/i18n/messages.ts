@@ -32,6 +32,10 @@ export const messages = {
     en: 'This API key has no {permission} permission',
     zh: '此 API 密钥没有{permission}权限',
   },
+  permission_required_any: {
+    en: 'This API key has none of the permissions {permissions}',
+    zh: '此 API 密钥没有以下任一权限：{permissions}',
+  },
   not_found: { en: 'Not found', zh: '未找到' },
   api_key_not_found: { en: 'API key not found', zh: 'API 密钥不存在' },
   api_key_name_taken: { en: 'An API key with this name already exists', zh: '已存在同名的 API 密钥' },

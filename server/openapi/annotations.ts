@@ -7,8 +7,8 @@ import type { Permission } from '../../contract/auth';
  * enforce them (server/openapi/document.ts walks `app.routes`) and cannot drift from the code.
  */
 
-/** Who may call a route: an admin only, an admin or a key holding a permission, or a key only. */
-export type Access = { kind: 'admin' } | { kind: 'permission'; permission: Permission } | { kind: 'apiKey' };
+/** Who may call a route: an admin only, an admin or a key holding one of the permissions, or a key only. */
+export type Access = { kind: 'admin' } | { kind: 'permission'; permissions: readonly Permission[] } | { kind: 'apiKey' };
 
 /** The contract schema a validator checks a part of the request with. */
 export interface InputSchema {

@@ -6,6 +6,7 @@ import { fsDocs } from './catalog/fs';
 import { jobsDocs, syncScheduleDocs } from './catalog/jobs';
 import { mountDocs, storageDocs } from './catalog/mounts';
 import { pasteDocs } from './catalog/pastes';
+import { shareSearchDocs } from './catalog/share-search';
 import type { RouteDoc, RouteDocs, RouteKey } from './catalog/types';
 import { systemDocs } from './catalog/system';
 import { transferDocs } from './catalog/transfers';
@@ -29,6 +30,7 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   syncScheduleDocs,
   systemDocs,
   transferDocs,
+  shareSearchDocs,
 ]);
 
 function merge(parts: readonly RouteDocs[]): Map<RouteKey, RouteDoc> {

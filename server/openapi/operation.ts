@@ -34,7 +34,7 @@ function accessText(access: Access | undefined): string {
   if (!access) return 'No `Authorization` header needed.';
   if (access.kind === 'admin') return 'Admin only (bearer token); API keys get 403.';
   if (access.kind === 'apiKey') return 'API keys only.';
-  return `Admin, or an API key with the \`${access.permission}\` permission.`;
+  return `Admin, or an API key with the ${access.permissions.map((permission) => `\`${permission}\``).join(' or ')} permission.`;
 }
 
 function security(access: Access | undefined): Json[] | undefined {

@@ -48,17 +48,22 @@ export const requireAdmin = withAccess(
 );
 
 /** An admin, or an API key holding the permission. */
-export const requirePermission = (permission: Permission) =>
+export const requirePermission = (permission: Permission) => requireAnyPermission(permission);
+
+/** An admin, or an API key holding at least one of the permissions (the route answers what each one allows). */
+export const requireAnyPermission = (...permissions: [Permission, ...Permission[]]) =>
   withAccess(
     createMiddleware<AppEnv>(async (c, next) => {
       const principal = c.get('principal');
       if (principal.kind === 'anonymous') throw unauthenticated(c.get('credentialProblem'));
-      if (principal.kind === 'apiKey' && !principal.permissions[permission]) {
-        throw new ApiError(403, 'permission_required', { permission });
+      if (principal.kind === 'apiKey' && !permissions.some((permission) => principal.permissions[permission])) {
+        throw permissions.length === 1
+          ? new ApiError(403, 'permission_required', { permission: permissions[0] })
+          : new ApiError(403, 'permission_required_any', { permissions: permissions.join(', ') });
       }
       await next();
     }),
-    { kind: 'permission', permission },
+    { kind: 'permission', permissions },
   );
 
 /** Any valid API key (the key's own test route). */

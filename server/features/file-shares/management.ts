@@ -37,7 +37,8 @@ export async function removeFile(deps: AppDeps, row: FileRow): Promise<void> {
   await deps.db.deleteFrom('files').where('id', '=', row.id).execute();
 }
 
-function scoped(db: DB, scope: FileScope) {
+/** The file records in scope, every column. */
+export function scopedFiles(db: DB, scope: FileScope) {
   let query = db.selectFrom('files').selectAll();
   if (!scope.all) query = query.where('created_by', '=', scope.createdBy);
   return query;
@@ -45,7 +46,7 @@ function scoped(db: DB, scope: FileScope) {
 
 /** Management delete: committed files, and the caller's own pending upload after a failed PUT. */
 export async function deleteFile(deps: AppDeps, scope: FileScope, id: string): Promise<void> {
-  const row = await scoped(deps.db, scope).where('id', '=', id).executeTakeFirst();
+  const row = await scopedFiles(deps.db, scope).where('id', '=', id).executeTakeFirst();
   if (!row) throw fileNotFound();
   await removeFile(deps, row);
 }
@@ -67,7 +68,7 @@ export async function removeFiles(deps: AppDeps, rows: FileRow[]): Promise<{ rem
 
 export async function deleteFiles(deps: AppDeps, scope: FileScope, ids: string[]) {
   const unique = [...new Set(ids)];
-  const rows = await scoped(deps.db, scope).where('id', 'in', unique).execute();
+  const rows = await scopedFiles(deps.db, scope).where('id', 'in', unique).execute();
   const { removed, failed } = await removeFiles(deps, rows);
   return { deleted: removed, missing: unique.length - rows.length, failed };
 }
@@ -84,13 +85,13 @@ async function countFiles(db: DB, scope: FileScope): Promise<number> {
 export async function listFiles(deps: AppDeps, scope: FileScope, limit: number, offset: number) {
   await viewCountsOf(deps).flush(); // Management reads see every counted view.
   const total = await countFiles(deps.db, scope);
-  const rows = await newestPage(scoped(deps.db, scope).where('status', '=', 'committed'), deps.db, limit, offset).execute();
+  const rows = await newestPage(scopedFiles(deps.db, scope).where('status', '=', 'committed'), deps.db, limit, offset).execute();
   const now = deps.now();
   return { items: rows.map((row) => toFileShare(row, now)), pagination: { total, limit, offset, hasMore: offset + rows.length < total } };
 }
 
 async function committedRow(deps: AppDeps, scope: FileScope, id: string): Promise<FileRow> {
-  const row = await scoped(deps.db, scope).where('id', '=', id).where('status', '=', 'committed').executeTakeFirst();
+  const row = await scopedFiles(deps.db, scope).where('id', '=', id).where('status', '=', 'committed').executeTakeFirst();
   if (!row) throw fileNotFound();
   return row;
 }

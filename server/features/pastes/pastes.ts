@@ -215,8 +215,8 @@ export async function openPaste(
 
 // ---------------------------------------------------------------------------------------------- management
 
-/** The summary columns, computed in SQL so a list never loads whole contents. */
-function summaries(db: DB, scope: PasteScope) {
+/** The summary columns, computed in SQL so a list (or a search) never loads whole contents. */
+export function pasteSummaries(db: DB, scope: PasteScope) {
   let query = db
     .selectFrom('pastes')
     .select([
@@ -241,7 +241,7 @@ function summaries(db: DB, scope: PasteScope) {
 
 type SummaryRow = Omit<PasteRow, 'content'> & { preview: string; size: number };
 
-function summaryOf(row: SummaryRow, now: Date): PasteSummary {
+export function toPasteSummary(row: SummaryRow, now: Date): PasteSummary {
   return {
     id: row.id,
     slug: row.slug,
@@ -268,9 +268,9 @@ async function countPastes(db: DB, scope: PasteScope): Promise<number> {
 
 /** Newest first; insertion order breaks ties between pastes created in the same millisecond. */
 async function listSlice(deps: AppDeps, scope: PasteScope, limit: number, offset: number) {
-  const rows = await newestPage(summaries(deps.db, scope), deps.db, limit, offset).execute();
+  const rows = await newestPage(pasteSummaries(deps.db, scope), deps.db, limit, offset).execute();
   const now = deps.now();
-  return rows.map((row) => summaryOf(row, now));
+  return rows.map((row) => toPasteSummary(row, now));
 }
 
 export async function listPastesByPage(deps: AppDeps, scope: PasteScope, page: number, limit: number) {
@@ -289,9 +289,9 @@ export async function listPastesByOffset(deps: AppDeps, scope: PasteScope, limit
 
 export async function getPaste(deps: AppDeps, scope: PasteScope, id: string): Promise<PasteDetail> {
   await viewCountsOf(deps).flush(); // Management reads see every counted view.
-  const row = await summaries(deps.db, scope).select('content').where('id', '=', id).executeTakeFirst();
+  const row = await pasteSummaries(deps.db, scope).select('content').where('id', '=', id).executeTakeFirst();
   if (!row) throw pasteNotFound();
-  return { ...summaryOf(row, deps.now()), content: row.content };
+  return { ...toPasteSummary(row, deps.now()), content: row.content };
 }
 
 export async function updatePaste(

@@ -23,6 +23,7 @@ export const TAGS = [
       'the browser, survive a restart, and are watched live over Server-Sent Events.',
   },
   { name: 'File requests', description: 'Links through which people without an account send files: management, and the senders\' grant and uploads.' },
+  { name: 'Search', description: 'Files of the mounts by name, and pastes and file shares by their words.' },
   { name: 'Tasks', description: 'What the server moves: the live transfers of every instance, for the admin.' },
   { name: 'System', description: 'Health, version, limits, settings, the dashboard, and this API description.' },
 ] as const;
