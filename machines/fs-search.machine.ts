@@ -29,6 +29,9 @@ export type FsSearchEvent =
   | { type: 'search.more' }
   | { type: 'search.retry' };
 
+/** How long typing must pause before a search is sent. */
+export const SEARCH_PAUSE_MS = 200;
+
 /** The request for the context's search, from `cursor` on. */
 export function searchRequestOf(context: FsSearchContext, cursor?: string | null): FsSearchQuery {
   return {
@@ -57,7 +60,7 @@ export const fsSearchMachine = setup({
   actors: {
     search: fromPromise<FsSearchResult, FsSearchQuery>(() => Promise.reject(new Error('search not provided'))),
   },
-  delays: { debounce: 200 },
+  delays: { debounce: SEARCH_PAUSE_MS },
   guards: {
     typed: ({ context }) => context.query.trim() !== '',
     hasMore: ({ context }) => context.nextCursor !== null,
