@@ -108,21 +108,21 @@ export function SearchResults({ search, field, list, onOpen, onOpenFolder }: Sea
         <p className={styles.searchStatus} role="status">
           {status}
         </p>
-        <label className={styles.searchOption}>
-          {t`Show`}
-          <select value={kind} onChange={(event) => send({ type: 'search.kind', kind: event.target.value as SearchKind })}>
+        <span className={styles.searchOption}>
+          <label htmlFor={`${headingId}-kind`}>{t`Show`}</label>
+          <select id={`${headingId}-kind`} value={kind} onChange={(event) => send({ type: 'search.kind', kind: event.target.value as SearchKind })}>
             <option value="all">{t`Files and folders`}</option>
             <option value="file">{t`Files only`}</option>
             <option value="folder">{t`Folders only`}</option>
           </select>
-        </label>
-        <label className={styles.searchOption}>
-          {t`Order`}
-          <select value={order} onChange={(event) => send({ type: 'search.order', order: event.target.value as SearchOrder })}>
+        </span>
+        <span className={styles.searchOption}>
+          <label htmlFor={`${headingId}-order`}>{t`Order`}</label>
+          <select id={`${headingId}-order`} value={order} onChange={(event) => send({ type: 'search.order', order: event.target.value as SearchOrder })}>
             <option value="best">{t`Best match`}</option>
             <option value="newest">{t`Newest first`}</option>
           </select>
-        </label>
+        </span>
       </div>
       {incomplete.length > 0 && <p className={styles.searchNote}>{t`Still indexing: ${mounts}. Results may be missing.`}</p>}
       {snapshot.matches('searching') && items.length === 0 && <PageSkeleton lines={4} />}
