@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { SearchX, Search as SearchIcon } from 'lucide-react';
 import { useId, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import type { FsSearchHit } from '../../../contract/search';
+import { SEARCH_QUERY_MAX, type FsSearchHit } from '../../../contract/search';
 import type { SearchKind, SearchOrder } from '../../../machines/fs-search.machine';
 import { BreakableName } from '../../components/BreakableName';
 import { Button } from '../../components/Button';
@@ -45,6 +45,7 @@ export function SearchBox({ search, field, results }: { search: FsSearch; field:
         placeholder={t`Search (press /)`}
         autoComplete="off"
         spellCheck={false}
+        maxLength={SEARCH_QUERY_MAX}
         value={search.snapshot.context.query}
         onChange={(event) => search.send({ type: 'search.input', query: event.target.value })}
         onKeyDown={onKeyDown}

@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { Search } from 'lucide-react';
+import { SEARCH_QUERY_MAX } from '../../../../contract/search';
 import type { ManagementList } from './use-management-list';
 import styles from './ListSearch.module.css';
 
@@ -15,6 +16,7 @@ export function ListSearch<Item>({ list, label }: { list: ManagementList<Item>; 
         aria-label={label}
         placeholder={label}
         autoComplete="off"
+        maxLength={SEARCH_QUERY_MAX}
         value={list.query}
         onChange={(event) => list.setQuery(event.target.value)}
         onKeyDown={(event) => {
