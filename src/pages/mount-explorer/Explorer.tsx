@@ -1,8 +1,9 @@
 import { useLingui } from '@lingui/react/macro';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
+import type { FsSearchHit } from '../../../contract/search';
 import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
 import type { ZipDestination } from '../../../contract/transfer';
@@ -20,12 +21,14 @@ import { DeleteDialog, NameDialog } from './dialogs';
 import type { PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
 import { explorerHref, folderOfLocation, nameOf, parentOf } from './explorer-path';
+import { SearchBox, SearchResults } from './ExplorerSearch';
 import { ExplorerToolbar, SelectionBar } from './ExplorerToolbar';
 import { FolderStatus } from './FolderStatus';
 import { ItemList } from './ItemList';
 import { PreviewPanel } from './PreviewPanel';
 import type { ItemHandlers } from './selection-actions';
 import { useExplorer } from './use-explorer';
+import { useFsSearch } from './use-fs-search';
 import { COMPACT_LAYOUT, useMediaQuery } from './use-media-query';
 import { useTasksSettled } from './use-tasks-settled';
 
@@ -45,8 +48,20 @@ export function Explorer() {
   const writable = Boolean(context.listing && !context.listing.isVirtual);
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const watch = useTasksSettled(tasks, () => send({ type: 'explorer.refresh' }));
+  const search = useFsSearch(folder);
+  const searchField = useRef<HTMLInputElement>(null);
+  const searchList = useRef<HTMLUListElement>(null);
 
   const openItem = (item: FsItem) => navigate(item.isDirectory ? explorerHref(item.path) : explorerHref(folder, item.name));
+  /** A result opens in place, as a click in its folder would: a folder is shown, a file previewed in its folder. */
+  const openHit = (hit: FsSearchHit) => {
+    search.send({ type: 'search.clear' });
+    navigate(hit.isDirectory ? explorerHref(hit.path) : explorerHref(hit.folder, hit.name));
+  };
+  const openFolder = (path: string) => {
+    search.send({ type: 'search.clear' });
+    navigate(explorerHref(path));
+  };
   const goUp = () => folder !== '/' && navigate(explorerHref(parentOf(folder)));
 
   /** An upload's start and end are both told: "Uploading…" gives way to "Uploaded…" (or to where it went wrong). */
@@ -150,7 +165,8 @@ export function Explorer() {
     onDownload: (item) => void download(item),
     onDownloadZip: (items) => void downloadZip(items),
   };
-  const selectionBar = selected.length > 0 && <SelectionBar selected={selected} handlers={handlers} compact={compact} />;
+  // The search's results stand in for the listing: its selection and actions wait until the search ends.
+  const selectionBar = selected.length > 0 && !search.active && <SelectionBar selected={selected} handlers={handlers} compact={compact} />;
 
   const previewItem = previewName ? items.find((item) => !item.isDirectory && item.name === previewName) : undefined;
 
@@ -177,13 +193,16 @@ export function Explorer() {
               snapshot={snapshot}
               send={send}
               writable={writable}
-              selecting={selected.length > 0 && !compact}
+              selecting={Boolean(selectionBar) && !compact}
               onUpload={upload}
               onUploadDirectory={uploadDirectory}
+              searchBox={<SearchBox search={search} field={searchField} results={searchList} />}
             />
             {!compact && selectionBar}
           </div>
-          {snapshot.hasTag('ready') && items.length > 0 ? (
+          {search.active ? (
+            <SearchResults search={search} field={searchField} list={searchList} onOpen={openHit} onOpenFolder={openFolder} />
+          ) : snapshot.hasTag('ready') && items.length > 0 ? (
             <ItemList items={items} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
           ) : (
             <FolderStatus snapshot={snapshot} writable={writable} onUp={goUp} onDropFiles={upload} />

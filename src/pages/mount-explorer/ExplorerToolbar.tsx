@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { FolderPlus, FolderUp, LayoutGrid, List, RefreshCw, Upload, X } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import type { FsItem } from '../../../contract/fs';
 import type { ExplorerEvent } from '../../../machines/explorer.machine';
 import { Button } from '../../components/Button';
@@ -18,10 +18,12 @@ interface ToolbarProps {
   onUpload: (files: PickedFile[]) => void;
   /** A folder picked with the File System Access API: the transfer worker walks it. */
   onUploadDirectory: (directory: FileSystemDirectoryHandle) => void;
+  /** The search field, first of the tools at the end. */
+  searchBox: ReactNode;
 }
 
-/** What can be done in the folder: upload, make a folder, refresh, switch the view. */
-export function ExplorerToolbar({ snapshot, send, writable, selecting, onUpload, onUploadDirectory }: ToolbarProps) {
+/** What can be done in the folder: upload, make a folder, search, refresh, switch the view. */
+export function ExplorerToolbar({ snapshot, send, writable, selecting, onUpload, onUploadDirectory, searchBox }: ToolbarProps) {
   const { t } = useLingui();
   const reasonId = useId();
   const files = useRef<HTMLInputElement>(null);
@@ -67,6 +69,7 @@ export function ExplorerToolbar({ snapshot, send, writable, selecting, onUpload,
         </span>
       )}
       <span className={styles.toolbarEnd}>
+        {searchBox}
         <Button
           variant="ghost"
           size="icon"

@@ -12,6 +12,7 @@ import { Notice } from '../../../components/Notice';
 import { QrDialog } from '../../../components/share-link/QrDialog';
 import { deleteFile } from '../../../lib/api/file-reads';
 import { batchDeleteFiles, fileShareUrl, listFiles } from '../../../lib/api/files';
+import { searchShares } from '../../../lib/api/search';
 import { formatBytes } from '../../../lib/format';
 import { toasts } from '../../../lib/toast';
 import { DateCell } from '../management/DateCell';
@@ -29,7 +30,11 @@ const loadFiles = async (page: number) => {
 export default function FileManagement({ title }: { title: string }) {
   const { t } = useLingui();
   const { role } = useAuth();
-  const list = useManagementList({ load: loadFiles, pageSize: ADMIN_FILE_PAGE_SIZE });
+  const list = useManagementList({
+    load: loadFiles,
+    pageSize: ADMIN_FILE_PAGE_SIZE,
+    search: (query) => searchShares(query).then((found) => found.files),
+  });
   const [qrFor, setQrFor] = useState<FileShare>();
 
   const remainingViews = (file: FileShare) => {
@@ -96,6 +101,7 @@ export default function FileManagement({ title }: { title: string }) {
         list={list}
         columns={columns}
         errorTitle={t`The files could not be loaded`}
+        searchLabel={t`Search by link, file name or remark`}
         empty={
           <Notice level={2} icon={<FolderOpen size={32} />} title={t`No files yet`}>
             {t`Upload files on the upload page; they will be listed here.`}

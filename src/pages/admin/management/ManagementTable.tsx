@@ -1,9 +1,12 @@
 import { useLingui } from '@lingui/react/macro';
+import { SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import tableStyles from '../../../components/DataTable.module.css';
+import { Notice } from '../../../components/Notice';
 import { Pagination } from '../../../components/Pagination';
 import { ResourceStatus } from '../../../components/ResourceStatus';
+import { ListSearch } from './ListSearch';
 import type { ManagementList } from './use-management-list';
 
 export interface Column<Item> {
@@ -29,11 +32,14 @@ interface ManagementTableProps<Item extends { id: string }> {
   /** The accessible name of a row's checkbox; lists without batch actions have no checkboxes. */
   selectLabel?: (item: Item) => string;
   rowActions: (item: Item) => ReactNode;
+  /** The accessible name of the search field of a searchable list. */
+  searchLabel?: string;
 }
 
 /**
- * A management list: its loading and failure states, the empty notice, the table (with a checkbox per row when
- * rows can be selected), the pages and the dialog that confirms the list's destructive actions.
+ * A management list: its search field (when it can be searched), its loading and failure states, the empty notice,
+ * the table (with a checkbox per row when rows can be selected), the pages and the dialog that confirms the list's
+ * destructive actions. A search's rows are shown whole, in the same table, with no pages.
  */
 export function ManagementTable<Item extends { id: string }>({
   list,
@@ -43,15 +49,26 @@ export function ManagementTable<Item extends { id: string }>({
   rowData,
   selectLabel,
   rowActions,
+  searchLabel,
 }: ManagementTableProps<Item>) {
   const { t } = useLingui();
-  const { resource, items, total, page, pageSize, selection, confirmation } = list;
+  const { resource, items, total, page, pageSize, selection, confirmation, searching } = list;
   const ids = items.map((item) => item.id);
+  const query = list.query.trim();
 
   return (
     <>
+      {list.searchable && <ListSearch list={list} label={searchLabel ?? t`Search`} />}
       <ResourceStatus resource={resource} errorTitle={errorTitle} />
-      {resource.data && items.length === 0 && empty}
+      {resource.data &&
+        items.length === 0 &&
+        (searching ? (
+          <Notice level={3} icon={<SearchX size={28} />} title={t`Nothing matches “${query}”`}>
+            {t`Try another word, or clear the search to see every row.`}
+          </Notice>
+        ) : (
+          empty
+        ))}
       {items.length > 0 && (
         <div className={tableStyles.wrap}>
           <table className={`${tableStyles.table} ${tableStyles.oneLine}`}>
@@ -103,7 +120,7 @@ export function ManagementTable<Item extends { id: string }>({
           </table>
         </div>
       )}
-      {pageSize !== undefined && total > pageSize && <Pagination page={page} pageSize={pageSize} total={total} onPage={list.setPage} />}
+      {pageSize !== undefined && !searching && total > pageSize && <Pagination page={page} pageSize={pageSize} total={total} onPage={list.setPage} />}
 
       <ConfirmDialog
         open={list.confirming}

@@ -15,13 +15,18 @@ const unmounts: (() => void)[] = [];
 afterEach(() => {
   unmounts.splice(0).forEach((unmount) => act(unmount));
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 /** Renders the hook in a component and gives its latest value. */
-async function renderList(load: (page: number) => Promise<ListPage<Row> | readonly Row[]>, pageSize?: number) {
+async function renderList(
+  load: (page: number) => Promise<ListPage<Row> | readonly Row[]>,
+  pageSize?: number,
+  search?: (query: string) => Promise<readonly Row[]>,
+) {
   let latest: ManagementList<Row> | undefined;
   function Probe() {
-    latest = useManagementList({ load, pageSize });
+    latest = useManagementList({ load, pageSize, search });
     return null;
   }
   const root = createRoot(document.createElement('div'));
@@ -155,5 +160,52 @@ describe('useManagementList editor', () => {
     expect(view.list.editor).toBeUndefined();
     expect(success).toHaveBeenCalledWith('Saved');
     expect(store.load).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('useManagementList search', () => {
+  it('shows the matching rows whole once typing pauses, with the ticks cleared, and the page again when cleared', async () => {
+    vi.useFakeTimers();
+    const store = rowStore(25, 10);
+    const search = vi.fn(async (query: string) => [{ id: `match-${query}` }]);
+    const view = await renderList(store.load, 10, search);
+    expect(view.list.searchable).toBe(true);
+    act(() => view.list.setPage(2));
+    await settle();
+    act(() => view.list.selection.toggle('row-11'));
+
+    act(() => view.list.setQuery('no'));
+    await act(() => vi.advanceTimersByTimeAsync(150));
+    act(() => view.list.setQuery(' note '));
+    await act(() => vi.advanceTimersByTimeAsync(199));
+    expect(search).not.toHaveBeenCalled();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await settle();
+    expect(search.mock.calls).toEqual([['note']]);
+    expect(ids(view.list)).toEqual(['match-note']);
+    expect(view.list.searching).toBe(true);
+    expect(view.list.selection.selected.size).toBe(0);
+
+    // A row action (a delete, an edit) reloads the search, not a page.
+    await act(() => view.list.run(async () => {}));
+    await settle();
+    expect(search).toHaveBeenCalledTimes(2);
+    expect(store.load).toHaveBeenCalledTimes(2);
+
+    act(() => view.list.setQuery(''));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    await settle();
+    expect(view.list.searching).toBe(false);
+    expect(view.list.page).toBe(2);
+    expect(ids(view.list)[0]).toBe('row-11');
+    expect(view.list.total).toBe(25);
+  });
+
+  it('has no search where the list gives none', async () => {
+    const view = await renderList(rowStore(3, 10).load, 10);
+    expect(view.list.searchable).toBe(false);
+    act(() => view.list.setQuery('x'));
+    await settle();
+    expect(view.list.searching).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
+import { SEARCH_PAUSE_MS } from '../../../../machines/fs-search.machine';
 import { toasts } from '../../../lib/toast';
 import { useResource, type Resource } from '../../../lib/use-resource';
 import { useSelection } from '../../../lib/use-selection';
@@ -29,6 +30,8 @@ interface ManagementListOptions<Item> {
   load: (page: number) => Promise<ListPage<Item> | readonly Item[]>;
   /** Rows per page of a paged list; a list shown whole has none. */
   pageSize?: number;
+  /** The rows matching a search, shown whole in place of the pages: a list that has it shows a search field. */
+  search?: (query: string) => Promise<readonly Item[]>;
 }
 
 export interface ManagementList<Item> {
@@ -38,6 +41,13 @@ export interface ManagementList<Item> {
   page: number;
   pageSize?: number;
   setPage: (page: number) => void;
+  /** Whether the list can be searched. */
+  searchable: boolean;
+  /** What is typed in the search field; the list shows the pages again when it is empty. */
+  query: string;
+  setQuery: (query: string) => void;
+  /** The rows shown are a search's, not a page's. */
+  searching: boolean;
   selection: ReturnType<typeof useSelection>;
   /** The last confirmation asked for, kept while its dialog closes so its text does not change under the fade. */
   confirmation?: Confirmation;
@@ -61,11 +71,14 @@ const asListPage = <Item>(answer: ListPage<Item> | readonly Item[]): ListPage<It
   isWholeList(answer) ? { items: answer, total: answer.length } : answer;
 
 /** The state a management page keeps around its table: the page shown, the ticked rows, the confirmation and edit dialogs. */
-export function useManagementList<Item>({ load, pageSize }: ManagementListOptions<Item>): ManagementList<Item> {
+export function useManagementList<Item>({ load, pageSize, search }: ManagementListOptions<Item>): ManagementList<Item> {
   const [page, setPage] = useState(1);
-  const resource = useResource(() => load(page).then(asListPage));
+  const [query, setQuery] = useState('');
+  const searchFor = search ? query.trim() : '';
+  const resource = useResource(() => (search && searchFor ? search(searchFor).then(asListPage) : load(page).then(asListPage)));
   const { reload } = resource;
   const selection = useSelection();
+  const { clear: clearSelection } = selection;
   const [confirmation, setConfirmation] = useState<Confirmation>();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -82,11 +95,27 @@ export function useManagementList<Item>({ load, pageSize }: ManagementListOption
     reload();
   }, [page, reload]);
 
+  // A search is sent once typing pauses (at once when it is cleared). Ticks on rows no longer shown would make a
+  // batch delete reach rows the admin cannot see: they go.
+  const [shownQuery, setShownQuery] = useState('');
+  useEffect(() => {
+    if (shownQuery === searchFor) return;
+    const timer = setTimeout(
+      () => {
+        setShownQuery(searchFor);
+        clearSelection();
+        reload();
+      },
+      searchFor ? SEARCH_PAUSE_MS : 0,
+    );
+    return () => clearTimeout(timer);
+  }, [searchFor, shownQuery, reload, clearSelection]);
+
   // Deleting the last rows of the last page leaves a page past the end: show the new last page instead.
   const lastPage = pageSize ? Math.max(1, Math.ceil(total / pageSize)) : 1;
   useEffect(() => {
-    if (resource.status === 'ready' && page > lastPage) setPage(lastPage);
-  }, [resource.status, page, lastPage]);
+    if (resource.status === 'ready' && !shownQuery && page > lastPage) setPage(lastPage);
+  }, [resource.status, shownQuery, page, lastPage]);
 
   const run = useCallback(
     async (work: () => Promise<void>) => {
@@ -116,6 +145,10 @@ export function useManagementList<Item>({ load, pageSize }: ManagementListOption
     page,
     pageSize,
     setPage,
+    searchable: Boolean(search),
+    query,
+    setQuery,
+    searching: shownQuery !== '',
     selection,
     confirmation,
     confirming,

@@ -16,6 +16,7 @@ import { DateCell } from '../management/DateCell';
 import { ManagementTable, type Column } from '../management/ManagementTable';
 import { useManagementList } from '../management/use-management-list';
 import { MountFormDialog } from './MountFormDialog';
+import { MountIndexes } from './MountIndexes';
 import { SyncSchedules } from './SyncSchedules';
 import { WebdavAddress } from './WebdavAddress';
 
@@ -139,6 +140,7 @@ export default function MountManagement({ title }: { title: string }) {
         )}
       />
 
+      <MountIndexes mountsKey={list.items.map((mount) => `${mount.id}:${mount.mount_path}`).join()} />
       <SyncSchedules />
 
       {list.editor && configs.data && (

@@ -13,6 +13,7 @@ import { PasteEditDialog } from '../../../components/paste-edit/PasteEditDialog'
 import { QrDialog } from '../../../components/share-link/QrDialog';
 import { pasteShareUrl } from '../../../lib/api/paste-reads';
 import { batchDeletePastes, clearExpiredPastes, deletePaste, listPastes } from '../../../lib/api/pastes';
+import { searchShares } from '../../../lib/api/search';
 import { toasts } from '../../../lib/toast';
 import { DateCell } from '../management/DateCell';
 import { DeleteSelectedButton } from '../management/DeleteSelectedButton';
@@ -26,7 +27,11 @@ import { markdownToPlainText } from './plain-text';
 export default function TextManagement({ title }: { title: string }) {
   const { t } = useLingui();
   const { role } = useAuth();
-  const list = useManagementList({ load: (page) => listPastes(page, ADMIN_PASTE_PAGE_SIZE), pageSize: ADMIN_PASTE_PAGE_SIZE });
+  const list = useManagementList({
+    load: (page) => listPastes(page, ADMIN_PASTE_PAGE_SIZE),
+    pageSize: ADMIN_PASTE_PAGE_SIZE,
+    search: (query) => searchShares(query).then((found) => found.pastes),
+  });
   const [qrFor, setQrFor] = useState<PasteSummary>();
 
   const stateText: Record<PasteState, string> = { active: t`Active`, expired: t`Expired`, used_up: t`Used up` };
@@ -119,6 +124,7 @@ export default function TextManagement({ title }: { title: string }) {
         list={list}
         columns={columns}
         errorTitle={t`The shares could not be loaded`}
+        searchLabel={t`Search by link, remark or text`}
         empty={
           <Notice level={2} icon={<FileText size={32} />} title={t`No text shares yet`}>
             {t`Write something on the home page and share it; it will be listed here.`}
