@@ -81,24 +81,28 @@ function decodeCursor(text: string | undefined): Cursor {
 export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchInput, lang: Lang): Promise<FsSearchResult> {
   const cursor = decodeCursor(input.cursor);
   const scopes = mountScopes(await visibleMounts(deps, caller.principal), scopeOf(caller, input.path));
-  const indexes = await mountIndexes(deps.db, scopes.map((scope) => scope.mount), lang);
-  const incomplete = indexes.filter((index) => index.state !== 'complete');
-  if (scopes.length === 0) return { items: [], nextCursor: null, complete: true, incomplete };
+  if (scopes.length === 0) return { items: [], nextCursor: null, complete: true, incomplete: [] };
+  const incomplete = await incompleteIndexes(deps, scopes, lang);
 
   await indexerOf(deps).settle(scopes.map((scope) => scope.mount.id));
   const db = deps.db;
   const q = input.q;
   const contains = `%${escapeLike(q)}%`;
   const postgres = dialectOf(db) === 'postgres';
-  let query = db
-    .selectFrom('fs_index_entries as e')
+  const trigrams = !postgres && Array.from(q).length >= TRIGRAM;
+  let query = (
+    trigrams
+      ? // Driven by the trigram index: a join, where `id in (…)` made SQLite walk the mount's rows (4× the time).
+        db.selectFrom('fs_index_entries as e').innerJoin(
+          sql<{ rowid: number }>`(select rowid from fs_index_fts where fs_index_fts match ${`"${q.replace(/"/g, '""')}"`})`.as('f'),
+          (join) => join.onRef('f.rowid', '=', 'e.id'),
+        )
+      : db.selectFrom('fs_index_entries as e')
+  )
     .select(['e.mount_id', 'e.path', 'e.parent', 'e.name', 'e.is_dir', 'e.size', 'e.modified'])
     .where((eb) => eb.or(scopes.map((scope) => inScope(eb, scope))));
   if (postgres) query = query.where(sql<SqlBool>`lower(e.name) like lower(${contains}) escape '\\'`);
-  else if (Array.from(q).length >= TRIGRAM) {
-    const phrase = `"${q.replace(/"/g, '""')}"`;
-    query = query.where(sql<SqlBool>`e.id in (select rowid from fs_index_fts where fs_index_fts match ${phrase})`);
-  } else query = query.where(sql<SqlBool>`e.name like ${contains} escape '\\'`);
+  else if (!trigrams) query = query.where(sql<SqlBool>`e.name like ${contains} escape '\\'`);
   if (input.type) query = query.where('e.is_dir', '=', input.type === 'folder' ? 1 : 0);
   query =
     input.order === 'newest'
@@ -114,6 +118,14 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
     complete: incomplete.length === 0,
     incomplete,
   };
+}
+
+/** The searched mounts whose index is not complete (counting entries only for those: a count reads every row). */
+async function incompleteIndexes(deps: AppDeps, scopes: MountScope[], lang: Lang) {
+  const ids = scopes.map((scope) => scope.mount.id);
+  const complete = await deps.db.selectFrom('fs_index_mounts').select('mount_id').where('mount_id', 'in', ids).where('state', '=', 'complete').execute();
+  const done = new Set(complete.map((row) => row.mount_id));
+  return mountIndexes(deps.db, scopes.map((scope) => scope.mount).filter((mount) => !done.has(mount.id)), lang);
 }
 
 type Eb = ExpressionBuilder<Database & { e: FsIndexEntriesTable }, 'e'>;
