@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mountIndexSchema } from '../../../contract/search';
+import { mountIndexListSchema, mountIndexSchema, type MountIndex } from '../../../contract/search';
 import { storageConfigSchema } from '../../../contract/storage';
 import { davClient } from '../../../tests/fixtures/dav';
 import type { Bytes } from '../../../tests/fixtures/files';
@@ -195,6 +195,23 @@ describe.each<Kind>(['LOCAL', 'S3'])('searching a %s mount', (kind) => {
     expect((await expectError(await search.rebuild('no-such-mount'), 404)).data.error).toBe('not_found');
     expect((await expectError(await search.update('no-such-mount', { rescanMinutes: 5 }), 404)).data.error).toBe('not_found');
     await expectError(await t.request('/api/admin/fs/search?q=a'), 401);
+  });
+
+  it.runIf(kind === 'S3')('says when a storage cannot be indexed, in the caller\'s language, and searches on', async () => {
+    const missing = await expectOk(await t.request('/api/s3-configs', { token: t.token, json: s3!.configRequest({ name: 'gone', bucket_name: 'no-such-bucket' }) }), storageConfigSchema, 201);
+    const mount = await createMount(t, t.token, { name: 'Missing', storage_type: 'S3', storage_config_id: missing.id, mount_path: '/missing' });
+    let failed: MountIndex | undefined;
+    await vi.waitFor(async () => {
+      const answer = await t.request('/api/admin/fs/index', { token: t.token, headers: { 'accept-language': 'zh-CN' } });
+      failed = (await expectOk(answer, mountIndexListSchema)).find((index) => index.mountId === mount.id);
+      expect(failed?.state).toBe('failed');
+    });
+    expect(failed).toMatchObject({ entries: 0, foldersPending: 0, error: '无法列出存储内容，索引未能建立；将在下次重新扫描时再试' });
+    expect(failed?.nextRescanAt).not.toBeNull();
+    const answer = await search.searchOk('report', { type: 'file' });
+    expect(answer.items.map((item) => item.path)).toEqual([`${root}/docs/Annual-Report-2024.pdf`]);
+    expect(answer.incomplete.find((index) => index.mountId === mount.id)).toMatchObject({ state: 'failed', error: expect.stringContaining('could not be listed') });
+    expect(JSON.stringify(answer)).not.toMatch(/no-such-bucket|NoSuchBucket|127\.0\.0\.1/);
   });
 
   it.runIf(kind === 'LOCAL')('finds a file written straight to the disk at the next rescan', async () => {
