@@ -123,6 +123,16 @@ function sqliteIndexBytes(dataDir: string): number {
   }
 }
 
+async function runSql(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * `npm run bench -- search`: a LOCAL mount of 100,000 files in 1,000 folders (names from a fixed seed, Latin and
  * Chinese), its index built through a production server and searched over HTTP, on SQLite and on PostgreSQL.
@@ -147,8 +157,13 @@ export async function searchBench() {
     }
     const cluster = await startPostgresCluster();
     try {
-      const schema = await freshSchema(cluster.url);
-      const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
+      // A database whose LC_CTYPE knows Chinese letters, as a production one in a UTF-8 locale does: pg_trgm then
+      // indexes them (the test cluster's C locale treats them as spaces).
+      await runSql(cluster.url, "create database bench template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C.UTF-8'");
+      const url = cluster.url.replace(/\/postgres$/, '/bench');
+      await runSql(url, 'create extension if not exists pg_trgm schema public');
+      const schema = await freshSchema(url);
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
       try {
         const env = { DATABASE_URL: schema.url, ENCRYPTION_KEY: randomBytes(32).toString('hex'), SHARED_DATA_DIR: '1' };
         const indexBytes = async () => {

@@ -4,6 +4,7 @@ import { mimeTypeOf } from '../../../contract/mime';
 import type { FsSearchHit, FsSearchResult, fsSearchQuerySchema } from '../../../contract/search';
 import type { AppDeps } from '../../context';
 import { dialectOf } from '../../db/dialect';
+import type { DB } from '../../db/database';
 import type { Database, FsIndexEntriesTable } from '../../db/schema';
 import { badInput } from '../../errors';
 import type { Lang } from '../../i18n/messages';
@@ -86,6 +87,29 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
 
   await indexerOf(deps).settle(scopes.map((scope) => scope.mount.id));
   const db = deps.db;
+  const long = Array.from(input.q).length >= TRIGRAM;
+  const rows =
+    dialectOf(db) === 'postgres' && long
+      ? await db.transaction().execute(async (trx) => {
+          // PostgreSQL's planner prices a scan of every row below the trigram index (lower() per row costs it
+          // nothing), and chose it: 5–10 times slower than the index (bench/README.md, search).
+          await sql`set local enable_seqscan = off`.execute(trx);
+          return hitsQuery(trx, scopes, input, cursor.offset).execute();
+        })
+      : await hitsQuery(db, scopes, input, cursor.offset).execute();
+
+  const mountPaths = new Map(scopes.map((scope) => [scope.mount.id, scope.mount.mount_path]));
+  const items = rows.slice(0, input.limit).map((row) => hitOf(row, mountPaths.get(row.mount_id) ?? '/'));
+  return {
+    items,
+    nextCursor: rows.length > input.limit ? encodeCursor({ offset: cursor.offset + input.limit }) : null,
+    complete: incomplete.length === 0,
+    incomplete,
+  };
+}
+
+/** One page of hits (and one more, to know whether another page follows), in the order asked for. */
+function hitsQuery(db: DB, scopes: MountScope[], input: FsSearchInput, offset: number) {
   const q = input.q;
   const contains = `%${escapeLike(q)}%`;
   const postgres = dialectOf(db) === 'postgres';
@@ -108,16 +132,7 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
     input.order === 'newest'
       ? query.orderBy(sql`e.modified desc nulls last`)
       : query.orderBy(sql`case when substr(lower(e.name), 1, ${Array.from(q).length}) = lower(${q}) then 0 else 1 end`).orderBy(sql`length(e.name)`).orderBy('e.name');
-  const rows = await query.orderBy('e.path').orderBy('e.mount_id').limit(input.limit + 1).offset(cursor.offset).execute();
-
-  const mountPaths = new Map(scopes.map((scope) => [scope.mount.id, scope.mount.mount_path]));
-  const items = rows.slice(0, input.limit).map((row) => hitOf(row, mountPaths.get(row.mount_id) ?? '/'));
-  return {
-    items,
-    nextCursor: rows.length > input.limit ? encodeCursor({ offset: cursor.offset + input.limit }) : null,
-    complete: incomplete.length === 0,
-    incomplete,
-  };
+  return query.orderBy('e.path').orderBy('e.mount_id').limit(input.limit + 1).offset(offset);
 }
 
 /** The searched mounts whose index is not complete (counting entries only for those: a count reads every row). */
