@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -10,7 +10,7 @@ import { sqlitePath } from '../../server/db/database';
 import { adminToken, localStorageRoot, startServer, type RunningServer } from '../../tests/e2e/harness';
 import { freshSchema, postgresAvailable, startPostgresCluster } from '../../tests/fixtures/postgres';
 import { MiB } from '../measure';
-import { residentBytes } from '../processes';
+import { residentBytes, statFields } from '../processes';
 import { benchSize } from '../size';
 import { benchQueries, benchTree, type BenchTree } from './names';
 
@@ -18,6 +18,12 @@ const note = (text: string) => process.stderr.write(`[search] ${text}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 /** The build's end and the server's RSS are read this often: each look counts the index's entries, which is work too. */
 const POLL_MS = 250;
+
+/** CPU time (user + system) a process has used, in ms (/proc's ticks are 10 ms). */
+const cpuMs = (pid: number) => {
+  const fields = statFields(String(pid));
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
@@ -55,6 +61,8 @@ interface Figures {
   rssMb: number;
   p50: number;
   p95: number;
+  /** The server process's CPU time per query: what a query costs whatever else the machine runs (SQLite's work included, PostgreSQL's not). */
+  serverCpuMs: number;
   indexBytes: number;
 }
 
@@ -88,6 +96,7 @@ async function measure(tree: BenchTree, dataDir: string, treeDir: string, env: R
     note(`built ${index.entries} entries in ${round(buildS)} s`);
 
     const times: number[] = [];
+    const cpuBefore = cpuMs(server.pid);
     let hits = 0;
     for (const q of benchQueries(benchSize(200, 40))) {
       const start = performance.now();
@@ -95,10 +104,11 @@ async function measure(tree: BenchTree, dataDir: string, treeDir: string, env: R
       times.push(performance.now() - start);
       hits += found.items.length;
     }
+    const serverCpuMs = (cpuMs(server.pid) - cpuBefore) / times.length;
     times.sort((a, b) => a - b);
-    note(`${times.length} queries, ${hits} hits, slowest ${round(times.at(-1) ?? 0)} ms`);
+    note(`${times.length} queries, ${hits} hits, slowest ${round(times.at(-1) ?? 0)} ms; load average ${loadavg().map((load) => round(load, 1)).join(' ')}`);
     renameSync(storage, treeDir);
-    return { buildS, rssMb: peak / MiB, p50: percentile(times, 50), p95: percentile(times, 95), indexBytes: await indexBytes(api) };
+    return { buildS, rssMb: peak / MiB, p50: percentile(times, 50), p95: percentile(times, 95), serverCpuMs, indexBytes: await indexBytes(api) };
   } finally {
     await server.stop();
   }
@@ -108,6 +118,7 @@ function print(name: string, figures: Figures, files: number) {
   console.log(`search_build_s_${name}: ${round(figures.buildS)}`);
   console.log(`search_p50_ms_${name}: ${round(figures.p50)}`);
   console.log(`search_p95_ms_${name}: ${round(figures.p95)}`);
+  console.log(`search_server_cpu_ms_per_query_${name}: ${round(figures.serverCpuMs)}`);
   console.log(`search_index_bytes_per_file_${name}: ${Math.round(figures.indexBytes / files)}`);
   console.log(`search_build_rss_mb_${name}: ${round(figures.rssMb, 1)}`);
 }
