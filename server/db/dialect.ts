@@ -218,3 +218,10 @@ export async function lockTransaction(trx: AnyDb, name: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`.execute(trx);
 }
+
+/**
+ * The end of a subquery that picks a row to claim: on PostgreSQL the rows other transactions are claiming are
+ * skipped (without it, two claimers pick the same row and the loser gets none while others are free). SQLite runs
+ * one write at a time and needs nothing.
+ */
+export const skipLocked = (db: AnyDb): RawBuilder<unknown> => (dialectOf(db) === 'postgres' ? sql`for update skip locked` : sql``);

@@ -9,6 +9,7 @@ import { fileClient } from '../../../tests/fixtures/files';
 import { fsClient } from '../../../tests/fixtures/fs';
 import { searchClient } from '../../../tests/fixtures/search';
 import { expectOk, FakeClock, MINUTE, useTestApp } from '../../../tests/fixtures/test-app';
+import { queueFolders } from './index-records';
 import { Indexer, indexerOf } from './indexer';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -18,6 +19,22 @@ const FILES_PER_FOLDER = 5;
 
 describe('a mount index build', () => {
   const t = useTestApp();
+
+  it('gives each queued folder to one reader at a time, however many claim at once', async () => {
+    const mountId = (await fsClient(t, { token: t.token }).listOk('/local')).mountId ?? '';
+    await indexerOf(t.deps).stop();
+    const folders = Array.from({ length: 20 }, (_, index) => `claimed-${index}`);
+    await queueFolders(t.db, mountId, folders, false, t.clock.now());
+    const readers = [new Indexer(t.deps, 'reader-a'), new Indexer(t.deps, 'reader-b')];
+    const claims = await Promise.all(Array.from({ length: 30 }, (_, index) => readers[index % 2]!.claim({ mountIds: [mountId] })));
+    const claimed = claims.filter((row) => row !== undefined).map((row) => row.folder);
+    expect(claimed.sort()).toEqual([...folders].sort());
+    // Claimed rows are nobody else's until their claim lapses.
+    expect(await readers[0]!.claim({ mountIds: [mountId] })).toBeUndefined();
+    t.clock.advance(3 * MINUTE);
+    expect(await readers[1]!.claim({ mountIds: [mountId] })).toBeDefined();
+    await t.db.deleteFrom('fs_index_pending').where('mount_id', '=', mountId).execute();
+  });
 
   it('killed halfway is finished by another app on the same database, with no entry twice', async () => {
     const fs = fsClient(t, { token: t.token });

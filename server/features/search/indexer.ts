@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../context';
+import { skipLocked } from '../../db/dialect';
 import { INSTANCE_ID } from '../../db/leases';
 import { hasIndex, queueDueRescans, queueFolders, queueMissingBuilds, ROOT_FOLDER } from './index-records';
 import { readFolder, type PendingFolder } from './read-folder';
@@ -127,7 +128,7 @@ export class Indexer {
       where ${free} and (mount_id, folder) = (
         select mount_id, folder from fs_index_pending
         where ${free} ${inMounts} ${shallow}
-        order by deep, queued_at, folder limit 1)
+        order by deep, queued_at, folder limit 1 ${skipLocked(this.deps.db)})
       returning mount_id, folder, deep, generation`.execute(this.deps.db);
     return claimed.rows[0];
   }
