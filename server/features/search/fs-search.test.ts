@@ -120,7 +120,7 @@ describe.each<Kind>(['LOCAL', 'S3'])('searching a %s mount', (kind) => {
     await expectError(await asKey.rebuild(mountId), 403);
   });
 
-  it('sees every write through Clipstash at once: upload, mkdir, rename, move, delete, a copy job, WebDAV PUT', async () => {
+  it('sees every write through Clipstash at once: upload, mkdir, rename, move, delete, a copy job, a batch move, WebDAV PUT', async () => {
     await fs.uploadOk(`${root}/fresh`, 'uploaded-kiwi.txt', text('k'));
     expect(await search.paths('kiwi')).toEqual([`${root}/fresh/uploaded-kiwi.txt`]);
 
@@ -148,6 +148,10 @@ describe.each<Kind>(['LOCAL', 'S3'])('searching a %s mount', (kind) => {
     const job = await jobs.createOk({ type: 'copy', items: [{ sourcePath: `${root}/jobsrc`, targetPath: `${root}/jobdst/` }] });
     expect((await jobs.ended(job.id)).status).toBe('completed');
     expect((await search.paths('copied-fig')).sort()).toEqual([`${root}/jobdst/jobsrc/inner/copied-fig.txt`, `${root}/jobsrc/inner/copied-fig.txt`]);
+
+    // A batch move of a folder into another: the tree below it is found at its new place only.
+    expect((await fs.post('batch-move', { items: [{ sourcePath: `${root}/jobdst/jobsrc`, targetPath: `${root}/fresh/` }] })).status).toBe(200);
+    expect((await search.paths('copied-fig')).sort()).toEqual([`${root}/fresh/jobsrc/inner/copied-fig.txt`, `${root}/jobsrc/inner/copied-fig.txt`]);
 
     const dav = davClient(t, ADMIN_USERNAME, ADMIN_PASSWORD);
     expect((await dav.put(`${root}/fresh/dav-guava.txt`, 'guava')).status).toBe(201);
