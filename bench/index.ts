@@ -14,6 +14,7 @@ import { pageWeight } from './page-weight';
 import { reads } from './reads';
 import { scale } from './scale';
 import { server } from './server';
+import { searchBench } from './search/index';
 import { shareSearch } from './share-search';
 import { serverCopy } from './server-copy/index';
 import { streamingMemory } from './streaming-memory';
@@ -29,6 +30,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'page-weight': pageWeight,
   reads,
   scale,
+  search: searchBench,
   server,
   'server-copy': serverCopy,
   'share-search': shareSearch,
@@ -44,11 +46,11 @@ const benchmarks: Record<string, () => Promise<void>> = {
  */
 const slow = ['transfer', 'copy'];
 /**
- * `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes) and
- * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by a server's copy jobs and by the SDK) run only
- * when named.
+ * `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes),
+ * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by a server's copy jobs and by the SDK) and
+ * `search` (100,000 files indexed and searched on SQLite and PostgreSQL) run only when named.
  */
-const namedOnly = ['batch', 'batch-picker', 'server-copy'];
+const namedOnly = ['batch', 'batch-picker', 'server-copy', 'search'];
 const byDefault = Object.keys(benchmarks).filter(
   (name) => !namedOnly.includes(name) && (!slow.includes(name) || process.env.BENCH_SIZE_MB !== undefined),
 );

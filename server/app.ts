@@ -33,6 +33,7 @@ import { systemRoutes } from './features/settings/routes';
 import { urlUploadRoutes } from './features/file-shares/url-upload-routes';
 import { davRoutes } from './features/webdav/routes';
 import { transferRoutes } from './features/transfers/routes';
+import { fsIndexRoutes, fsSearchRoutes } from './features/search/routes';
 
 /** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
 export function createApp(deps: AppDeps) {
@@ -62,6 +63,9 @@ export function createApp(deps: AppDeps) {
   api.route('/local-storage', localStorageRoutes(deps));
   api.route('/admin/mounts', adminMountRoutes(deps));
   api.route('/user/mounts', userMountRoutes(deps));
+  api.route('/admin/fs/index', fsIndexRoutes(deps));
+  api.route('/admin/fs', fsSearchRoutes(deps, 'admin'));
+  api.route('/user/fs', fsSearchRoutes(deps, 'user'));
   api.route('/admin/fs', fsRoutes(deps, 'admin'));
   api.route('/user/fs', fsRoutes(deps, 'user'));
   api.route('/admin/cache', cacheRoutes(deps, 'admin'));

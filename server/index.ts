@@ -13,6 +13,7 @@ import { viewCountsOf } from './features/shares/view-counts';
 import { transfersOf } from './features/transfers/registry';
 import { jobsOf } from './features/jobs/service';
 import { startScheduleClock } from './features/jobs/schedules';
+import { indexerOf } from './features/search/indexer';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -36,6 +37,8 @@ async function main() {
   await jobsOf(deps).start();
   console.log(`Jobs instance: ${jobsOf(deps).instance}`);
   const stopSchedules = startScheduleClock(deps);
+  // The mounts' search index: builds for mounts without one, the queue a killed build left, rescans when due.
+  await indexerOf(deps).start();
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -61,8 +64,8 @@ async function main() {
     // Another instance takes the sweep over at once instead of when the lease expires.
     // Running jobs put their items in flight back and let go of their leases: another instance goes on at once.
     // Views counted in memory and the transfers' last state are written before the database closes.
-    void jobsOf(deps)
-      .stop()
+    // The folder being indexed is finished; the rest of the queue waits in the database.
+    void Promise.all([jobsOf(deps).stop(), indexerOf(deps).stop()])
       .then(() => Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush()]))
       .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))
       .catch(() => undefined)

@@ -8,7 +8,8 @@ import { migrations, type DB } from './database';
  * it was. Rows are read in the source's insertion order, so that PostgreSQL's insertion-order column keeps it.
  * Verified per table by the row count and an order-independent checksum of every row (the two databases sort text
  * differently). Re-runnable: a target that already holds data is refused unless `replace`, which empties it first
- * (in the same transaction).
+ * (in the same transaction). The mounts' search index (`fs_index_*`) is not copied: it is derived from the storages,
+ * and the target's first start queues a build of every mount's index.
  */
 export interface CopyOptions {
   /** Empty a target that already holds data before copying. */
@@ -111,6 +112,7 @@ async function sourceTables(source: DB): Promise<SourceTable[]> {
   const names = await sql<{ name: string }>`
     select name from pragma_table_list
     where schema = 'main' and type = 'table' and name not like 'sqlite\\_%' escape '\\' and name not like 'kysely\\_%' escape '\\'
+      and name not like 'fs\\_index\\_%' escape '\\'
     order by name`.execute(source);
   const tables: SourceTable[] = [];
   for (const { name } of names.rows) {

@@ -16,6 +16,7 @@ import { nameReservations } from './migrations/012-name-reservations';
 import { jobs } from './migrations/013-jobs';
 import { liveTransfers } from './migrations/014-live-transfers';
 import { remoteStorages } from './migrations/015-remote-storages';
+import { fsIndex } from './migrations/016-fs-index';
 import { shareSearch } from './migrations/017-share-search';
 import type { Database } from './schema';
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '013-jobs': jobs,
   '014-live-transfers': liveTransfers,
   '015-remote-storages': remoteStorages,
+  '016-fs-index': fsIndex,
   '017-share-search': shareSearch,
 };
 

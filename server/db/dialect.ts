@@ -235,3 +235,10 @@ export async function trigramOperatorClass(db: AnyDb): Promise<RawBuilder<unknow
   if (!schema) throw new Error('PostgreSQL: the pg_trgm extension could not be created');
   return sql`${sql.id(schema)}.gin_trgm_ops`;
 }
+
+/**
+ * The end of a subquery that picks a row to claim: on PostgreSQL the rows other transactions are claiming are
+ * skipped (without it, two claimers pick the same row and the loser gets none while others are free). SQLite runs
+ * one write at a time and needs nothing.
+ */
+export const skipLocked = (db: AnyDb): RawBuilder<unknown> => (dialectOf(db) === 'postgres' ? sql`for update skip locked` : sql``);

@@ -3,6 +3,7 @@ import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
 import type { StorageType } from '../../contract/storage';
 import type { FsConflictPolicy } from '../../contract/fs';
+import type { IndexState } from '../../contract/search';
 import type { Actor, JobStatus, JobType, SyncMode, TransferKind, TransferOutcome } from '../../contract/jobs';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
@@ -378,6 +379,43 @@ export interface SyncSchedulesTable {
   updated_at: string;
 }
 
+/** A file or folder of a mount, as its search index last saw it (016-fs-index). */
+export interface FsIndexEntriesTable {
+  id: Generated<number>;
+  mount_id: string;
+  /** Inside the mount, no leading slash; folders without a trailing one. */
+  path: string;
+  /** The folder holding it, inside the mount ('' for the mount's root). */
+  parent: string;
+  name: string;
+  is_dir: Flag;
+  size: number;
+  modified: string | null;
+}
+
+/** A mount's index: its state and rescan schedule (016-fs-index). */
+export interface FsIndexMountsTable {
+  mount_id: string;
+  state: IndexState;
+  built_at: string | null;
+  /** The message key of the failure that stopped the last build. */
+  error: string | null;
+  rescan_minutes: Generated<number>;
+  next_rescan_at: string | null;
+}
+
+/** A folder of a mount still to be read into its index; `deep`: its known subfolders too (016-fs-index). */
+export interface FsIndexPendingTable {
+  mount_id: string;
+  folder: string;
+  deep: Flag;
+  /** Bumped by each queueing: a reader deletes the row only if nobody queued it again meanwhile. */
+  generation: Generated<number>;
+  holder: string | null;
+  held_until: string | null;
+  queued_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -401,4 +439,7 @@ export interface Database {
   jobs: JobsTable;
   job_items: JobItemsTable;
   sync_schedules: SyncSchedulesTable;
+  fs_index_entries: FsIndexEntriesTable;
+  fs_index_mounts: FsIndexMountsTable;
+  fs_index_pending: FsIndexPendingTable;
 }

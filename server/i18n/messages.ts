@@ -283,6 +283,12 @@ export const messages = {
     zh: '{field} 中的名称对此存储来说过长：这里最多可容纳 {max} 字节的 UTF-8（即同样多的拉丁字母，或 {cjk} 个汉字）',
   },
   fs_exists: { en: 'Something already exists at {path}', zh: '{path} 已存在' },
+  fs_index_rebuilding: { en: 'The index of this mount is being rebuilt', zh: '正在重建此挂载点的索引' },
+  fs_index_updated: { en: 'Index settings saved', zh: '索引设置已保存' },
+  fs_index_unreadable: {
+    en: 'The storage could not be listed, so the index was not built; it is tried again at the next rescan',
+    zh: '无法列出存储内容，索引未能建立；将在下次重新扫描时再试',
+  },
   job_created: { en: 'Job created', zh: '任务已创建' },
   sync_schedule_created: { en: 'Sync schedule created', zh: '同步计划已创建' },
   sync_schedule_updated: { en: 'Sync schedule updated', zh: '同步计划已更新' },

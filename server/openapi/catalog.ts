@@ -3,6 +3,7 @@ import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
 import { fileRequestDocs } from './catalog/file-requests';
 import { fsDocs } from './catalog/fs';
+import { fsIndexDocs, fsSearchDocs } from './catalog/fs-search';
 import { jobsDocs, syncScheduleDocs } from './catalog/jobs';
 import { mountDocs, storageDocs } from './catalog/mounts';
 import { pasteDocs } from './catalog/pastes';
@@ -21,6 +22,8 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   fileDocs,
   uploadDocs,
   fsDocs,
+  fsSearchDocs,
+  fsIndexDocs,
   mountDocs,
   storageDocs,
   authDocs,

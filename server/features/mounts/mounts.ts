@@ -8,6 +8,8 @@ import { ApiError, badInput } from '../../errors';
 import { isWithin } from '../../../contract/fs-paths';
 import { clearMountCache } from '../fs/shared-directory-cache';
 import { findStorageConfig } from '../storages/configs';
+import { queueBuild } from '../search/index-records';
+import { indexerOf } from '../search/indexer';
 
 export type MountRow = Selectable<MountsTable>;
 export type CreateMountInput = v.InferOutput<typeof createMountRequestSchema>;
@@ -98,6 +100,7 @@ export async function createMount(deps: AppDeps, principal: Principal, input: Cr
       updated_at: at,
     })
     .execute();
+  await indexMount(deps, id);
   return getMount(deps, principal, id);
 }
 
@@ -124,9 +127,18 @@ export async function updateMount(deps: AppDeps, principal: Principal, id: strin
     .where('id', '=', id)
     .execute();
   await clearMountCache(deps, id);
+  // Another storage behind the mount: its index is walked again (what the old one held goes as it is not found).
+  if (configId !== row.storage_config_id) await indexMount(deps, id);
   return getMount(deps, principal, id);
 }
 
+/** Queues a walk of the mount into its search index and starts reading it. */
+async function indexMount(deps: AppDeps, id: string) {
+  await queueBuild(deps, id);
+  indexerOf(deps).kick();
+}
+
+/** Its search index goes with it (the index tables' rows cascade). */
 export async function deleteMount(deps: AppDeps, id: string): Promise<void> {
   const result = await deps.db.deleteFrom('mounts').where('id', '=', id).executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw mountNotFound();
