@@ -24,6 +24,7 @@ import { residentBytes } from '../processes';
 import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from '../size';
 import { generateFile } from '../transfer/file';
 import { startS3rverProcess, type S3rverProcess } from '../transfer/s3rver-process';
+import { JobFeed } from './job-feed';
 import type { CopyFile, CopyJob, CopyResult, Place } from './sdk';
 
 const note = (text: string) => process.stderr.write(`[server-copy] ${text}\n`);
@@ -32,7 +33,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Where the sources are, in the LOCAL storage and as mount paths. */
 const BENCH = 'bench';
 const BIG = 'big.bin';
-/** The job's record is read this often: its end (timing), its RSS, its checkpoint (the kill). */
+/** The server's RSS is sampled this often during a timed job; the resume's record is read this often. */
 const POLL_MS = 20;
 /** A short lease: the server started again after the kill takes its job back within seconds. */
 const SERVER_ENV = { JOB_LEASE_SECONDS: '5' };
@@ -108,16 +109,27 @@ class BenchServer {
     }
   }
 
-  /** A copy job timed from its POST to its end, the server's RSS sampled from /proc meanwhile. */
+  /**
+   * A copy job timed from its POST to the event that says it ended (the job's event stream, as the browser follows
+   * it), the server's RSS sampled from /proc meanwhile.
+   */
   async timedCopy(items: { sourcePath: string; targetPath: string }[]): Promise<{ seconds: number; planSeconds: number; peakRssMb: number }> {
+    const feed = await JobFeed.open(this.server.url, this.token);
     let peak = 0;
-    const sample = () => (peak = Math.max(peak, residentBytes(this.server.pid) / MiB));
-    const started = performance.now();
-    const id = await this.startCopy(items);
-    // The POST answers once the job is planned (its sources listed, its limits checked, its items recorded).
-    const planSeconds = (performance.now() - started) / 1000;
-    await this.untilEnded(id, sample);
-    return { seconds: (performance.now() - started) / 1000, planSeconds, peakRssMb: peak };
+    const sampler = setInterval(() => (peak = Math.max(peak, residentBytes(this.server.pid) / MiB)), POLL_MS);
+    try {
+      const started = performance.now();
+      const id = await this.startCopy(items);
+      // The POST answers once the job is planned (its sources listed, its limits checked, its items recorded).
+      const planSeconds = (performance.now() - started) / 1000;
+      const job = await feed.untilEnded(id);
+      const seconds = (performance.now() - started) / 1000;
+      if (job.status !== 'completed') throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.failures.slice(0, 3))}`);
+      return { seconds, planSeconds, peakRssMb: peak };
+    } finally {
+      clearInterval(sampler);
+      await feed.close();
+    }
   }
 }
 
