@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshSchema, type FreshSchema } from '../../../tests/fixtures/postgres';
-import { testPostgresUrl } from '../../../tests/fixtures/test-database';
-import { migratorOf, sqlitePath, type DB } from '../database';
-import { connectPostgres, connectSqlite } from '../dialect';
+import { databaseMigratedTo } from '../../../tests/fixtures/test-database';
+import { migratorOf, type DB } from '../database';
 
 const at = '2029-12-01T00:00:00.000Z';
 const config = (id: string, storage_type: string) => ({
@@ -30,17 +25,8 @@ describe('migration 015-remote-storages', () => {
   });
 
   async function databaseBefore015(): Promise<DB> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'clipstash-015-'));
-    const cluster = testPostgresUrl();
-    const schema: FreshSchema | undefined = cluster ? await freshSchema(cluster) : undefined;
-    const db = schema ? connectPostgres(schema.url) : connectSqlite(sqlitePath(dataDir));
-    cleanUps.push(async () => {
-      await db.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
-      await schema?.drop();
-    });
-    const { error } = await (await migratorOf(db)).migrateTo('014-live-transfers');
-    if (error) throw error;
+    const { db, close } = await databaseMigratedTo('014-live-transfers');
+    cleanUps.push(close);
     return db;
   }
 

@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshSchema, type FreshSchema } from '../../../tests/fixtures/postgres';
-import { testPostgresUrl } from '../../../tests/fixtures/test-database';
+import { databaseMigratedTo } from '../../../tests/fixtures/test-database';
 import { searchShares } from '../../features/search/share-search';
-import { migratorOf, sqlitePath, type DB } from '../database';
-import { connectPostgres, connectSqlite } from '../dialect';
+import { migratorOf, type DB } from '../database';
 
 const at = '2029-12-01T00:00:00.000Z';
 const paste = (id: string, content: string, extra: Record<string, unknown> = {}) => ({
@@ -28,17 +23,8 @@ describe('migration 017-share-search', () => {
   });
 
   async function databaseBefore017(): Promise<DB> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'clipstash-017-'));
-    const cluster = testPostgresUrl();
-    const schema: FreshSchema | undefined = cluster ? await freshSchema(cluster) : undefined;
-    const db = schema ? connectPostgres(schema.url) : connectSqlite(sqlitePath(dataDir));
-    cleanUps.push(async () => {
-      await db.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
-      await schema?.drop();
-    });
-    const { error } = await (await migratorOf(db)).migrateTo('015-remote-storages');
-    if (error) throw error;
+    const { db, close } = await databaseMigratedTo('015-remote-storages');
+    cleanUps.push(close);
     return db;
   }
 
