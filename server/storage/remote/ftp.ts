@@ -3,7 +3,10 @@ import { posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { createClientPool, type Lease } from './client-pool';
 import { startDownload } from './ftp-read';
+import { once } from 'node:events';
 import { isIP } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { TLSSocket } from 'node:tls';
 import { RemoteNotFoundError, type AddressOf, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
 
 export interface FtpFileSystemOptions {
@@ -46,6 +49,10 @@ const isUnavailable = (error: unknown) => error instanceof FTPError && (error.co
 /** basic-ftp's own timeouts (control, data, opening a data connection) are plain errors named by their message. */
 const isTimeout = (error: unknown) => error instanceof Error && error.message.startsWith('Timeout');
 
+/** A connection the server ended or broke mid-command: basic-ftp says so in words only. */
+const isCut = (error: unknown) =>
+  error instanceof Error && (error.message.startsWith('Server sent FIN packet') || error.message.startsWith('Socket closed due to transmission error'));
+
 /**
  * The error a caller sees, its code one `failureReasonOf` (storage/reason.ts) knows: a refused login, a server that
  * stopped answering. The library's own error stays as the cause, for the log.
@@ -56,6 +63,9 @@ function described(error: unknown): unknown {
   }
   if (isTimeout(error)) {
     return Object.assign(new Error('The FTP server did not answer in time', { cause: error }), { code: 'ETIMEDOUT' });
+  }
+  if (isCut(error)) {
+    return Object.assign(new Error('The FTP server closed the connection', { cause: error }), { code: 'ECONNRESET' });
   }
   return error;
 }
@@ -147,13 +157,29 @@ async function statWith(connection: FtpConnection, path: string): Promise<Remote
 }
 
 /**
- * The body's bytes, its end a turn of the event loop later. Over TLS, a data connection ended in the same turn as its
- * handshake completed (an empty body) reaches ProFTPD without the handshake's last message, and the upload fails.
+ * The body's bytes; an empty body's end held until the TLS data connection's handshake is over on the server's side
+ * too. Ended as soon as the client's side is done (an empty body), it reached ProFTPD before the handshake's last
+ * message, and the upload failed ("shutdown while in init"). The server's session ticket says it is over; a
+ * server that sends none is given a moment.
  */
-async function* endingLate(body: Readable): AsyncGenerator<Buffer> {
-  for await (const chunk of body) yield chunk as Buffer;
-  await new Promise((resolve) => setImmediate(resolve));
+async function* endingLate(body: Readable, dataSocket: () => unknown): AsyncGenerator<Buffer> {
+  let bytes = 0;
+  for await (const chunk of body) {
+    bytes += (chunk as Buffer).length;
+    yield chunk as Buffer;
+  }
+  const socket = dataSocket();
+  if (bytes > 0 || !(socket instanceof TLSSocket)) return;
+  const controller = new AbortController();
+  await Promise.race([
+    once(socket, 'session', { signal: controller.signal }),
+    delay(EMPTY_UPLOAD_HOLD_MS, undefined, { signal: controller.signal }),
+  ]).catch(() => undefined);
+  controller.abort();
 }
+
+/** How long an empty upload waits at most for the server's end of the TLS handshake. */
+const EMPTY_UPLOAD_HOLD_MS = 500;
 
 /** Runs `command`; a "file unavailable" reply is no failure when what the command was for holds anyway. */
 async function unlessAlready(command: () => Promise<unknown>, holds: () => Promise<boolean>) {
@@ -238,7 +264,7 @@ export function createFtpFileSystem(options: FtpFileSystemOptions): RemoteFileSy
 
     // A body not yet read can go again on a new connection; one partly sent cannot.
     write: (path, body: Readable) =>
-      withConnection(async ({ client }) => void (await client.uploadFrom(Readable.from(endingLate(body), { objectMode: false }), path)), () => !body.readableDidRead),
+      withConnection(async ({ client }) => void (await client.uploadFrom(Readable.from(endingLate(body, () => client.ftp.dataSocket), { objectMode: false }), path)), () => !body.readableDidRead),
 
     mkdir: (path) =>
       withConnection((connection) =>
