@@ -386,6 +386,22 @@ describe('LOCAL driver specifics', () => {
     }
   });
 
+  it('drops a part whose body fails after several MiB, keeping the copy stored before it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      const uploadId = await driver.initMultipart('x.bin', { contentType: 'application/octet-stream' });
+      const stored = randomBytes(300_000);
+      await driver.uploadPart('x.bin', uploadId, 1, Readable.from([stored]));
+      // More than the new file's write buffer: some of it is on disk when the body fails.
+      await expect(driver.uploadPart('x.bin', uploadId, 1, failingAfter(randomBytes(3 * 1024 * 1024)))).rejects.toThrow('client went away');
+      expect(await driver.listParts('x.bin', uploadId)).toEqual([{ partNumber: 1, size: stored.length, etag: md5(stored) }]);
+      expect(readdirSync(join(root, '.staging', 'multipart', uploadId)).sort()).toEqual([`1.${md5(stored)}.part`, 'upload.json']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('tells a file’s size without hashing one put there by hand, and nothing for a folder or a missing key', async () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));

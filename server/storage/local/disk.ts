@@ -25,12 +25,19 @@ export class Md5Counter extends Transform {
 }
 
 /**
+ * Bytes a new file's stream holds before it asks its source to wait. The default (16 KiB) is below one network
+ * chunk, so every chunk became its own write and wake of a pool thread; a larger buffer lets the chunks that arrive
+ * during a write go down together in one `writev`.
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+/**
  * Streams `source` through `counter` into a new file at `path`. On failure the file is removed once its stream has
  * closed: a failure can come while the file is still being opened, and a remove before that would run first and
  * leave the file behind.
  */
 export async function writeNewFile(source: Readable | (() => AsyncIterable<Buffer>), counter: Transform, path: string): Promise<void> {
-  const file = createWriteStream(path, { flags: 'wx' });
+  const file = createWriteStream(path, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES });
   try {
     await pipeline(source, counter, file);
   } catch (error) {
