@@ -1,12 +1,13 @@
 import { useLingui } from '@lingui/react/macro';
-import { SearchX, Search as SearchIcon } from 'lucide-react';
+import { SearchX } from 'lucide-react';
 import { useId, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import { SEARCH_QUERY_MAX, type FsSearchHit } from '../../../contract/search';
+import type { FsSearchHit } from '../../../contract/search';
 import type { SearchKind, SearchOrder } from '../../../machines/fs-search.machine';
 import { BreakableName } from '../../components/BreakableName';
 import { Button } from '../../components/Button';
 import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
+import { SearchField } from '../../components/SearchField';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { useSlashToFocus } from '../../lib/slash-focus';
 import styles from './Explorer.module.css';
@@ -35,22 +36,17 @@ export function SearchBox({ search, field, results }: { search: FsSearch; field:
     }
   };
   return (
-    <div role="search" className={styles.search}>
-      <SearchIcon size={16} aria-hidden />
-      <input
-        ref={field}
-        type="search"
-        aria-label={t`Search names below this folder`}
-        aria-keyshortcuts="/"
-        placeholder={t`Search (press /)`}
-        autoComplete="off"
-        spellCheck={false}
-        maxLength={SEARCH_QUERY_MAX}
-        value={search.snapshot.context.query}
-        onChange={(event) => search.send({ type: 'search.input', query: event.target.value })}
-        onKeyDown={onKeyDown}
-      />
-    </div>
+    <SearchField
+      ref={field}
+      className={styles.search}
+      aria-label={t`Search names below this folder`}
+      aria-keyshortcuts="/"
+      placeholder={t`Search (press /)`}
+      spellCheck={false}
+      value={search.snapshot.context.query}
+      onChange={(event) => search.send({ type: 'search.input', query: event.target.value })}
+      onKeyDown={onKeyDown}
+    />
   );
 }
 

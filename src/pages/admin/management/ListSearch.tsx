@@ -1,6 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { Search } from 'lucide-react';
-import { SEARCH_QUERY_MAX } from '../../../../contract/search';
+import { SearchField } from '../../../components/SearchField';
 import type { ManagementList } from './use-management-list';
 import styles from './ListSearch.module.css';
 
@@ -9,25 +8,21 @@ export function ListSearch<Item>({ list, label }: { list: ManagementList<Item>; 
   const { t, i18n } = useLingui();
   const count = list.items.length.toLocaleString(i18n.locale);
   return (
-    <div role="search" className={styles.search}>
-      <Search size={16} aria-hidden />
-      <input
-        type="search"
-        aria-label={label}
-        placeholder={label}
-        autoComplete="off"
-        maxLength={SEARCH_QUERY_MAX}
-        value={list.query}
-        onChange={(event) => list.setQuery(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key !== 'Escape' || !list.query) return;
-          event.preventDefault();
-          list.setQuery('');
-        }}
-      />
+    <SearchField
+      className={styles.search}
+      aria-label={label}
+      placeholder={label}
+      value={list.query}
+      onChange={(event) => list.setQuery(event.target.value)}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape' || !list.query) return;
+        event.preventDefault();
+        list.setQuery('');
+      }}
+    >
       <span role="status" className={styles.status}>
         {list.searching && list.resource.status === 'ready' ? t`${count} found` : ''}
       </span>
-    </div>
+    </SearchField>
   );
 }
