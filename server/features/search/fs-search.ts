@@ -13,12 +13,10 @@ import { displayPath, isWithin, outsideBasePath, pathOfSegments, type FsPath } f
 import type { FsCaller } from '../fs/resolve';
 import { mountIndexes } from './index-records';
 import { indexerOf } from './indexer';
+import { ftsPhrase, likePattern, trigramsServe } from './matching';
 import { startsWith } from './read-folder';
 
 export type FsSearchInput = v.InferOutput<typeof fsSearchQuerySchema>;
-
-/** Queries of this many characters or more use SQLite's trigram index; shorter ones (两字) scan the mounts' rows. */
-const TRIGRAM = 3;
 
 /** What a search may see of one mount: below `prefix` (inside the mount; null: all of it), never under `shadowed`. */
 interface MountScope {
@@ -55,8 +53,6 @@ function mountScopes(mounts: MountRow[], scope: FsPath): MountScope[] {
   return scopes;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
-
 interface Cursor {
   offset: number;
 }
@@ -87,7 +83,7 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
 
   await indexerOf(deps).settle(scopes.map((scope) => scope.mount.id));
   const db = deps.db;
-  const long = Array.from(input.q).length >= TRIGRAM;
+  const long = trigramsServe(input.q);
   const rows =
     dialectOf(db) === 'postgres' && long
       ? await db.transaction().execute(async (trx) => {
@@ -111,14 +107,14 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
 /** One page of hits (and one more, to know whether another page follows), in the order asked for. */
 function hitsQuery(db: DB, scopes: MountScope[], input: FsSearchInput, offset: number) {
   const q = input.q;
-  const contains = `%${escapeLike(q)}%`;
+  const contains = likePattern(q);
   const postgres = dialectOf(db) === 'postgres';
-  const trigrams = !postgres && Array.from(q).length >= TRIGRAM;
+  const trigrams = !postgres && trigramsServe(q);
   let query = (
     trigrams
       ? // Driven by the trigram index: a join, where `id in (…)` made SQLite walk the mount's rows (4× the time).
         db.selectFrom('fs_index_entries as e').innerJoin(
-          sql<{ rowid: number }>`(select rowid from fs_index_fts where fs_index_fts match ${`"${q.replace(/"/g, '""')}"`})`.as('f'),
+          sql<{ rowid: number }>`(select rowid from fs_index_fts where fs_index_fts match ${ftsPhrase(q)})`.as('f'),
           (join) => join.onRef('f.rowid', '=', 'e.id'),
         )
       : db.selectFrom('fs_index_entries as e')

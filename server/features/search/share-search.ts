@@ -8,6 +8,7 @@ import { scopedFiles } from '../file-shares/management';
 import { toFileShare } from '../file-shares/records';
 import { pasteSummaries, toPasteSummary } from '../pastes/pastes';
 import { viewCountsOf } from '../shares/view-counts';
+import { ftsPhrase, likePattern, trigramsServe } from './matching';
 
 /**
  * The share search (`/api/{admin,user}/search/shares`): pastes by slug, remark and the text of plain pastes (never an
@@ -17,9 +18,6 @@ import { viewCountsOf } from '../shares/view-counts';
 
 /** Every share (admin), or one creator's (`admin`, `apikey:<id>`); `pastes`/`files`: which kinds the caller may see. */
 export type ShareSearchScope = ({ all: true } | { all: false; createdBy: string }) & { pastes: boolean; files: boolean };
-
-/** Trigram indexes serve queries of this many characters or more; shorter ones are a LIKE on the rows. */
-const TRIGRAM_CHARS = 3;
 
 export async function searchShares(deps: Pick<AppDeps, 'db' | 'now'>, scope: ShareSearchScope, query: string, limit: number): Promise<ShareSearchResult> {
   await viewCountsOf(deps).flush(); // Results show every counted view, as the lists do.
@@ -33,8 +31,7 @@ export async function searchShares(deps: Pick<AppDeps, 'db' | 'now'>, scope: Sha
   return { pastes: pastes.map((row) => toPasteSummary(row, now)), files: files.map((row) => toFileShare(row, now)) };
 }
 
-const indexable = (query: string) => [...query].length >= TRIGRAM_CHARS;
-const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && indexable(query);
+const useFts = (db: DB, query: string) => dialectOf(db) === 'sqlite' && trigramsServe(query);
 
 /**
  * `+rowid in (matches)`: the unary `+` keeps SQLite from looking up every match by rowid and sorting them all with
@@ -66,14 +63,14 @@ function fileMatch(db: DB, query: string): RawBuilder<SqlBool> {
  * shorter query is left to walk that index: no index narrows it, and the walk stops at the limit.
  */
 function likeMatches(db: DB, query: string, table: 'pastes' | 'files', condition: RawBuilder<SqlBool>): RawBuilder<SqlBool> {
-  if (dialectOf(db) !== 'postgres' || !indexable(query)) return sql`(${condition})`;
+  if (dialectOf(db) !== 'postgres' || !trigramsServe(query)) return sql`(${condition})`;
   const order = insertionOrder(db);
   return sql`${order} in (select ${order} from ${sql.table(table)} where ${condition} offset 0)`;
 }
 
 /** The rows of an FTS5 trigram table holding the query: as one quoted phrase, its characters in a row, any case. */
 const ftsRowids = (table: string, query: string) =>
-  sql`select rowid from ${sql.table(table)} where ${sql.table(table)} match ${`"${query.replaceAll('"', '""')}"`}`;
+  sql`select rowid from ${sql.table(table)} where ${sql.table(table)} match ${ftsPhrase(query)}`;
 
 /**
  * Both sides lowered by the database, so that they are folded alike (SQLite's lower() folds ASCII only). On
@@ -81,6 +78,3 @@ const ftsRowids = (table: string, query: string) =>
  * characters, as migration 017 indexes them).
  */
 const contains = (column: RawBuilder<unknown>, pattern: string) => sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`;
-
-/** `%query%`, the query's own `%`, `_` and `\` taken literally. */
-const likePattern = (query: string) => `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
