@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contractNow, contractSecrets, listFiles, remoteSubject, type DriverSubject } from '../../tests/fixtures/driver-subject';
 import { memoryRemoteFileSystem } from '../../tests/fixtures/memory-remote-fs';
@@ -157,6 +157,20 @@ describe.each([
     expect(await driver.head('broken/upload.bin')).toBeUndefined();
     expect(subject.storedFiles().length).toBe(before);
   });
+
+  // A copy aborted while its part was being set up hands on a body that failed already, or fails at the next tick.
+  it.each([
+    ['before the call', (body: PassThrough) => body.destroy(new Error('copy aborted'))],
+    ['at the next tick', (body: PassThrough) => process.nextTick(() => body.destroy(new Error('copy aborted')))],
+  ])('refuses at once a part whose body failed %s, and stores nothing', async (_when, fail) => {
+    const key = 'broken/part.bin';
+    const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+    const body = new PassThrough();
+    fail(body);
+    await expect(driver.uploadPart(key, uploadId, 1, body, 1000)).rejects.toThrow('copy aborted');
+    expect(await driver.listParts(key, uploadId)).toEqual([]);
+    await driver.abortMultipart(key, uploadId);
+  }, 20_000);
 
   it('says not found for missing objects: head undefined, get throws before any byte', async () => {
     expect(await driver.head('missing/nothing.bin')).toBeUndefined();
@@ -559,4 +573,32 @@ describe('S3 driver abort', () => {
       await s3.stop();
     }
   });
+});
+
+describe('S3 driver part requests', () => {
+  it('ends a part request at once when its body fails before the storage has answered', async () => {
+    // A storage that reads the request's head and never answers, nor says "100 Continue" to a request that asks.
+    const heads: IncomingHttpHeaders[] = [];
+    const closed: Promise<void>[] = [];
+    const hold = (incoming: IncomingMessage) => {
+      heads.push(incoming.headers);
+      closed.push(new Promise((resolve) => incoming.once('close', resolve)));
+    };
+    const storage = createServer(hold).on('checkContinue', hold);
+    await new Promise<void>((resolve) => storage.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = storage.address() as AddressInfo;
+      const driver = createS3Driver({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', pathStyle: true, folder: '' });
+      const body = new PassThrough();
+      body.write(randomBytes(1024));
+      const part = driver.uploadPart('a.bin', 'upload-1', 1, body, 5 * 1024 * 1024);
+      await vi.waitFor(() => expect(heads).toHaveLength(1));
+      body.destroy(new Error('copy aborted'));
+      await expect(part).rejects.toThrow('copy aborted');
+      await closed[0]; // the request's connection went with it
+    } finally {
+      storage.closeAllConnections();
+      await new Promise((resolve) => storage.close(resolve));
+    }
+  }, 20_000);
 });

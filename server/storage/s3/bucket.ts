@@ -25,7 +25,12 @@ async function connect(options: S3DriverOptions, region: string) {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+    // With `Expect: 100-continue` the SDK sends each body on a connection of its own, and a request cancelled while
+    // it waits for the 100 stayed open until the request timeout (2 minutes per cancelled part). Without, parts
+    // reuse kept-alive connections and a cancel ends the request at once.
+    expectContinueHeader: false,
+    // A request with no answer by then fails (the SDK's default only logs a warning and goes on waiting).
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, throwOnRequestTimeout: true },
   });
   return { s3, client };
 }

@@ -39,14 +39,17 @@ export async function presignPart(bucket: S3Bucket, key: string, uploadId: strin
 }
 
 export async function uploadPart(bucket: S3Bucket, key: string, uploadId: string, partNumber: number, body: Readable, size?: number): Promise<StoredPart> {
-  const { s3, client } = await bucket.connected();
-  const Body = size === undefined ? Buffer.concat(await body.toArray()) : body;
   // The SDK pipes a stream body into its request, and a pipe does not pass a failure on: a body that fails (a copy
-  // aborted, a client gone) would leave the request waiting for bytes until its timeout. It is cancelled instead.
+  // aborted, a client gone) would leave the request waiting for bytes until its timeout. It is cancelled instead,
+  // listening from the first moment: a body may fail (its copy aborted) while the client is still being made.
   const cancel = new AbortController();
   const failed = (error: Error) => cancel.abort(error);
   body.once('error', failed);
   try {
+    if (body.errored) throw body.errored;
+    const { s3, client } = await bucket.connected();
+    const Body = size === undefined ? Buffer.concat(await body.toArray()) : body;
+    cancel.signal.throwIfAborted();
     const answer = await client.send(
       new s3.UploadPartCommand({
         Bucket: bucket.Bucket,
