@@ -1,3 +1,4 @@
+import type { MetadataStrip } from './image-metadata';
 import type { FileShare } from './files';
 import type { FsConflictPolicy } from './fs';
 import type { Job } from './jobs';
@@ -103,6 +104,8 @@ export interface ShareOptions {
   password?: string;
   expires_in: number;
   max_views: number;
+  /** Metadata removed from shared photos before they leave the browser (contract/image-metadata.ts); absent: kept. */
+  strip_metadata?: MetadataStrip;
 }
 
 /** Upload one local file as a file share. */

@@ -37,6 +37,7 @@ import { fsDescription, fsUploadAsking } from '../pipelines/fs-upload';
 import { fsProtocol, shareMultipartJob } from '../pipelines/multipart-protocol';
 import { multipartUpload, type MultipartContext } from '../pipelines/multipart-upload';
 import { presignedUpload } from '../pipelines/presigned-upload';
+import { sharedCopyOf } from '../pipelines/image-privacy';
 import { receiptUpload } from '../pipelines/receipt-upload';
 import { shareBatchUpload } from '../pipelines/share-batch-upload';
 import { urlUpload } from '../pipelines/url-upload';
@@ -74,7 +75,8 @@ export class TransferEngine {
   async uploadFile(command: FileShareUpload, onEvent: (event: EngineEvent) => void): Promise<FileShare> {
     return this.run(command.taskId, async (signal) => {
       const context = this.context(signal, onEvent);
-      const { file } = command;
+      const file = await sharedCopyOf(command.file, command.options.strip_metadata);
+      const shared = { ...command, file };
       if (file.size <= MULTIPART_THRESHOLD) {
         const describe = {
           kind: 'single' as const,
@@ -84,7 +86,7 @@ export class TransferEngine {
           ...(command.storageConfigId && { storageConfigId: command.storageConfigId }),
           options: command.options,
         };
-        return this.records.single(command.taskId, describe, file.size, signal, () => presignedUpload(command, context));
+        return this.records.single(command.taskId, describe, file.size, signal, () => presignedUpload(shared, context));
       }
       // A retry of a failed task picks up its journal: same upload, only the missing parts.
       const resume = await this.records.unfinishedUpload(command.taskId);

@@ -8,6 +8,7 @@ import { BatchProgress } from './batch-progress';
 import { allFailed, inLanes, isCancelled, itemReporter } from './fs-items';
 import { shareMultipartJob } from './multipart-protocol';
 import { multipartUpload, type MultipartContext, type MultipartJob } from './multipart-upload';
+import { sharedCopyOf } from './image-privacy';
 import { presignedUpload, type PipelineContext } from './presigned-upload';
 
 export interface ShareBatchJob extends Omit<ShareBatchUpload, 'label'> {
@@ -73,7 +74,9 @@ export async function shareBatchUpload(
     },
   });
 
-  const sendOnce = async ({ file, relativePath }: BatchFile): Promise<FileShare> => {
+  const sendOnce = async (entry: BatchFile): Promise<FileShare> => {
+    const { relativePath } = entry;
+    const file = await sharedCopyOf(entry.file, job.options.strip_metadata);
     const mimetype = uploadMimeType(file.name, file.type);
     const config = job.storageConfigId ? { storageConfigId: job.storageConfigId } : {};
     // Never a custom slug: that is for one file alone.
