@@ -15,7 +15,7 @@ import { loginResponseSchema } from '../../contract/auth';
 import { envelopeSchema } from '../../contract/envelope';
 import { fsSearchResultSchema, mountIndexListSchema, mountIndexSchema, type MountIndex } from '../../contract/search';
 import { storageConfigListSchema } from '../../contract/storage';
-import { openDatabase } from '../../server/db/database';
+import { openDatabase, type DB } from '../../server/db/database';
 import { instanceClient, startInstance, type Instance } from '../fixtures/instances';
 import { freshSchema, type FreshSchema } from '../fixtures/postgres';
 
@@ -46,7 +46,7 @@ describe.each(['sqlite', 'postgres'] as const)('kill -9 during a mount index reb
   const indexOf = async (instance: Instance): Promise<MountIndex | undefined> =>
     (await ok(call(instance, '/api/admin/fs/index'), mountIndexListSchema)).find((index) => index.mountId === mountId);
   /** Reads the database the instances share, as they left it (the server's own connection, migrations already done). */
-  const inDatabase = async <T>(read: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> => {
+  const inDatabase = async <T>(read: (db: DB) => Promise<T>): Promise<T> => {
     const db = await openDatabase(dataDir, schema?.url);
     try {
       return await read(db);
@@ -101,6 +101,7 @@ describe.each(['sqlite', 'postgres'] as const)('kill -9 during a mount index reb
     expect(onDisk).toHaveLength(1 + FOLDERS + FOLDERS * SUBFOLDERS + FOLDERS * SUBFOLDERS * FILES);
 
     await ok(call(a, '/api/admin/fs/index/rebuild', { json: { mountId } }), mountIndexSchema, 202);
+    // Killed well into the walk: a third of the entries in, folders still queued.
     await vi.waitFor(
       async () => {
         const index = await indexOf(a);
