@@ -27,7 +27,8 @@ export interface ServerConfig {
   corsOrigins: string[];
   /**
    * `JOB_LEASE_SECONDS`: how long an instance holds a server job without renewing it; another instance takes a job
-   * over this long after its instance died (server/features/jobs/). Default 30.
+   * over this long after its instance died (server/features/jobs/). The mount indexer's claim on a folder lasts as
+   * long (server/features/search/indexer.ts). Default 30.
    */
   jobLeaseSeconds: number;
 }

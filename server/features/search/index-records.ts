@@ -35,6 +35,11 @@ export async function queueFolders(db: DB, mountId: string, folders: Iterable<st
   }
 }
 
+/** Lets go of every claim in the queue: their folders are read by whichever reader asks next. */
+export async function releaseClaims(db: DB): Promise<void> {
+  await db.updateTable('fs_index_pending').set({ holder: null, held_until: null }).where('holder', 'is not', null).execute();
+}
+
 /** A walk of the whole mount: its index is `building` until the queue drains. */
 export async function queueBuild(deps: AppDeps, mountId: string): Promise<void> {
   const at = deps.now();

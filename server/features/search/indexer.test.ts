@@ -8,7 +8,8 @@ import { openDatabase } from '../../db/database';
 import { fileClient } from '../../../tests/fixtures/files';
 import { fsClient } from '../../../tests/fixtures/fs';
 import { searchClient } from '../../../tests/fixtures/search';
-import { expectOk, FakeClock, MINUTE, useTestApp } from '../../../tests/fixtures/test-app';
+import { expectOk, FakeClock, MINUTE, useTestApp, type TestApp } from '../../../tests/fixtures/test-app';
+import { usingPostgres } from '../../../tests/fixtures/test-database';
 import { queueFolders } from './index-records';
 import { Indexer, indexerOf } from './indexer';
 
@@ -16,6 +17,31 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const FOLDERS = 20;
 const FILES_PER_FOLDER = 5;
+
+/**
+ * `tree/folder-N/file-N-M.txt` written straight into the built-in LOCAL storage (mounted at `/local`); answers the
+ * mount and how many entries its index holds once built.
+ */
+async function treeOnDisk(t: TestApp & { token: string }): Promise<{ mountId: string; total: number }> {
+  const local = await fileClient(t).builtinLocal(t.token);
+  const mountId = (await fsClient(t, { token: t.token }).listOk('/local')).mountId ?? '';
+  for (let folder = 0; folder < FOLDERS; folder++) {
+    const dir = join(t.dataDir, 'storage', local.id, 'tree', `folder-${folder}`);
+    mkdirSync(dir, { recursive: true });
+    for (let file = 0; file < FILES_PER_FOLDER; file++) writeFileSync(join(dir, `file-${folder}-${file}.txt`), `${folder}/${file}`);
+  }
+  return { mountId, total: 1 + FOLDERS + FOLDERS * FILES_PER_FOLDER };
+}
+
+/** A rebuild of the mount read by an instance that dies after a few folders, one of them claimed and never finished. */
+async function rebuildCutShort(t: TestApp & { token: string }, mountId: string): Promise<void> {
+  // The app's own reader stays out of it.
+  await indexerOf(t.deps).stop();
+  await searchClient(t, { token: t.token }).rebuildOk(mountId);
+  const dying = new Indexer(t.deps, 'instance-killed');
+  expect(await dying.drain(3)).toBe(3);
+  expect(await dying.claim()).toBeDefined();
+}
 
 describe('a mount index build', () => {
   const t = useTestApp();
@@ -37,24 +63,9 @@ describe('a mount index build', () => {
   });
 
   it('killed halfway is finished by another app on the same database, with no entry twice', async () => {
-    const fs = fsClient(t, { token: t.token });
     const search = searchClient(t, { token: t.token });
-    const local = await fileClient(t).builtinLocal(t.token);
-    const mountId = (await fs.listOk('/local')).mountId ?? '';
-    for (let folder = 0; folder < FOLDERS; folder++) {
-      const dir = join(t.dataDir, 'storage', local.id, 'tree', `folder-${folder}`);
-      mkdirSync(dir, { recursive: true });
-      for (let file = 0; file < FILES_PER_FOLDER; file++) writeFileSync(join(dir, `file-${folder}-${file}.txt`), `${folder}/${file}`);
-    }
-    const total = 1 + FOLDERS + FOLDERS * FILES_PER_FOLDER;
-
-    // This app's own reader stays out of it: the build is read by an instance that dies after a few folders, one
-    // of them claimed and never finished.
-    await indexerOf(t.deps).stop();
-    await search.rebuildOk(mountId);
-    const dying = new Indexer(t.deps, 'instance-killed');
-    expect(await dying.drain(3)).toBe(3);
-    expect(await dying.claim()).toBeDefined();
+    const { mountId, total } = await treeOnDisk(t);
+    await rebuildCutShort(t, mountId);
     const halfway = (await search.indexes()).find((index) => index.mountId === mountId);
     expect(halfway).toMatchObject({ state: 'building' });
     expect(halfway?.entries).toBeLessThan(total);
@@ -86,6 +97,44 @@ describe('a mount index build', () => {
     } finally {
       await indexerOf(deps).stop();
       await db.destroy();
+    }
+  });
+});
+
+describe('the folder a dead reader held', () => {
+  const t = useTestApp({ perTest: true, env: { JOB_LEASE_SECONDS: '2' } });
+
+  it.skipIf(usingPostgres())('is read at once by the next start on SQLite (one process: the claim is its predecessor\'s)', async () => {
+    const { mountId, total } = await treeOnDisk(t);
+    await rebuildCutShort(t, mountId);
+    // The next process opens the same file at the same moment: the dead claim has not lapsed.
+    const db = await openDatabase(t.dataDir);
+    const deps: AppDeps = { ...t.deps, db };
+    try {
+      await indexerOf(deps).start();
+      expect(await searchClient(t, { token: t.token }).complete(mountId)).toMatchObject({ entries: total, foldersPending: 0 });
+    } finally {
+      await indexerOf(deps).stop();
+      await db.destroy();
+    }
+  });
+
+  it('is read by a waiting reader once the claim lapses, after the jobs\' lease (JOB_LEASE_SECONDS)', async () => {
+    const search = searchClient(t, { token: t.token });
+    const { mountId, total } = await treeOnDisk(t);
+    await rebuildCutShort(t, mountId);
+    const other = new Indexer(t.deps, 'instance-alive');
+    try {
+      other.kick();
+      // All but the dead reader's folder (and what is below it) read, then the reader waits for that claim.
+      await vi.waitFor(async () => expect((await search.indexes()).find((index) => index.mountId === mountId)?.foldersPending).toBe(1), {
+        timeout: 10_000,
+        interval: 20,
+      });
+      t.clock.advance(2_000);
+      expect(await search.complete(mountId)).toMatchObject({ entries: total, foldersPending: 0 });
+    } finally {
+      await other.stop();
     }
   });
 });

@@ -1,17 +1,19 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../context';
-import { skipLocked } from '../../db/dialect';
+import { dialectOf, skipLocked } from '../../db/dialect';
 import { INSTANCE_ID } from '../../db/leases';
-import { hasIndex, queueDueRescans, queueFolders, queueMissingBuilds, ROOT_FOLDER } from './index-records';
+import { hasIndex, queueDueRescans, queueFolders, queueMissingBuilds, releaseClaims, ROOT_FOLDER } from './index-records';
 import { readFolder, type PendingFolder } from './read-folder';
 
-/** How long a reader holds a queued folder: one whose reader died is read by another once this has passed. */
-const CLAIM_MS = 2 * 60_000;
-/** How often the background loop looks for due rescans and claims that lapsed. */
+/** How long a folder whose reading failed waits before it is tried again. */
+const RETRY_MS = 2 * 60_000;
+/** How often the background loop queues due rescans and reads the queue again. */
 const TICK_MS = 30_000;
 /** How long a search waits for the folders that writes queued (its answer may then miss the latest of them). */
 const SETTLE_WAIT_MS = 2_000;
 const SETTLE_POLL_MS = 20;
+/** A look at a lapsed claim comes this long after it lapsed (timers fire early by a millisecond or so). */
+const WAKE_MARGIN_MS = 100;
 
 interface ClaimFilter {
   mountIds?: string[];
@@ -29,6 +31,7 @@ export class Indexer {
   private again = false;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
+  private wake: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: AppDeps,
@@ -37,6 +40,9 @@ export class Indexer {
 
   /** The background work of a server process: builds for mounts without an index, due rescans, the queue. */
   async start(tickMs = TICK_MS): Promise<void> {
+    // SQLite has one server process: a claim in its queue is a killed predecessor's, so its folder is read again
+    // now rather than once the claim lapses (the build stayed `building` meanwhile).
+    if (dialectOf(this.deps.db) === 'sqlite') await releaseClaims(this.deps.db);
     await queueMissingBuilds(this.deps);
     this.kick();
     this.timer = setInterval(() => {
@@ -51,6 +57,7 @@ export class Indexer {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.wake);
     await this.running;
   }
 
@@ -62,7 +69,7 @@ export class Indexer {
       return;
     }
     this.running = this.drain()
-      .then(() => undefined)
+      .then(() => this.wakeWhenAClaimLapses())
       .catch((error: unknown) => console.error('Indexing mounts failed:', error))
       .finally(() => {
         this.running = undefined;
@@ -107,19 +114,60 @@ export class Indexer {
     }
   }
 
+  /**
+   * How long a claim lasts unrenewed: the server jobs' lease (`JOB_LEASE_SECONDS`), so that the folder a dead
+   * instance held is read by another as soon as its job would be taken over.
+   */
+  private get claimMs(): number {
+    return this.deps.config.jobLeaseSeconds * 1000;
+  }
+
   private async read(row: PendingFolder) {
-    try {
-      await readFolder(this.deps, row);
-    } catch (error) {
-      // Left claimed: read again once the claim lapses. No path or storage message goes to the log.
-      console.error(`Indexing a folder of mount ${row.mount_id} failed (${error instanceof Error ? error.name : 'error'}); it is tried again later`);
-    }
+    // Renewed while the folder is read (listing a big remote folder takes a while): it lapses only when we died.
+    const renewal = setInterval(() => void this.holdFor(row, this.claimMs).catch(() => undefined), this.claimMs / 3);
+    const read = await readFolder(this.deps, row).then(
+      () => true,
+      (error: unknown) => {
+        // No path or storage message goes to the log.
+        console.error(`Indexing a folder of mount ${row.mount_id} failed (${error instanceof Error ? error.name : 'error'}); it is tried again later`);
+        return false;
+      },
+    );
+    clearInterval(renewal);
+    // Left claimed, for longer: read again once that lapses, by whichever reader asks then.
+    if (!read) await this.holdFor(row, RETRY_MS).catch(() => undefined);
+  }
+
+  /** Holds a claimed folder `ms` from now, unless it was queued again meanwhile (which let go of our claim). */
+  private async holdFor(row: PendingFolder, ms: number) {
+    await this.deps.db
+      .updateTable('fs_index_pending')
+      .set({ held_until: new Date(this.deps.now().getTime() + ms).toISOString() })
+      .where('mount_id', '=', row.mount_id)
+      .where('folder', '=', row.folder)
+      .where('holder', '=', this.holder)
+      .execute();
+  }
+
+  /**
+   * With the queue drained but for folders someone holds: looks again when the first claim lapses, as its reader
+   * may have died (a live one renews it, and the next look is put off until that lapses).
+   */
+  private async wakeWhenAClaimLapses() {
+    const next = await this.deps.db
+      .selectFrom('fs_index_pending')
+      .select((eb) => eb.fn.min('held_until').as('at'))
+      .executeTakeFirst();
+    clearTimeout(this.wake);
+    if (!next?.at || this.stopped) return;
+    this.wake = setTimeout(() => this.kick(), Math.max(0, Date.parse(next.at) - this.deps.now().getTime()) + WAKE_MARGIN_MS);
+    this.wake.unref();
   }
 
   /** Claims the next folder: shallow rows first (a write waits on them), then in the order they were queued. */
   async claim(filter: ClaimFilter = {}): Promise<PendingFolder | undefined> {
     const now = this.deps.now();
-    const until = new Date(now.getTime() + CLAIM_MS).toISOString();
+    const until = new Date(now.getTime() + this.claimMs).toISOString();
     const free = sql`(held_until is null or held_until <= ${now.toISOString()})`;
     const inMounts = filter.mountIds ? sql`and mount_id in (${sql.join(filter.mountIds)})` : sql``;
     const shallow = filter.shallowOnly ? sql`and deep = 0` : sql``;
