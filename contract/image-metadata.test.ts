@@ -1,31 +1,14 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { latitudeBytes, photoWithLocation } from '../tests/fixtures/photos';
 import { stripImageMetadata } from './image-metadata';
 
-/** Where the test photo was taken, as EXIF stores it: three rationals each. */
-const LATITUDE = '48/1 51/1 2406/100';
-const rationals = (text: string) => {
-  const numbers = text.split(/[ /]/).map(Number);
-  const bytes = Buffer.alloc(numbers.length * 4);
-  numbers.forEach((value, index) => bytes.writeUInt32LE(value, index * 4));
-  return bytes;
-};
-const GPS_BYTES = rationals(LATITUDE);
+const GPS_BYTES = latitudeBytes();
 const XMP_WITH_GPS =
   '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
   '<rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,51.4N"/></rdf:RDF></x:xmpmeta>';
 
-async function photo(format: 'jpeg' | 'webp', xmp?: string): Promise<Buffer> {
-  let image = sharp({ create: { width: 40, height: 30, channels: 3, background: '#3a7' } })
-    [format]()
-    .withMetadata({ orientation: 6 })
-    .withExif({
-      IFD0: { Make: 'PhoneMaker', Model: 'Model-X1' },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: LATITUDE, GPSLongitudeRef: 'E', GPSLongitude: '2/1 17/1 2040/100' },
-    });
-  if (xmp) image = image.withXmp(xmp);
-  return image.toBuffer();
-}
+const photo = photoWithLocation;
 
 const pixels = (bytes: Buffer) => sharp(bytes).raw().toBuffer();
 

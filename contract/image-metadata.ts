@@ -7,6 +7,9 @@
 /** What is removed: the GPS position (EXIF's GPS directory, XMP that names a GPS field), or every metadata but orientation. */
 export type MetadataStrip = 'location' | 'all';
 
+/** A JPEG or WebP photo by its name or its type: the files whose metadata is read (others are never opened). */
+export const isStrippablePhoto = (name: string, type: string) => /\.(jpe?g|jfif|webp)$/i.test(name) || /^image\/(jpeg|webp)$/.test(type);
+
 /** The head of a file that holds its metadata: JPEG's APP segments and WebP's metadata chunks come before the image. */
 export const METADATA_HEAD_BYTES = 1024 * 1024;
 

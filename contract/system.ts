@@ -12,6 +12,8 @@ export const systemSettingsSchema = v.object({
   max_upload_size: v.number(),
   webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES),
   expense_categories: v.array(v.string()),
+  /** Shared photos lose their GPS position on upload unless the uploader chooses otherwise (on by default). */
+  strip_image_location: v.boolean(),
 });
 export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
 
@@ -20,11 +22,14 @@ export const updateSystemSettingsRequestSchema = v.partial(
     max_upload_size: numberish(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must_be_positive'), v.maxValue(1024 * 1024, 'too_large'))),
     webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES, 'invalid_choice'),
     expense_categories: expenseCategoriesSettingSchema,
+    strip_image_location: v.boolean('must_be_boolean'),
   }),
 );
 export type UpdateSystemSettingsRequest = v.InferOutput<typeof updateSystemSettingsRequestSchema>;
 
 export const maxUploadSizeSchema = v.object({ max_upload_size: v.number() });
+/** What the upload page starts from: `GET /api/system/upload-defaults`. */
+export const uploadDefaultsSchema = v.object({ strip_image_location: v.boolean() });
 export const healthSchema = v.object({ status: v.literal('ok') });
 export const versionSchema = v.object({ version: v.string(), commit: v.optional(v.string()) });
 export type VersionInfo = v.InferOutput<typeof versionSchema>;

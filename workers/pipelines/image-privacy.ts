@@ -1,7 +1,4 @@
-import { METADATA_HEAD_BYTES, stripImageMetadata, type MetadataStrip } from '../../contract/image-metadata';
-
-/** The photos whose metadata can be stripped (contract/image-metadata.ts reads JPEG and WebP). */
-const PHOTO_NAME = /\.(jpe?g|jfif|webp)$/i;
+import { isStrippablePhoto, METADATA_HEAD_BYTES, stripImageMetadata, type MetadataStrip } from '../../contract/image-metadata';
 
 /**
  * The file as it is shared: with `strip` removed from its metadata before any byte leaves the browser, the same
@@ -9,7 +6,7 @@ const PHOTO_NAME = /\.(jpe?g|jfif|webp)$/i;
  * head is read and copied; the rest stays a slice of the user's file.
  */
 export async function sharedCopyOf(file: File, strip: MetadataStrip | undefined): Promise<File> {
-  if (!strip || !(PHOTO_NAME.test(file.name) || /^image\/(jpeg|webp)$/.test(file.type))) return file;
+  if (!strip || !isStrippablePhoto(file.name, file.type)) return file;
   const head = new Uint8Array(await file.slice(0, METADATA_HEAD_BYTES).arrayBuffer());
   if (!stripImageMetadata(head, strip)) return file;
   return new File([head, file.slice(head.length)], file.name, { type: file.type, lastModified: file.lastModified });

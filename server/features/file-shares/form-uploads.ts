@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { uploadMimeType, type FileShare } from '../../../contract/files';
+import { isStrippablePhoto } from '../../../contract/image-metadata';
 import type { AppDeps, Principal } from '../../context';
 import { ApiError, badInput } from '../../errors';
 import { putWithinBudget } from '../../forms/budgeted-put';
@@ -9,6 +10,7 @@ import { cleanContentType } from '../../storage/http-headers';
 import { cleanFilename, shareObjectKey } from '../../storage/keys';
 import { reasonOf } from '../../storage/reason';
 import { driverFor, keyFolderOf } from '../../storage/registry';
+import { metadataStripOf, withoutMetadata } from './image-privacy';
 import { recordStoredFile, shareOptionsFromForm, type StoredObject } from './records';
 import { assertSlugFree } from '../shares/slugs';
 import { readSettings } from '../settings/settings';
@@ -67,7 +69,9 @@ async function storeFilePart(deps: AppDeps, principal: Principal, fields: Record
     const mimetype = cleanContentType(fields.mimetype || uploadMimeType(filename, file.mimeType === 'application/octet-stream' ? '' : file.mimeType));
     const key = shareObjectKey(keyFolderOf(config), fields.path, filename);
     const budget = byteBudget(limits);
-    const outcome = await putWithinBudget(driverFor(deps, config), key, file.stream, mimetype, budget);
+    const strip = isStrippablePhoto(filename, mimetype) ? metadataStripOf(fields.strip_metadata, (await readSettings(deps.db)).strip_image_location) : undefined;
+    const body = strip ? withoutMetadata(file.stream, strip) : file.stream;
+    const outcome = await putWithinBudget(driverFor(deps, config), key, body, mimetype, budget);
     if (outcome.kind === 'over_budget') {
       assertFits(outcome.seen, limits);
       throw new ApiError(413, 'body_too_large', { limit: String(budget) });

@@ -46,14 +46,14 @@ describe('/api/admin/system-settings', () => {
     (await expectOk(await t.request('/api/system/max-upload-size'), maxUploadSizeSchema)).max_upload_size;
 
   it('answers the defaults', async () => {
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true });
   });
 
   it('saves a fractional size, and the public route follows', async () => {
     const res = await put({ max_upload_size: 0.5 });
     const saved = await expectOk(res.clone(), systemSettingsSchema);
     expect(((await res.json()) as { message: string }).message).toBe('Settings saved');
-    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories });
+    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true });
     expect(await expectOk(await get(), systemSettingsSchema)).toEqual(saved);
     expect(await publicSize()).toBe(0.5);
   });
@@ -61,7 +61,7 @@ describe('/api/admin/system-settings', () => {
   it('changes only the settings given', async () => {
     await expectOk(await put({ max_upload_size: 250 }), systemSettingsSchema);
     const saved = await expectOk(await put({ webdav_upload_mode: 'multipart' }), systemSettingsSchema);
-    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories });
+    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories, strip_image_location: true });
     expect(await expectOk(await put({}), systemSettingsSchema)).toEqual(saved);
   });
 
@@ -93,6 +93,7 @@ describe('/api/admin/system-settings', () => {
     ['no expense category', { expense_categories: [] }, 'expense_categories', 'required'],
     ['a blank expense category', { expense_categories: ['travel', ' '] }, 'expense_categories.1', 'required'],
     ['a repeated expense category', { expense_categories: ['travel', 'travel'] }, 'expense_categories', 'duplicate'],
+    ['a location setting given as a word', { strip_image_location: 'yes' }, 'strip_image_location', 'must_be_boolean'],
   ])('answers 400 for %s and changes nothing', async (_name, json, field, issue) => {
     const body = await expectError(await put(json), 400);
     expect(body.data).toMatchObject({ error: 'validation', field });
@@ -103,7 +104,7 @@ describe('/api/admin/system-settings', () => {
 
   it('saves nothing when one of two values is bad', async () => {
     await expectError(await put({ max_upload_size: 5, webdav_upload_mode: 'bad' }), 400);
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true });
   });
 
   it('needs an admin: 401 anonymous, 403 for an API key', async () => {

@@ -19,6 +19,11 @@ export function systemRoutes(deps: AppDeps) {
     return ok(c, { max_upload_size });
   });
 
+  app.get('/system/upload-defaults', async (c) => {
+    const { strip_image_location } = await readSettings(deps.db);
+    return ok(c, { strip_image_location });
+  });
+
   app.get('/admin/system-settings', requireAdmin, async (c) => ok(c, await readSettings(deps.db)));
 
   app.put('/admin/system-settings', requireAdmin, jsonBody(updateSystemSettingsRequestSchema), async (c) =>

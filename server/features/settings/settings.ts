@@ -6,6 +6,7 @@ const DEFAULTS: SystemSettings = {
   max_upload_size: DEFAULT_MAX_UPLOAD_SIZE_MB,
   webdav_upload_mode: 'auto',
   expense_categories: [...DEFAULT_EXPENSE_CATEGORIES],
+  strip_image_location: true,
 };
 
 /** Settings are rows of key → JSON value; absent keys take their defaults. */

@@ -2,6 +2,7 @@ import {
   DEFAULT_MAX_UPLOAD_SIZE_MB,
   maxUploadSizeSchema,
   systemSettingsSchema,
+  uploadDefaultsSchema,
   type UpdateSystemSettingsRequest,
 } from '../../../contract/system';
 import { apiRequest } from './client';
@@ -16,3 +17,5 @@ export const getMaxUploadSizeMb = () =>
   apiRequest('/system/max-upload-size', { schema: maxUploadSizeSchema })
     .then((data) => data.max_upload_size)
     .catch(() => DEFAULT_MAX_UPLOAD_SIZE_MB);
+
+export const getUploadDefaults = () => apiRequest('/system/upload-defaults', { schema: uploadDefaultsSchema });

@@ -34,7 +34,7 @@ export function FileUploadPanel({ form, sharedFiles }: { form: ReturnType<typeof
     const problem = form.optionsProblem(files.length);
     if (problem) return setError(problem);
     setError(undefined);
-    const options = shareOptionsFor(form.values, files.length);
+    const options = shareOptionsFor(form.values, files.length, form.photoMetadata);
     const [only] = files;
     if (files.length === 1 && only) {
       const payload: ShareUploadPayload = {
@@ -81,6 +81,7 @@ export function FileUploadPanel({ form, sharedFiles }: { form: ReturnType<typeof
         values={form.values}
         onChange={form.setValue}
         slugDisabled={files.length > 1}
+        photoMetadata={form.photoMetadata}
       />
       <div className={styles.submitRow}>
         <Button type="submit" variant="primary" disabled={files.length === 0 || Boolean(tooBig)}>

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { StorageConfig } from '../../../contract/storage';
 import { Field } from '../../components/Field';
 import styles from './Upload.module.css';
-import { FILE_EXPIRY_HOURS, type FileExpiryHours, type UploadFormValues } from './upload-options';
+import { FILE_EXPIRY_HOURS, PHOTO_METADATA_CHOICES, type FileExpiryHours, type PhotoMetadata, type UploadFormValues } from './upload-options';
 import { useStorageName } from '../../lib/use-storage-name';
 
 interface ShareOptionsFieldsProps {
@@ -13,11 +13,18 @@ interface ShareOptionsFieldsProps {
   onChange: <K extends keyof UploadFormValues>(field: K, value: UploadFormValues[K]) => void;
   /** A custom link suffix only makes sense for one file. */
   slugDisabled?: boolean;
+  /** Shown for local files: what shared photos lose (see photoMetadataOf). */
+  photoMetadata?: PhotoMetadata;
 }
 
-/** Where to store and how to share: storage, link suffix, remark, password, expiry, max views. */
-export function ShareOptionsFields({ configs, configId, onConfig, values, onChange, slugDisabled }: ShareOptionsFieldsProps) {
+/** Where to store and how to share: storage, link suffix, remark, password, expiry, max views, photo metadata. */
+export function ShareOptionsFields({ configs, configId, onConfig, values, onChange, slugDisabled, photoMetadata }: ShareOptionsFieldsProps) {
   const { t } = useLingui();
+  const metadataText: Record<PhotoMetadata, string> = {
+    location: t`Remove location`,
+    all: t`Remove all metadata (keep orientation)`,
+    keep: t`Keep as taken`,
+  };
   const storageName = useStorageName();
   const expiryText: Record<FileExpiryHours, string> = { 0: t`Never`, 1: t`1 hour`, 24: t`1 day`, 168: t`7 days`, 720: t`30 days` };
   return (
@@ -55,6 +62,17 @@ export function ShareOptionsFields({ configs, configId, onConfig, values, onChan
       <Field label={t`Max views`} hint={t`0 or empty means unlimited`}>
         <input name="maxViews" type="number" min={0} step={1} value={values.maxViews} onChange={(e) => onChange('maxViews', e.target.value)} />
       </Field>
+      {photoMetadata && (
+        <Field label={t`Photo metadata`} hint={t`JPEG and WebP photos: removed in this browser before upload`}>
+          <select name="photoMetadata" value={photoMetadata} onChange={(e) => onChange('photoMetadata', e.target.value as PhotoMetadata)}>
+            {PHOTO_METADATA_CHOICES.map((choice) => (
+              <option key={choice} value={choice}>
+                {metadataText[choice]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      )}
     </div>
   );
 }

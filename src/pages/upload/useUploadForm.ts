@@ -7,9 +7,10 @@ import { slugProblem } from '../../../contract/slugs';
 import type { TaskInput } from '../../../machines/task.machine';
 import { useTaskManager } from '../../app/actors';
 import { listStorageConfigs } from '../../lib/api/storage-configs';
+import { getUploadDefaults } from '../../lib/api/system';
 import { recentUploads, type RecentUpload } from '../../lib/recent-uploads';
 import { useResource } from '../../lib/use-resource';
-import { emptyUploadForm, type UploadFormValues } from './upload-options';
+import { emptyUploadForm, photoMetadataOf, type UploadFormValues } from './upload-options';
 
 /**
  * What both upload tabs share: storage choice, share options, the tasks this page started (sent to the
@@ -19,6 +20,7 @@ export function useUploadForm() {
   const { t } = useLingui();
   const tasks = useTaskManager();
   const configs = useResource(listStorageConfigs);
+  const uploadDefaults = useResource(getUploadDefaults);
   const [configId, setConfigId] = useState<string>();
   const [values, setValues] = useState<UploadFormValues>(emptyUploadForm);
   const [batch, setBatch] = useState<string[]>([]);
@@ -64,8 +66,9 @@ export function useUploadForm() {
     for (const task of inputs) tasks.send({ type: 'tasks.add', task });
     setBatch(inputs.map((task) => task.id));
     // The one-off settings are cleared: the next upload must not quietly get this password or link.
-    setValues((previous) => ({ ...emptyUploadForm, expiresIn: previous.expiresIn }));
+    setValues((previous) => ({ ...emptyUploadForm, expiresIn: previous.expiresIn, photoMetadata: previous.photoMetadata }));
   };
 
-  return { configs, selectedConfig, setConfigId, values, setValue, optionsProblem, start, batchTasks, recent };
+  const photoMetadata = photoMetadataOf(values, uploadDefaults.data?.strip_image_location);
+  return { configs, selectedConfig, setConfigId, values, setValue, photoMetadata, optionsProblem, start, batchTasks, recent };
 }
