@@ -54,7 +54,7 @@ export const uploadFormSchema = v.object({
   password: v.optional(v.string()),
   expires_in: v.optional(v.string()),
   max_views: v.optional(v.string()),
-  /** Before the file: what a JPEG or WebP photo loses (`none`, `location`, `all` but orientation); default the system setting. */
+  /** Before the file: what a JPEG, WebP, HEIC or AVIF photo loses (`none`, `location`, `all` but orientation); default the system setting. */
   strip_metadata: v.optional(v.picklist(['none', 'location', 'all'])),
 });
 

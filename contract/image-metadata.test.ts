@@ -36,6 +36,18 @@ describe('stripImageMetadata', () => {
     expect(await pixels(stripped)).toEqual(await pixels(original));
   });
 
+  it.each(['location', 'all'] as const)('removes %s from a HEIF photo (AVIF here, laid out as HEIC is)', async (strip) => {
+    const original = await photo('avif', XMP_WITH_GPS);
+    const stripped = Buffer.from(original);
+    expect(original.includes(GPS_BYTES)).toBe(true);
+    expect(stripImageMetadata(stripped, strip)).toBe(true);
+    expect(stripped.length).toBe(original.length);
+    expect(stripped.includes(GPS_BYTES)).toBe(false);
+    expect(stripped.includes(Buffer.from('exif:GPSLatitude'))).toBe(false);
+    expect(stripped.includes(Buffer.from('PhoneMaker'))).toBe(strip === 'location');
+    expect(await pixels(stripped)).toEqual(await pixels(original));
+  });
+
   it('blanks XMP that names a position, and leaves XMP that does not', async () => {
     const withGps = Buffer.from(await photo('jpeg', XMP_WITH_GPS));
     stripImageMetadata(withGps, 'location');
@@ -65,9 +77,10 @@ describe('stripImageMetadata', () => {
     }
   });
 
-  it('stops at a head cut in the middle of a segment without reading past it', async () => {
-    const original = await photo('jpeg');
-    const head = Buffer.from(original.subarray(0, 60));
-    expect(() => stripImageMetadata(head, 'location')).not.toThrow();
+  it('stops at a head cut in the middle of a segment or box without reading past it', async () => {
+    for (const format of ['jpeg', 'webp', 'avif'] as const) {
+      const original = await photo(format);
+      for (const cut of [20, 60, 200, 400]) expect(() => stripImageMetadata(Buffer.from(original.subarray(0, cut)), 'location')).not.toThrow();
+    }
   });
 });

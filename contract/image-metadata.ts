@@ -1,14 +1,16 @@
 /**
  * Removing where a photo was taken (or all its metadata) from a shared copy, in place: the bytes keep their length,
  * so that a file's size, its parts and a resumed upload stay as planned, and only the file's head is touched. JPEG
- * (EXIF in APP1, XMP) and WebP (EXIF and XMP chunks) are read; other formats pass unchanged.
+ * (EXIF in APP1, XMP), WebP (EXIF and XMP chunks) and HEIF (HEIC, AVIF: Exif and XMP items) are read; other formats
+ * pass unchanged.
  */
 
 /** What is removed: the GPS position (EXIF's GPS directory, XMP that names a GPS field), or every metadata but orientation. */
 export type MetadataStrip = 'location' | 'all';
 
-/** A JPEG or WebP photo by its name or its type: the files whose metadata is read (others are never opened). */
-export const isStrippablePhoto = (name: string, type: string) => /\.(jpe?g|jfif|webp)$/i.test(name) || /^image\/(jpeg|webp)$/.test(type);
+/** A JPEG, WebP, HEIC or AVIF photo by its name or its type: the files whose metadata is read (others are never opened). */
+export const isStrippablePhoto = (name: string, type: string) =>
+  /\.(jpe?g|jfif|webp|hei[cf]|avif)$/i.test(name) || /^image\/(jpeg|webp|hei[cf]|avif)$/.test(type);
 
 /** The head of a file that holds its metadata: JPEG's APP segments and WebP's metadata chunks come before the image. */
 export const METADATA_HEAD_BYTES = 1024 * 1024;
@@ -160,6 +162,120 @@ function stripWebp(bytes: Uint8Array, strip: MetadataStrip): boolean {
   return changed;
 }
 
+/** A box of an ISO base media file (HEIC, AVIF): its type, where its content starts and where it ends. */
+interface Box {
+  type: string;
+  body: number;
+  end: number;
+}
+
+function* boxes(bytes: Uint8Array, view: DataView, from: number, to: number): Generator<Box> {
+  for (let at = from; at + 8 <= to; ) {
+    let size = view.getUint32(at);
+    let body = at + 8;
+    if (size === 1 && at + 16 <= to) {
+      size = Number(view.getBigUint64(at + 8));
+      body = at + 16;
+    } else if (size === 0) size = to - at;
+    if (size < body - at) return;
+    yield { type: String.fromCharCode(...bytes.subarray(at + 4, at + 8)), body, end: Math.min(to, at + size) };
+    at += size;
+  }
+}
+
+/** Reads unsigned big-endian numbers of 0, 2, 4 or 8 bytes in turn, as `iloc` and `infe` lay them out. */
+class Reader {
+  constructor(
+    private readonly view: DataView,
+    public at: number,
+  ) {}
+  uint(bytes: number): number {
+    const at = this.at;
+    this.at += bytes;
+    if (bytes === 0) return 0;
+    if (bytes === 2) return this.view.getUint16(at);
+    if (bytes === 4) return this.view.getUint32(at);
+    return Number(this.view.getBigUint64(at));
+  }
+  text(): string {
+    let text = '';
+    for (let code = this.uint1(); code !== 0; code = this.uint1()) text += String.fromCharCode(code);
+    return text;
+  }
+  private uint1() {
+    return this.view.getUint8(this.at++);
+  }
+}
+
+/** HEIF's metadata items (`Exif`, XMP as `mime` of `application/rdf+xml`) by item id, from `iinf`. */
+function metadataItems(bytes: Uint8Array, view: DataView, iinf: Box): Map<number, 'exif' | 'xmp'> {
+  const items = new Map<number, 'exif' | 'xmp'>();
+  const version = view.getUint8(iinf.body);
+  const first = iinf.body + 4 + (version === 0 ? 2 : 4);
+  for (const infe of boxes(bytes, view, first, iinf.end)) {
+    const infeVersion = view.getUint8(infe.body);
+    if (infe.type !== 'infe' || infeVersion < 2) continue;
+    const read = new Reader(view, infe.body + 4);
+    const id = read.uint(infeVersion === 2 ? 2 : 4);
+    read.uint(2);
+    const type = String.fromCharCode(...bytes.subarray(read.at, read.at + 4));
+    read.at += 4;
+    if (type === 'Exif') items.set(id, 'exif');
+    else if (type === 'mime') {
+      read.text();
+      if (read.text().includes('rdf+xml')) items.set(id, 'xmp');
+    }
+  }
+  return items;
+}
+
+/** Where each item's bytes are in the file (`iloc`, construction method 0: file offsets, one extent). */
+function itemPlaces(view: DataView, iloc: Box): Map<number, { start: number; length: number }> {
+  const places = new Map<number, { start: number; length: number }>();
+  const version = view.getUint8(iloc.body);
+  const read = new Reader(view, iloc.body + 4);
+  const sizes = read.uint(2);
+  const [offsetSize, lengthSize, baseSize, indexSize] = [(sizes >> 12) & 15, (sizes >> 8) & 15, (sizes >> 4) & 15, version > 0 ? sizes & 15 : 0];
+  const count = read.uint(version < 2 ? 2 : 4);
+  for (let item = 0; item < count && read.at < iloc.end; item++) {
+    const id = read.uint(version < 2 ? 2 : 4);
+    const method = version > 0 ? read.uint(2) & 15 : 0;
+    read.uint(2);
+    const base = read.uint(baseSize);
+    const extents = read.uint(2);
+    for (let extent = 0; extent < extents; extent++) {
+      read.uint(indexSize);
+      const offset = read.uint(offsetSize);
+      const length = read.uint(lengthSize);
+      if (method === 0 && extents === 1) places.set(id, { start: base + offset, length });
+    }
+  }
+  return places;
+}
+
+/** HEIC and AVIF: the `Exif` item's TIFF (after its 4-byte header offset) and XMP items, where the head holds them. */
+function stripHeif(bytes: Uint8Array, strip: MetadataStrip): boolean {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const meta = [...boxes(bytes, view, 0, bytes.length)].find((box) => box.type === 'meta');
+  if (!meta) return false;
+  const children = [...boxes(bytes, view, meta.body + 4, meta.end)];
+  const iinf = children.find((box) => box.type === 'iinf');
+  const iloc = children.find((box) => box.type === 'iloc');
+  if (!iinf || !iloc) return false;
+  const places = itemPlaces(view, iloc);
+  let changed = false;
+  for (const [id, kind] of metadataItems(bytes, view, iinf)) {
+    const place = places.get(id);
+    if (!place || place.start + place.length > bytes.length) continue;
+    const end = place.start + place.length;
+    if (kind === 'xmp') changed = stripXmp(bytes, place.start, end, strip) || changed;
+    else if (place.length >= 4) changed = stripTiff(bytes, place.start + 4 + view.getUint32(place.start), end, strip) || changed;
+  }
+  return changed;
+}
+
+const HEIF_BRANDS = ['heic', 'heix', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis'];
+
 /**
  * Strips `strip` from the metadata in `head` (a file's first METADATA_HEAD_BYTES, or all of a smaller file), in
  * place and keeping its length; answers whether anything changed. A file of another format is left as it is.
@@ -167,5 +283,14 @@ function stripWebp(bytes: Uint8Array, strip: MetadataStrip): boolean {
 export function stripImageMetadata(head: Uint8Array, strip: MetadataStrip): boolean {
   if (head[0] === 0xff && head[1] === 0xd8) return stripJpeg(head, strip);
   if (ascii(head, 0, 'RIFF') && ascii(head, 8, 'WEBP')) return stripWebp(head, strip);
+  if (ascii(head, 4, 'ftyp') && HEIF_BRANDS.some((brand) => ascii(head, 8, brand))) {
+    try {
+      return stripHeif(head, strip);
+    } catch (error) {
+      // A box that claims more than the head holds: what was found before it is stripped already.
+      if (error instanceof RangeError) return true;
+      throw error;
+    }
+  }
   return false;
 }

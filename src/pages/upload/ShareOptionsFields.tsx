@@ -63,7 +63,7 @@ export function ShareOptionsFields({ configs, configId, onConfig, values, onChan
         <input name="maxViews" type="number" min={0} step={1} value={values.maxViews} onChange={(e) => onChange('maxViews', e.target.value)} />
       </Field>
       {photoMetadata && (
-        <Field label={t`Photo metadata`} hint={t`JPEG and WebP photos: removed in this browser before upload`}>
+        <Field label={t`Photo metadata`} hint={t`JPEG, WebP, HEIC and AVIF photos: removed in this browser before upload`}>
           <select name="photoMetadata" value={photoMetadata} onChange={(e) => onChange('photoMetadata', e.target.value as PhotoMetadata)}>
             {PHOTO_METADATA_CHOICES.map((choice) => (
               <option key={choice} value={choice}>

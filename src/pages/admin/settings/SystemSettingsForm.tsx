@@ -108,7 +108,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
           {t`Remove location from shared images`}
         </label>
         <p className={fieldStyles.hint}>
-          {t`The default of the upload page (each upload may choose otherwise) and of uploads through the API: the shared copy of a JPEG or WebP photo loses its GPS position. Files in mounts are never changed.`}
+          {t`The default of the upload page (each upload may choose otherwise) and of uploads through the API: the shared copy of a JPEG, WebP, HEIC or AVIF photo loses its GPS position. Files in mounts are never changed.`}
         </p>
       </div>
       <ExpenseCategoriesEditor names={categories} errors={categoryProblems} onChange={setCategories} />
