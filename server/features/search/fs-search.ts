@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type * as v from 'valibot';
 import { mimeTypeOf } from '../../../contract/mime';
 import type { FsSearchHit, FsSearchResult, fsSearchQuerySchema } from '../../../contract/search';
@@ -86,9 +86,9 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
   const rows =
     dialectOf(db) === 'postgres'
       ? await db.transaction().execute(async (trx) => {
-          // PostgreSQL's planner prices a scan of every row below the trigram index (lower() per row costs it
-          // nothing), and chose it: 5–10 times slower than the index (bench/README.md, search).
-          if (trigramsServe(input.q)) await sql`set local enable_seqscan = off`.execute(trx);
+          // PostgreSQL's planner has priced a scan of every row below the trigram index and chosen it: 5–10 times
+          // slower than the index (bench/README.md, search). Its indexes serve queries of 2 characters or more.
+          if (Array.from(input.q).length >= 2) await sql`set local enable_seqscan = off`.execute(trx);
           return postgresHits(trx, scopes, input, cursor.offset);
         })
       : await sqliteHits(db, scopes, input, cursor.offset);
@@ -143,14 +143,20 @@ function sqliteHits(db: DB, scopes: MountScope[], input: FsSearchInput, offset: 
     : page(entries.where(sql<SqlBool>`e.name like ${likePattern(q)} escape '\\'`));
 }
 
+/** Names containing `q` on PostgreSQL (migration 018): 2-character queries, which no trigram serves, by their bigram. */
+function postgresContains(q: string): RawBuilder<SqlBool> {
+  const like = sql<SqlBool>`e.name_lower like lower(${likePattern(q)}) escape '\\'`;
+  return Array.from(q).length === 2 ? sql<SqlBool>`fs_index_bigrams(e.name_lower) @> array[lower(${q})] and ${like}` : like;
+}
+
 /**
- * One page of hits on PostgreSQL, matched on `name_lower` (migration 018). For `order=best` the names that start
- * with the query come first: they are read first (the prefix index), and the other matches only for what the page
- * still lacks, so that no match is ranked that cannot be on it.
+ * One page of hits on PostgreSQL. For `order=best` the names that start with the query come first: they are read
+ * first (the prefix index), and the other matches only for what the page still lacks, so that no match is ranked
+ * that cannot be on it.
  */
 async function postgresHits(db: DB, scopes: MountScope[], input: FsSearchInput, offset: number): Promise<HitRow[]> {
   const entries = entriesInScope(db, scopes, input);
-  const contains = sql<SqlBool>`e.name_lower like lower(${likePattern(input.q)}) escape '\\'`;
+  const contains = postgresContains(input.q);
   if (input.order === 'newest') return newestFirst(entries.where(contains)).limit(input.limit + 1).offset(offset).execute();
   const wanted = offset + input.limit + 1;
   const starts = sql<SqlBool>`e.name_lower like lower(${likePrefix(input.q)}) escape '\\'`;
