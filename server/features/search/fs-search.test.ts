@@ -66,6 +66,8 @@ describe.each<Kind>(['LOCAL', 'S3'])('searching a %s mount', (kind) => {
     // LIKE's wildcards and FTS5's syntax are plain characters.
     expect(await search.paths('%')).toEqual([`${root}/misc/100%_done.txt`]);
     expect(await search.paths('0%_d')).toEqual([`${root}/misc/100%_done.txt`]);
+    expect(await search.paths('%_')).toEqual([`${root}/misc/100%_done.txt`]);
+    expect(await search.paths('SV')).toEqual([`${root}/reports/q1.csv`]);
     expect(await search.paths('"notes')).toEqual([]);
     expect(await search.paths('notes OR q1')).toEqual([]);
 
