@@ -12,7 +12,7 @@ import { freshSchema, postgresAvailable, startPostgresCluster } from '../../test
 import { MiB } from '../measure';
 import { residentBytes, statFields } from '../processes';
 import { benchSize } from '../size';
-import { benchQueries, benchTree, type BenchTree } from './names';
+import { benchQueries, benchTree, queryKind, type BenchTree } from './names';
 
 const note = (text: string) => process.stderr.write(`[search] ${text}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -96,16 +96,22 @@ async function measure(tree: BenchTree, dataDir: string, treeDir: string, env: R
     note(`built ${index.entries} entries in ${round(buildS)} s`);
 
     const times: number[] = [];
+    const byKind = new Map<string, number[]>();
     const cpuBefore = cpuMs(server.pid);
     let hits = 0;
-    for (const q of benchQueries(benchSize(200, 40))) {
+    for (const [index, q] of benchQueries(benchSize(200, 40)).entries()) {
       const start = performance.now();
       const found = await api.call<{ items: unknown[] }>(`/api/admin/fs/search?${new URLSearchParams({ q, limit: '50' })}`);
-      times.push(performance.now() - start);
+      const took = performance.now() - start;
+      times.push(took);
+      const kind = queryKind(q, index);
+      byKind.set(kind, [...(byKind.get(kind) ?? []), took]);
       hits += found.items.length;
     }
     const serverCpuMs = (cpuMs(server.pid) - cpuBefore) / times.length;
     times.sort((a, b) => a - b);
+    const kindP95 = [...byKind].map(([kind, taken]) => `${kind} ${round(percentile(taken.sort((a, b) => a - b), 95))}`);
+    note(`p95 ms by kind: ${kindP95.join(', ')}`);
     note(`${times.length} queries, ${hits} hits, slowest ${round(times.at(-1) ?? 0)} ms; load average ${loadavg().map((load) => round(load, 1)).join(' ')}`);
     renameSync(storage, treeDir);
     return { buildS, rssMb: peak / MiB, p50: percentile(times, 50), p95: percentile(times, 95), serverCpuMs, indexBytes: await indexBytes(api) };

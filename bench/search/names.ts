@@ -47,3 +47,7 @@ export function benchQueries(count: number, seed = 7): string[] {
   ];
   return Array.from({ length: count }, (_, index) => (kinds[index % kinds.length] as () => string)());
 }
+
+/** The kind of the `index`th of `benchQueries`, for the times by kind: the Chinese kind's 2-character queries apart. */
+export const queryKind = (query: string, index: number) =>
+  ['start', 'middle', 'extension', Array.from(query).length === 2 ? 'chinese-2' : 'chinese-words'][index % 4] as string;

@@ -18,6 +18,7 @@ import { liveTransfers } from './migrations/014-live-transfers';
 import { remoteStorages } from './migrations/015-remote-storages';
 import { fsIndex } from './migrations/016-fs-index';
 import { shareSearch } from './migrations/017-share-search';
+import { fsIndexNames } from './migrations/018-fs-index-names';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '015-remote-storages': remoteStorages,
   '016-fs-index': fsIndex,
   '017-share-search': shareSearch,
+  '018-fs-index-names': fsIndexNames,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

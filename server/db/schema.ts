@@ -379,7 +379,10 @@ export interface SyncSchedulesTable {
   updated_at: string;
 }
 
-/** A file or folder of a mount, as its search index last saw it (016-fs-index). */
+/**
+ * A file or folder of a mount, as its search index last saw it (016-fs-index). On PostgreSQL it also has
+ * `name_lower`, generated from `name` (018-fs-index-names), which only the search's SQL reads.
+ */
 export interface FsIndexEntriesTable {
   id: Generated<number>;
   mount_id: string;

@@ -66,6 +66,8 @@ describe.each<Kind>(['LOCAL', 'S3'])('searching a %s mount', (kind) => {
     // LIKE's wildcards and FTS5's syntax are plain characters.
     expect(await search.paths('%')).toEqual([`${root}/misc/100%_done.txt`]);
     expect(await search.paths('0%_d')).toEqual([`${root}/misc/100%_done.txt`]);
+    expect(await search.paths('%_')).toEqual([`${root}/misc/100%_done.txt`]);
+    expect(await search.paths('SV')).toEqual([`${root}/reports/q1.csv`]);
     expect(await search.paths('"notes')).toEqual([]);
     expect(await search.paths('notes OR q1')).toEqual([]);
 
@@ -99,6 +101,18 @@ describe.each<Kind>(['LOCAL', 'S3'])('searching a %s mount', (kind) => {
     } while (cursor);
     expect(paged).toEqual(all);
     expect(new Set(paged).size).toBe(7);
+
+    // Pages that cross from the names starting with the query to the others (PostgreSQL reads the two apart).
+    const best = ['docs/', 'docs/drafts/', 'docs/drafts/notes.md', 'docs/年度报告.docx', 'misc/100 done.txt', 'misc/100%_done.txt', 'docs/Annual-Report-2024.pdf'];
+    expect(await search.paths('D')).toEqual(best.map((path) => `${root}/${path}`));
+    const crossing: string[] = [];
+    cursor = undefined;
+    do {
+      const page = await search.searchOk('D', { limit: '3', ...(cursor && { cursor }) });
+      crossing.push(...page.items.map((item) => item.path));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(crossing).toEqual(best.map((path) => `${root}/${path}`));
   });
 
   it('keeps a key inside its base path, whatever path it asks for', async () => {

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type * as v from 'valibot';
 import { mimeTypeOf } from '../../../contract/mime';
 import type { FsSearchHit, FsSearchResult, fsSearchQuerySchema } from '../../../contract/search';
@@ -13,7 +13,7 @@ import { displayPath, isWithin, outsideBasePath, pathOfSegments, type FsPath } f
 import type { FsCaller } from '../fs/resolve';
 import { mountIndexes } from './index-records';
 import { indexerOf } from './indexer';
-import { ftsPhrase, likePattern, trigramsServe } from './matching';
+import { ftsPhrase, likePattern, likePrefix, trigramsServe } from './matching';
 import { startsWith } from './read-folder';
 
 export type FsSearchInput = v.InferOutput<typeof fsSearchQuerySchema>;
@@ -83,16 +83,15 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
 
   await indexerOf(deps).settle(scopes.map((scope) => scope.mount.id));
   const db = deps.db;
-  const long = trigramsServe(input.q);
   const rows =
-    dialectOf(db) === 'postgres' && long
+    dialectOf(db) === 'postgres'
       ? await db.transaction().execute(async (trx) => {
-          // PostgreSQL's planner prices a scan of every row below the trigram index (lower() per row costs it
-          // nothing), and chose it: 5–10 times slower than the index (bench/README.md, search).
-          await sql`set local enable_seqscan = off`.execute(trx);
-          return hitsQuery(trx, scopes, input, cursor.offset).execute();
+          // PostgreSQL's planner has priced a scan of every row below the trigram index and chosen it: 5–10 times
+          // slower than the index (bench/README.md, search). Its indexes serve queries of 2 characters or more.
+          if (Array.from(input.q).length >= 2) await sql`set local enable_seqscan = off`.execute(trx);
+          return postgresHits(trx, scopes, input, cursor.offset);
         })
-      : await hitsQuery(db, scopes, input, cursor.offset).execute();
+      : await sqliteHits(db, scopes, input, cursor.offset);
 
   const mountPaths = new Map(scopes.map((scope) => [scope.mount.id, scope.mount.mount_path]));
   const items = rows.slice(0, input.limit).map((row) => hitOf(row, mountPaths.get(row.mount_id) ?? '/'));
@@ -104,31 +103,71 @@ export async function searchFs(deps: AppDeps, caller: FsCaller, input: FsSearchI
   };
 }
 
-/** One page of hits (and one more, to know whether another page follows), in the order asked for. */
-function hitsQuery(db: DB, scopes: MountScope[], input: FsSearchInput, offset: number) {
-  const q = input.q;
-  const contains = likePattern(q);
-  const postgres = dialectOf(db) === 'postgres';
-  const trigrams = !postgres && trigramsServe(q);
-  let query = (
-    trigrams
-      ? // Driven by the trigram index: a join, where `id in (…)` made SQLite walk the mount's rows (4× the time).
-        db.selectFrom('fs_index_entries as e').innerJoin(
-          sql<{ rowid: number }>`(select rowid from fs_index_fts where fs_index_fts match ${ftsPhrase(q)})`.as('f'),
-          (join) => join.onRef('f.rowid', '=', 'e.id'),
-        )
-      : db.selectFrom('fs_index_entries as e')
-  )
-    .select(['e.mount_id', 'e.path', 'e.parent', 'e.name', 'e.is_dir', 'e.size', 'e.modified'])
+const HIT_COLUMNS = ['e.mount_id', 'e.path', 'e.parent', 'e.name', 'e.is_dir', 'e.size', 'e.modified'] as const;
+
+/** The entries in the scopes, of the type asked for, with what a hit shows: every search query starts from these. */
+function entriesInScope(db: DB, scopes: MountScope[], input: FsSearchInput) {
+  const query = db
+    .selectFrom('fs_index_entries as e')
+    .select(HIT_COLUMNS)
     .where((eb) => eb.or(scopes.map((scope) => inScope(eb, scope))));
-  if (postgres) query = query.where(sql<SqlBool>`lower(e.name) like lower(${contains}) escape '\\'`);
-  else if (!trigrams) query = query.where(sql<SqlBool>`e.name like ${contains} escape '\\'`);
-  if (input.type) query = query.where('e.is_dir', '=', input.type === 'folder' ? 1 : 0);
-  query =
-    input.order === 'newest'
-      ? query.orderBy(sql`e.modified desc nulls last`)
-      : query.orderBy(sql`case when substr(lower(e.name), 1, ${Array.from(q).length}) = lower(${q}) then 0 else 1 end`).orderBy(sql`length(e.name)`).orderBy('e.name');
-  return query.orderBy('e.path').orderBy('e.mount_id').limit(input.limit + 1).offset(offset);
+  return input.type ? query.where('e.is_dir', '=', input.type === 'folder' ? 1 : 0) : query;
+}
+
+/** `order=best` after the names that start with the query: shorter names first, then by name and path. */
+const shortestFirst = <D, T extends keyof D, O>(query: SelectQueryBuilder<D, T, O>) =>
+  query.orderBy(sql`length(e.name)`).orderBy(sql`e.name`).orderBy(sql`e.path`).orderBy(sql`e.mount_id`);
+
+const newestFirst = <D, T extends keyof D, O>(query: SelectQueryBuilder<D, T, O>) =>
+  query.orderBy(sql`e.modified desc nulls last`).orderBy(sql`e.path`).orderBy(sql`e.mount_id`);
+
+/** One page of hits on SQLite (and one more, to know whether another page follows), in the order asked for. */
+function sqliteHits(db: DB, scopes: MountScope[], input: FsSearchInput, offset: number): Promise<HitRow[]> {
+  const q = input.q;
+  const page = <D, T extends keyof D>(query: SelectQueryBuilder<D, T, HitRow>) =>
+    (input.order === 'newest'
+      ? newestFirst(query)
+      : shortestFirst(query.orderBy(sql`case when substr(lower(e.name), 1, ${Array.from(q).length}) = lower(${q}) then 0 else 1 end`))
+    )
+      .limit(input.limit + 1)
+      .offset(offset)
+      .execute();
+  const entries = entriesInScope(db, scopes, input);
+  return trigramsServe(q)
+    ? // Driven by the trigram index: a join, where `id in (…)` made SQLite walk the mount's rows (4× the time).
+      page(
+        entries.innerJoin(sql<{ rowid: number }>`(select rowid from fs_index_fts where fs_index_fts match ${ftsPhrase(q)})`.as('f'), (join) =>
+          join.onRef('f.rowid', '=', 'e.id'),
+        ),
+      )
+    : page(entries.where(sql<SqlBool>`e.name like ${likePattern(q)} escape '\\'`));
+}
+
+/** Names containing `q` on PostgreSQL (migration 018): 2-character queries, which no trigram serves, by their bigram. */
+function postgresContains(q: string): RawBuilder<SqlBool> {
+  const like = sql<SqlBool>`e.name_lower like lower(${likePattern(q)}) escape '\\'`;
+  return Array.from(q).length === 2 ? sql<SqlBool>`fs_index_bigrams(e.name_lower) @> array[lower(${q})] and ${like}` : like;
+}
+
+/**
+ * One page of hits on PostgreSQL. For `order=best` the names that start with the query come first: they are read
+ * first (the prefix index), and the other matches only for what the page still lacks, so that no match is ranked
+ * that cannot be on it.
+ */
+async function postgresHits(db: DB, scopes: MountScope[], input: FsSearchInput, offset: number): Promise<HitRow[]> {
+  const entries = entriesInScope(db, scopes, input);
+  const contains = postgresContains(input.q);
+  if (input.order === 'newest') return newestFirst(entries.where(contains)).limit(input.limit + 1).offset(offset).execute();
+  const wanted = offset + input.limit + 1;
+  const starts = sql<SqlBool>`e.name_lower like lower(${likePrefix(input.q)}) escape '\\'`;
+  const first = await shortestFirst(entries.where(starts)).limit(wanted).execute();
+  const others =
+    first.length < wanted
+      ? await shortestFirst(entries.where(contains).where(sql<SqlBool>`not (${starts})`))
+          .limit(wanted - first.length)
+          .execute()
+      : [];
+  return [...first, ...others].slice(offset);
 }
 
 /** The searched mounts whose index is not complete (counting entries only for those: a count reads every row). */
