@@ -170,6 +170,22 @@ export async function authorizeFileStream(
   return countView(deps, row);
 }
 
+/**
+ * Who may see a share's thumbnail (`/api/file-thumbnail`), which never counts a view: whoever may read the bytes
+ * without spending one (a link token, the owner), or a visitor with the password when one is set. Without a token
+ * a share with a view limit shows none, so that its thumbnail cannot stand in for the views it counts.
+ */
+export async function authorizeFileThumbnail(
+  deps: AppDeps,
+  principal: Principal,
+  slug: string,
+  access: { token?: string; password?: string },
+): Promise<FileRow> {
+  const row = await authorizeFileStream(deps, principal, slug, { ...access, peek: true });
+  if (access.token === undefined && row.max_views > 0 && !isFileOwner(principal, row)) throw new ApiError(403, 'file_link_invalid');
+  return row;
+}
+
 export async function storageOf(deps: AppDeps, row: FileRow): Promise<StorageConfigRow> {
   const config = await findStorageConfig(deps.db, row.storage_config_id);
   if (!config) throw new ApiError(404, 'file_missing');

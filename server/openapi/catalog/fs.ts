@@ -17,12 +17,18 @@ import {
   FS_HASH_MAX_BYTES,
   FS_UPLOAD_GROUP_MAX_FILES,
 } from '../../../contract/fs';
-import { objectStream } from './streams';
+import { objectStream, THUMBNAIL_TEXT, thumbnailAnswer } from './streams';
 import { docsOf, type RouteDocs, type Tag } from './types';
 
 const tag: Tag = 'Mount file system';
 
 const pathQuerySchema = v.object({ path: v.pipe(v.string(), v.description('The file\'s absolute path, e.g. `/local/notes.md`.')) });
+
+const thumbnailQuerySchema = v.object({
+  ...pathQuerySchema.entries,
+  size: v.optional(v.pipe(v.picklist(['grid', 'large']), v.description('`grid` (256 px, the default) or `large` (1280 px).'))),
+  v: v.optional(v.pipe(v.string(), v.description('Any text that changes with the file (its ETag): makes the answer cacheable for good.'))),
+});
 
 /** What every write into a mount says about its conflict rule. */
 const CONFLICTS =
@@ -71,6 +77,14 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
     }],
     [`GET ${base}/download`, { tag, summary: 'Download a file', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
     [`GET ${base}/preview`, { tag, summary: 'A file, inline', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
+    [`GET ${base}/thumbnail`, {
+      tag,
+      summary: 'A file\'s thumbnail',
+      description: `The access of \`download\`; counts no download. ${THUMBNAIL_TEXT} With \`v\` (the entry's ETag or time) the browser may keep it for good.`,
+      query: thumbnailQuerySchema,
+      raw: thumbnailAnswer,
+      errors: [404, 413, 415, 422],
+    }],
     [`POST ${base}/mkdir`, { tag, summary: 'Create a folder', data: v.null(), ok: [201], errors: [404, 409] }],
     [`POST ${base}/upload`, {
       tag,
