@@ -1,14 +1,23 @@
 import { Hono, type Context } from 'hono';
-import { fileThumbnailQuerySchema, fsThumbnailQuerySchema, type ThumbnailSize } from '../../../contract/thumbnails';
+import {
+  fileThumbnailQuerySchema,
+  fsThumbnailLinksRequestSchema,
+  fsThumbnailQuerySchema,
+  hasThumbnail,
+  signedThumbnailQuerySchema,
+  type FsThumbnailLinks,
+  type ThumbnailSize,
+} from '../../../contract/thumbnails';
 import { mimeTypeOf } from '../../../contract/mime';
 import type { AppDeps, AppEnv } from '../../context';
 import { ApiError } from '../../errors';
-import { parseInput } from '../../http';
+import { jsonBody, ok, parseInput } from '../../http';
 import { driverFor } from '../../storage/registry';
 import { requireAdmin, requirePermission } from '../auth/middleware';
 import { authorizeFileThumbnail, storageOf } from '../file-shares/access';
 import { nameOf } from '../fs/paths';
-import { callerOf, resolveInMount } from '../fs/resolve';
+import { callerOf, resolveInMount, type MountTarget } from '../fs/resolve';
+import { targetOfLink, thumbnailLinks } from './links';
 import { onStorage } from '../fs/storage-errors';
 import { thumbnailEtagOf, thumbnailOf, type ThumbnailSource } from './thumbnails';
 
@@ -29,28 +38,54 @@ async function answer(c: Context<AppEnv>, source: ThumbnailSource, size: Thumbna
   return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(thumbnail.bytes), { status: 200, headers });
 }
 
+/** A mount file as a thumbnail's source; 404 for a folder or nothing. */
+async function sourceOf(target: MountTarget): Promise<ThumbnailSource> {
+  const object = target.inner.length > 0 ? await onStorage(target.path.text, () => target.driver.stat(target.key)) : undefined;
+  if (!object) throw new ApiError(404, 'fs_not_a_file', { path: target.path.text });
+  return {
+    storageId: target.config.id,
+    driver: target.driver,
+    key: target.key,
+    size: object.size,
+    etag: object.etag,
+    modified: object.modified,
+    mimetype: mimeTypeOf(nameOf(target.path)),
+  };
+}
+
 /**
  * `GET /{admin,user}/fs/thumbnail?path=&size=`: the access of `fs/download` (the caller's mounts, a key's base
- * path), and no download is counted.
+ * path), and no download is counted. `POST …/thumbnail-links`: signed URLs of the same, for the browser's `<img>`.
  */
 export function fsThumbnailRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   const app = new Hono<AppEnv>();
-  app.get('/thumbnail', kind === 'admin' ? requireAdmin : requirePermission('mount'), async (c) => {
+  app.use('/thumbnail*', kind === 'admin' ? requireAdmin : requirePermission('mount'));
+  app.get('/thumbnail', async (c) => {
     // Parsed here rather than by a validator, as `download` does: a repeated `path` is read as its first value.
     const query = parseInput(fsThumbnailQuerySchema, c.req.query());
     const target = await resolveInMount(deps, callerOf(c.get('principal')), query.path);
-    const object = target.inner.length > 0 ? await onStorage(query.path.text, () => target.driver.stat(target.key)) : undefined;
-    if (!object) throw new ApiError(404, 'fs_not_a_file', { path: query.path.text });
-    const source = {
-      storageId: target.config.id,
-      driver: target.driver,
-      key: target.key,
-      size: object.size,
-      etag: object.etag,
-      modified: object.modified,
-      mimetype: mimeTypeOf(nameOf(query.path)),
-    };
-    return answer(c, source, query.size, query.v === undefined ? ASK_AGAIN : KEEP);
+    return answer(c, await sourceOf(target), query.size, query.v === undefined ? ASK_AGAIN : KEEP);
+  });
+  app.post('/thumbnail-links', jsonBody(fsThumbnailLinksRequestSchema), async (c) => {
+    const caller = callerOf(c.get('principal'));
+    const links: FsThumbnailLinks['links'] = [];
+    for (const path of c.req.valid('json').paths) {
+      if (!hasThumbnail(mimeTypeOf(nameOf(path)))) continue;
+      const target = await resolveInMount(deps, caller, path).catch(() => undefined);
+      if (target && target.inner.length > 0) links.push({ path: path.text, ...thumbnailLinks(deps, target) });
+    }
+    return ok(c, { links });
+  });
+  return app;
+}
+
+/** `GET /fs-thumbnail?…&sig=`: a thumbnail through a link `thumbnail-links` signed; `v` makes it cacheable for good. */
+export function signedThumbnailRoutes(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  app.get('/fs-thumbnail', async (c) => {
+    const query = parseInput(signedThumbnailQuerySchema, c.req.query());
+    const target = await targetOfLink(deps, query);
+    return answer(c, await sourceOf(target), query.size, query.v === undefined ? ASK_AGAIN : KEEP);
   });
   return app;
 }

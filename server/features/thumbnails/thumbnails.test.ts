@@ -8,7 +8,8 @@ import { davClient } from '../../../tests/fixtures/dav';
 import { bytesOf, fileClient } from '../../../tests/fixtures/files';
 import { fsClient, mountOfKind, type MountOfKind } from '../../../tests/fixtures/fs';
 import { searchClient } from '../../../tests/fixtures/search';
-import { expectError, useTestApp } from '../../../tests/fixtures/test-app';
+import { expectError, expectOk, HOUR, useTestApp } from '../../../tests/fixtures/test-app';
+import { fsThumbnailLinksSchema } from '../../../contract/thumbnails';
 import { THUMBNAIL_AREA } from '../../storage/keys';
 import { createLimiter } from './queue';
 
@@ -165,6 +166,23 @@ describe('thumbnails of mount files', () => {
     await expectError(await t.request('/api/admin/fs/thumbnail?path=/local/ab/secret.png&size=huge', { token: t.token }), 400);
     const allowed = await t.createKey(t.token, { mount_permission: true, basic_path: '/local/ab' });
     await webpOf(await fsClient(t, { apiKey: allowed.key }).thumbnail('/local/ab/secret.png'));
+  });
+
+  it('signs links for <img> only for what the caller may read, and the link shows that file alone, for two days at most', async () => {
+    await fs.uploadOk('/local/a', 'mine.png', await picture(30, 30).png().toBuffer());
+    const key = await t.createKey(t.token, { mount_permission: true, basic_path: '/local/a' });
+    const asKey = (paths: string[]) => t.request('/api/user/fs/thumbnail-links', { apiKey: key.key, json: { paths } });
+    const answer = await expectOk(await asKey(['/local/a/mine.png', '/local/ab/secret.png', '/local/a/notes.txt']), fsThumbnailLinksSchema);
+    expect(answer.links.map((link) => link.path)).toEqual(['/local/a/mine.png']);
+    const link = answer.links[0]?.grid ?? '';
+    const shown = await webpOf(await t.request(`${link}&v=1`));
+    expect(shown.meta.width).toBe(30);
+    const url = new URL(link, 'http://localhost');
+    url.searchParams.set('path', '/local/ab/secret.png');
+    await expectError(await t.request(url.pathname + url.search), 403);
+    t.clock.advance(2 * 24 * HOUR + 1000);
+    await expectError(await t.request(link), 403);
+    t.clock.advance(-(2 * 24 * HOUR + 1000)); // the admin's session of the later tests
   });
 
   it('refuses a decompression bomb, a corrupt image and an unsupported type cleanly, and goes on serving', async () => {
