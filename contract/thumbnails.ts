@@ -1,16 +1,9 @@
 import * as v from 'valibot';
 import { fsPathSchema } from './fs-paths';
 
-/** Thumbnails the server makes (`fs/thumbnail`, `file-thumbnail/{slug}`): their widths, for `srcset` too. */
-export const THUMBNAIL_WIDTHS = { grid: 256, large: 1280 } as const;
-export type ThumbnailSize = keyof typeof THUMBNAIL_WIDTHS;
+export { hasThumbnail, THUMBNAIL_WIDTHS, type ThumbnailSize } from './thumbnail-sizes';
 
 const sizeField = v.optional(v.picklist(['grid', 'large'], 'invalid_size'), 'grid');
-
-/** Types the server may make a thumbnail of (images, PDFs' first page, a frame of a video when it has ffmpeg). */
-const THUMBNAIL_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/heic', 'image/heif']);
-export const hasThumbnail = (mimetype: string | null | undefined): boolean =>
-  !!mimetype && (THUMBNAIL_IMAGE_TYPES.has(mimetype) || mimetype === 'application/pdf' || mimetype.startsWith('video/'));
 
 /** `GET /api/{admin,user}/fs/thumbnail`. `v` (the entry's ETag or time) only tells caches apart; any value is taken. */
 export const fsThumbnailQuerySchema = v.object({

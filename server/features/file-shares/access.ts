@@ -1,5 +1,6 @@
 import { FILE_LINK_TTL_SECONDS, type FileState } from '../../../contract/files';
 import { type PublicFile } from '../../../contract/public-file';
+import { hasThumbnail } from '../../../contract/thumbnails';
 import type { SharePeek } from '../../../contract/share-peek';
 import type { AppDeps, Principal } from '../../context';
 import { creatorOf } from '../../context';
@@ -33,12 +34,13 @@ export function verifyFileLinkToken(deps: AppDeps, fileId: string, token: string
   return expires * 1000 > deps.now().getTime();
 }
 
-export function fileLinks(deps: AppDeps, baseUrl: string, row: Pick<FileRow, 'id' | 'slug'>) {
+export function fileLinks(deps: AppDeps, baseUrl: string, row: Pick<FileRow, 'id' | 'slug' | 'mimetype'>) {
   const token = encodeURIComponent(fileLinkToken(deps, row.id));
   const slug = encodeURIComponent(row.slug);
   return {
     previewUrl: `${baseUrl}/api/file-view/${slug}?token=${token}`,
     downloadUrl: `${baseUrl}/api/file-download/${slug}?token=${token}`,
+    ...(hasThumbnail(row.mimetype) && { thumbnailUrl: `${baseUrl}/api/file-thumbnail/${slug}?token=${token}` }),
   };
 }
 
@@ -48,7 +50,7 @@ export function isFileOwner(principal: Principal, row: Pick<FileRow, 'created_by
   return principal.kind === 'apiKey' && principal.permissions.file && row.created_by === creatorOf(principal);
 }
 
-function publicFileOf(row: FileRow, options: { links?: { previewUrl: string; downloadUrl: string }; owner: boolean }): PublicFile {
+function publicFileOf(row: FileRow, options: { links?: ReturnType<typeof fileLinks>; owner: boolean }): PublicFile {
   return {
     slug: row.slug,
     filename: row.filename,
