@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import sharp, { type Sharp } from 'sharp';
-import heicDecode from 'heic-decode';
+import type { Sharp, SharpOptions } from 'sharp';
 import { THUMBNAIL_WIDTHS, type ThumbnailSize } from '../../../contract/thumbnails';
 import { runTool } from './external-tools';
 
@@ -21,17 +20,28 @@ const TOOL_LIMITS = { timeoutMs: RENDER_SECONDS * 1000, maxOutputBytes: 64 * 102
 /** A picture the decoders would not take: more pixels than allowed. */
 export class TooManyPixelsError extends Error {}
 
-// The thumbnails are the process's only bulk sharp work: one libvips thread per image (the queue runs two images
-// at once) and no operation cache, so that a folder of photos does not grow the server's memory.
-sharp.concurrency(1);
-sharp.cache(false);
-
 const decodeOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', sequentialRead: true } as const;
 
+let loading: Promise<(input?: Buffer, options?: SharpOptions) => Sharp> | undefined;
+
+/**
+ * sharp, loaded on the first thumbnail (a server that makes none never loads libvips). The thumbnails are the
+ * process's only bulk sharp work: one libvips thread per image (the queue runs two images at once) and no
+ * operation cache, so that a folder of photos does not grow the server's memory.
+ */
+function sharpOf(input: Buffer, options: SharpOptions): Promise<Sharp> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading.then((sharp) => sharp(input, { ...decodeOptions, ...options }));
+}
+
 /** WebP of at most `width` × `width`, EXIF orientation applied, no metadata kept (sharp drops it unless asked). */
-async function toWebp(image: Sharp, width: number): Promise<Buffer> {
+async function toWebp(opening: Promise<Sharp>, width: number): Promise<Buffer> {
   try {
-    return await image
+    return await (await opening)
       .rotate()
       .resize({ width, height: width, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 78, effort: 2 })
@@ -52,6 +62,7 @@ const isHeif = (bytes: Buffer) =>
  * from the header and checked before the pixels are decoded.
  */
 async function heicToWebp(bytes: Buffer, width: number): Promise<Buffer> {
+  const { default: heicDecode } = await import('heic-decode');
   const images = await heicDecode.all({ buffer: bytes });
   try {
     const first = images[0];
@@ -59,7 +70,7 @@ async function heicToWebp(bytes: Buffer, width: number): Promise<Buffer> {
     if (first.width * first.height > MAX_INPUT_PIXELS) throw new TooManyPixelsError();
     const decoded = await first.decode();
     const raw = { width: decoded.width, height: decoded.height, channels: 4 } as const;
-    return await toWebp(sharp(Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), { raw, ...decodeOptions }), width);
+    return await toWebp(sharpOf(Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), { raw }), width);
   } finally {
     images.dispose();
   }
@@ -67,7 +78,7 @@ async function heicToWebp(bytes: Buffer, width: number): Promise<Buffer> {
 
 async function imageToWebp(bytes: Buffer, width: number): Promise<Buffer> {
   try {
-    return await toWebp(sharp(bytes, decodeOptions), width);
+    return await toWebp(sharpOf(bytes, {}), width);
   } catch (error) {
     if (error instanceof TooManyPixelsError || !isHeif(bytes)) throw error;
     return heicToWebp(bytes, width);
@@ -99,5 +110,5 @@ export async function renderThumbnail(input: RenderInput, size: ThumbnailSize): 
   const width = THUMBNAIL_WIDTHS[size];
   if (input.kind === 'image') return imageToWebp(input.bytes, width);
   const picture = input.kind === 'pdf' ? await pdfPage(input.stream, width) : await videoFrame(input.stream, width);
-  return toWebp(sharp(picture, decodeOptions), width);
+  return toWebp(sharpOf(picture, {}), width);
 }
