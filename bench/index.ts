@@ -19,6 +19,7 @@ import { shareSearch } from './share-search';
 import { serverCopy } from './server-copy/index';
 import { streamingMemory } from './streaming-memory';
 import { transfer } from './transfer/index';
+import { thumbnails } from './thumbnails';
 import { webdavBench } from './webdav';
 
 const benchmarks: Record<string, () => Promise<void>> = {
@@ -35,6 +36,7 @@ const benchmarks: Record<string, () => Promise<void>> = {
   'server-copy': serverCopy,
   'share-search': shareSearch,
   'streaming-memory': streamingMemory,
+  thumbnails,
   transfer,
   webdav: webdavBench,
 };
@@ -48,9 +50,10 @@ const slow = ['transfer', 'copy'];
 /**
  * `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes),
  * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by a server's copy jobs and by the SDK) and
- * `search` (100,000 files indexed and searched on SQLite and PostgreSQL) run only when named.
+ * `search` (100,000 files indexed and searched on SQLite and PostgreSQL) and `thumbnails` (500 photos of 12
+ * megapixels) run only when named.
  */
-const namedOnly = ['batch', 'batch-picker', 'server-copy', 'search'];
+const namedOnly = ['batch', 'batch-picker', 'server-copy', 'search', 'thumbnails'];
 const byDefault = Object.keys(benchmarks).filter(
   (name) => !namedOnly.includes(name) && (!slow.includes(name) || process.env.BENCH_SIZE_MB !== undefined),
 );

@@ -8,7 +8,7 @@ const TYPES: Record<string, string> = {
   py: 'text/x-python', rb: 'text/plain', go: 'text/plain', rs: 'text/plain', java: 'text/plain', c: 'text/plain', h: 'text/plain',
   cpp: 'text/plain', cs: 'text/plain', php: 'text/plain', sh: 'text/x-shellscript', sql: 'text/plain', vue: 'text/plain',
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', bmp: 'image/bmp',
-  ico: 'image/x-icon', svg: 'image/svg+xml', heic: 'image/heic',
+  ico: 'image/x-icon', svg: 'image/svg+xml', heic: 'image/heic', heif: 'image/heif',
   mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime', mkv: 'video/x-matroska', avi: 'video/x-msvideo',
   mp3: 'audio/mpeg', wav: 'audio/wav', ogg: 'audio/ogg', flac: 'audio/flac', m4a: 'audio/mp4', aac: 'audio/aac', opus: 'audio/opus',
   pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip', tar: 'application/x-tar', '7z': 'application/x-7z-compressed',

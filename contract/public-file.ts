@@ -18,6 +18,8 @@ export const publicFileSchema = v.object({
   previewUrl: v.optional(v.string()),
   /** Attachment, signed for an hour. */
   downloadUrl: v.optional(v.string()),
+  /** For images, PDFs and videos: the server's thumbnail, signed as `previewUrl`; add `&size=grid|large`. */
+  thumbnailUrl: v.optional(v.string()),
   canEdit: v.boolean(),
   id: v.optional(v.string()),
 });

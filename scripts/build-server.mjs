@@ -13,8 +13,9 @@ await build({
   input: { index: 'server/index.ts' },
   platform: 'node',
   // ssh2 loads optional native addons (`.node` files) inside try/catch: a bundler cannot take them in, so ssh2 is
-  // required from node_modules at run time, as pg-native would be.
-  external: ['pg-native', 'ssh2'],
+  // required from node_modules at run time, as pg-native would be. So are sharp (libvips, a native addon) and
+  // heic-decode (which finds its WebAssembly file beside its own script).
+  external: ['pg-native', 'ssh2', 'sharp', 'heic-decode'],
   output: {
     dir: OUT_DIR,
     format: 'esm',

@@ -1,3 +1,4 @@
+import { fileShareThumbnailRoutes, fsThumbnailRoutes, signedThumbnailRoutes } from './features/thumbnails/routes';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -66,6 +67,10 @@ export function createApp(deps: AppDeps) {
   api.route('/admin/fs/index', fsIndexRoutes(deps));
   api.route('/admin/fs', fsSearchRoutes(deps, 'admin'));
   api.route('/user/fs', fsSearchRoutes(deps, 'user'));
+  api.route('/admin/fs', fsThumbnailRoutes(deps, 'admin'));
+  api.route('/user/fs', fsThumbnailRoutes(deps, 'user'));
+  api.route('/', fileShareThumbnailRoutes(deps));
+  api.route('/', signedThumbnailRoutes(deps));
   api.route('/admin/fs', fsRoutes(deps, 'admin'));
   api.route('/user/fs', fsRoutes(deps, 'user'));
   api.route('/admin/cache', cacheRoutes(deps, 'admin'));

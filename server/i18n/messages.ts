@@ -390,6 +390,10 @@ export const messages = {
   reason_timeout: { en: 'no answer in time', zh: '响应超时' },
   reason_folder_missing: { en: 'the base folder does not exist on the server', zh: '服务器上不存在基础文件夹' },
   reason_unknown: { en: 'an unexpected error (the server log has the details)', zh: '意外错误（详情见服务器日志）' },
+  thumbnail_unsupported: { en: 'No thumbnail can be made of this file here', zh: '此处无法为此文件生成缩略图' },
+  thumbnail_unreadable: { en: 'This file could not be read to make a thumbnail', zh: '无法读取此文件以生成缩略图' },
+  thumbnail_too_large: { en: 'This file is too large to make a thumbnail of', zh: '此文件过大，无法生成缩略图' },
+  thumbnail_busy: { en: 'Too many thumbnails are being made; try again shortly', zh: '正在生成的缩略图过多，请稍后重试' },
 } as const satisfies Record<string, { en: string; zh: string }>;
 
 export type MessageKey = keyof typeof messages;

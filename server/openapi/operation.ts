@@ -16,7 +16,9 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   409: { name: 'Conflict', description: 'Taken (slug, name, path) or in use.' },
   410: { name: 'Gone', description: 'Expired, or its views are used up.' },
   413: { name: 'TooLarge', description: 'Over the max upload size or the storage quota: `data` has the sizes.' },
+  415: { name: 'UnsupportedType', description: 'No thumbnail can be made of this type here (or the tool it needs is not installed).' },
   416: { name: 'RangeNotSatisfiable', description: 'The `Range` asked for lies outside the object (no body).', empty: true },
+  422: { name: 'Unreadable', description: 'The file could not be decoded (corrupt, hostile, or too slow to decode).' },
   429: { name: 'RateLimited', description: 'Too many attempts: `data.retryAfterMinutes`.' },
 };
 

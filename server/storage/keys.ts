@@ -41,12 +41,16 @@ export const SHARE_AREA = '.clipstash-shares';
 /** Expense claims' receipts: reserved like the share area, so that only the claim's owner and the admin read them. */
 export const EXPENSE_AREA = '.clipstash-expenses';
 
+/** Thumbnails the server made of mount files and shares, cached (server/features/thumbnails/): reserved the same way. */
+export const THUMBNAIL_AREA = '.clipstash-thumbnails';
+
 const isUnder = (area: string, key: string): boolean => key === area || key.startsWith(`${area}/`);
 
 export const isShareAreaKey = (key: string): boolean => isUnder(SHARE_AREA, key);
 
 /** A key in one of the areas the app keeps for itself: the mount file system refuses them and lists none. */
-export const isReservedAreaKey = (key: string): boolean => isUnder(SHARE_AREA, key) || isUnder(EXPENSE_AREA, key);
+export const isReservedAreaKey = (key: string): boolean =>
+  isUnder(SHARE_AREA, key) || isUnder(EXPENSE_AREA, key) || isUnder(THUMBNAIL_AREA, key);
 
 /** Where an object stored before the share area existed (`<config folder>/…`) belongs now. */
 export const shareAreaKeyOf = (legacyKey: string): string => `${SHARE_AREA}/${legacyKey}`;

@@ -1,5 +1,6 @@
 import { FILE_LINK_TTL_SECONDS, type FileState } from '../../../contract/files';
 import { type PublicFile } from '../../../contract/public-file';
+import { hasThumbnail } from '../../../contract/thumbnails';
 import type { SharePeek } from '../../../contract/share-peek';
 import type { AppDeps, Principal } from '../../context';
 import { creatorOf } from '../../context';
@@ -33,12 +34,13 @@ export function verifyFileLinkToken(deps: AppDeps, fileId: string, token: string
   return expires * 1000 > deps.now().getTime();
 }
 
-export function fileLinks(deps: AppDeps, baseUrl: string, row: Pick<FileRow, 'id' | 'slug'>) {
+export function fileLinks(deps: AppDeps, baseUrl: string, row: Pick<FileRow, 'id' | 'slug' | 'mimetype'>) {
   const token = encodeURIComponent(fileLinkToken(deps, row.id));
   const slug = encodeURIComponent(row.slug);
   return {
     previewUrl: `${baseUrl}/api/file-view/${slug}?token=${token}`,
     downloadUrl: `${baseUrl}/api/file-download/${slug}?token=${token}`,
+    ...(hasThumbnail(row.mimetype) && { thumbnailUrl: `${baseUrl}/api/file-thumbnail/${slug}?token=${token}` }),
   };
 }
 
@@ -48,7 +50,7 @@ export function isFileOwner(principal: Principal, row: Pick<FileRow, 'created_by
   return principal.kind === 'apiKey' && principal.permissions.file && row.created_by === creatorOf(principal);
 }
 
-function publicFileOf(row: FileRow, options: { links?: { previewUrl: string; downloadUrl: string }; owner: boolean }): PublicFile {
+function publicFileOf(row: FileRow, options: { links?: ReturnType<typeof fileLinks>; owner: boolean }): PublicFile {
   return {
     slug: row.slug,
     filename: row.filename,
@@ -168,6 +170,22 @@ export async function authorizeFileStream(
   await checkPassword(row, access.password);
   if (access.peek) return row;
   return countView(deps, row);
+}
+
+/**
+ * Who may see a share's thumbnail (`/api/file-thumbnail`), which never counts a view: whoever may read the bytes
+ * without spending one (a link token, the owner), or a visitor with the password when one is set. Without a token
+ * a share with a view limit shows none, so that its thumbnail cannot stand in for the views it counts.
+ */
+export async function authorizeFileThumbnail(
+  deps: AppDeps,
+  principal: Principal,
+  slug: string,
+  access: { token?: string; password?: string },
+): Promise<FileRow> {
+  const row = await authorizeFileStream(deps, principal, slug, { ...access, peek: true });
+  if (access.token === undefined && row.max_views > 0 && !isFileOwner(principal, row)) throw new ApiError(403, 'file_link_invalid');
+  return row;
 }
 
 export async function storageOf(deps: AppDeps, row: FileRow): Promise<StorageConfigRow> {

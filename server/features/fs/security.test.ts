@@ -17,6 +17,7 @@ function callsWith(fs: ReturnType<typeof fsClient>, path: string, own: string) {
     get: () => fs.get(path),
     download: () => fs.download(path),
     preview: () => fs.preview(path),
+    thumbnail: () => fs.thumbnail(path),
     mkdir: () => fs.mkdir(path),
     upload: () => fs.upload(path, 'planted.txt', Buffer.from('planted')),
     'upload-batch': () => fs.uploadBatch(path, [{ relativePath: 'planted.txt', bytes: Buffer.from('planted') }]),

@@ -4,7 +4,7 @@ import { publicFileSchema } from '../../../contract/public-file';
 import { batchDeleteResultSchema } from '../../../contract/lists';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
 import { PEEK_HEADERS, peekDoc } from './peek';
-import { objectStream } from './streams';
+import { objectStream, THUMBNAIL_TEXT, thumbnailAnswer } from './streams';
 import { docsOf, type RouteDocs, type Tag } from './types';
 
 const tag: Tag = 'File shares';
@@ -97,6 +97,18 @@ export const fileDocs: RouteDocs = {
     headers: PEEK_HEADERS,
     head: peekDoc('the file'),
     errors: [401, 403, 404, 410, 416],
+  },
+  'GET /api/file-thumbnail/:slug': {
+    tag: 'Visitors',
+    summary: 'The file\'s thumbnail',
+    description:
+      `Counts no view: a link token, the owner, or the share password. A share with a view limit shows one only with a token. ${THUMBNAIL_TEXT}`,
+    query: v.object({
+      ...streamQuerySchema.entries,
+      size: v.optional(v.pipe(v.picklist(['grid', 'large']), v.description('`grid` (256 px, the default) or `large` (1280 px).'))),
+    }),
+    raw: thumbnailAnswer,
+    errors: [401, 403, 404, 410, 413, 415, 422],
   },
   'GET /api/file-download/:slug': {
     tag: 'Visitors',

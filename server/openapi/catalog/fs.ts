@@ -17,12 +17,19 @@ import {
   FS_HASH_MAX_BYTES,
   FS_UPLOAD_GROUP_MAX_FILES,
 } from '../../../contract/fs';
-import { objectStream } from './streams';
+import { fsThumbnailLinksSchema } from '../../../contract/thumbnails';
+import { objectStream, THUMBNAIL_TEXT, thumbnailAnswer } from './streams';
 import { docsOf, type RouteDocs, type Tag } from './types';
 
 const tag: Tag = 'Mount file system';
 
 const pathQuerySchema = v.object({ path: v.pipe(v.string(), v.description('The file\'s absolute path, e.g. `/local/notes.md`.')) });
+
+const thumbnailQuerySchema = v.object({
+  ...pathQuerySchema.entries,
+  size: v.optional(v.pipe(v.picklist(['grid', 'large']), v.description('`grid` (256 px, the default) or `large` (1280 px).'))),
+  v: v.optional(v.pipe(v.string(), v.description('Any text that changes with the file (its ETag): makes the answer cacheable for good.'))),
+});
 
 /** What every write into a mount says about its conflict rule. */
 const CONFLICTS =
@@ -71,6 +78,23 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
     }],
     [`GET ${base}/download`, { tag, summary: 'Download a file', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
     [`GET ${base}/preview`, { tag, summary: 'A file, inline', query: pathQuerySchema, raw: objectStream, errors: [404, 416] }],
+    [`GET ${base}/thumbnail`, {
+      tag,
+      summary: 'A file\'s thumbnail',
+      description: `The access of \`download\`; counts no download. ${THUMBNAIL_TEXT} With \`v\` (the entry's ETag or time) the browser may keep it for good.`,
+      query: thumbnailQuerySchema,
+      raw: thumbnailAnswer,
+      errors: [404, 413, 415, 422],
+    }],
+    [`POST ${base}/thumbnail-links`, {
+      tag,
+      summary: 'Signed thumbnail URLs, for <img>',
+      description:
+        'For each path the caller may read and of a type with thumbnails, the `grid` and `large` URLs of `GET /api/fs-thumbnail`, ' +
+        'which need no credentials; the same all day (so the browser caches them), valid until the end of the next day (UTC). ' +
+        'Other paths are left out. Append `&v=` with the entry\'s ETag to let the browser keep the picture for good.',
+      data: fsThumbnailLinksSchema,
+    }],
     [`POST ${base}/mkdir`, { tag, summary: 'Create a folder', data: v.null(), ok: [201], errors: [404, 409] }],
     [`POST ${base}/upload`, {
       tag,
@@ -209,6 +233,21 @@ function fileSystem(base: '/api/admin/fs' | '/api/user/fs'): RouteDocs {
 export const fsDocs: RouteDocs = {
   ...fileSystem('/api/admin/fs'),
   ...fileSystem('/api/user/fs'),
+  'GET /api/fs-thumbnail': {
+    tag,
+    summary: 'A thumbnail through a signed link',
+    description: `The URLs \`thumbnail-links\` hands out; a forged, changed or expired link answers 403. ${THUMBNAIL_TEXT}`,
+    query: v.object({
+      path: v.string(),
+      mount: v.pipe(v.string(), v.description('The mount the link was signed for.')),
+      size: v.optional(v.picklist(['grid', 'large'])),
+      v: v.optional(v.pipe(v.string(), v.description('Any text that changes with the file: makes the answer cacheable for good.'))),
+      expires: v.pipe(v.string(), v.description('Unix seconds.')),
+      sig: v.string(),
+    }),
+    raw: thumbnailAnswer,
+    errors: [403, 404, 413, 415, 422],
+  },
   'POST /api/admin/cache/clear': {
     tag,
     summary: 'Clear cached folder listings',

@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import ExternalLink from 'lucide-react/icons/external-link';
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { THUMBNAIL_WIDTHS, type ThumbnailSize } from '../../../contract/thumbnail-sizes';
 import { LinkButton } from '../LinkButton';
 import { Notice } from '../Notice';
 import { PageSkeleton } from '../PageSkeleton';
@@ -19,6 +20,8 @@ export interface PreviewableFile {
   mimetype: string;
   previewUrl: string;
   downloadUrl: string;
+  /** The server's thumbnail (a share's `file-thumbnail` link), shown instead of a whole image; `&size=` is added. */
+  thumbnailUrl?: string | undefined;
 }
 
 /** Shows a file in the page when its type allows; media stream with Range requests, heavy kinds load on demand. */
@@ -28,7 +31,11 @@ export function FilePreview({ file }: { file: PreviewableFile }) {
   const kind = previewKind(file.mimetype, file.filename);
   switch (kind) {
     case 'image':
-      return <img className={styles.media} src={src} alt={file.filename} />;
+      return file.thumbnailUrl ? (
+        <ThumbnailImage thumbnailUrl={absoluteApiUrl(file.thumbnailUrl)} originalUrl={src} filename={file.filename} />
+      ) : (
+        <img className={styles.media} src={src} alt={file.filename} />
+      );
     case 'video':
       return <video className={styles.media} src={src} controls preload="metadata" aria-label={file.filename} />;
     case 'audio':
@@ -50,6 +57,34 @@ export function FilePreview({ file }: { file: PreviewableFile }) {
         </Notice>
       );
   }
+}
+
+/**
+ * A large image through its thumbnail (1280 px at most, WebP, HEIC made viewable), with a link to the original;
+ * the original itself where the server made no thumbnail.
+ */
+function ThumbnailImage({ thumbnailUrl, originalUrl, filename }: { thumbnailUrl: string; originalUrl: string; filename: string }) {
+  const { t } = useLingui();
+  const [failed, setFailed] = useState(false);
+  if (failed) return <img className={styles.media} src={originalUrl} alt={filename} />;
+  const sized = (size: ThumbnailSize) => `${thumbnailUrl}&size=${size}`;
+  return (
+    <figure className={styles.figure}>
+      <img
+        className={styles.media}
+        src={sized('large')}
+        srcSet={`${sized('grid')} ${THUMBNAIL_WIDTHS.grid}w, ${sized('large')} ${THUMBNAIL_WIDTHS.large}w`}
+        sizes={`(max-width: ${THUMBNAIL_WIDTHS.large}px) 100vw, ${THUMBNAIL_WIDTHS.large}px`}
+        alt={filename}
+        onError={() => setFailed(true)}
+      />
+      <figcaption>
+        <a href={originalUrl} target="_blank" rel="noopener noreferrer">
+          {t`Open the original image`}
+        </a>
+      </figcaption>
+    </figure>
+  );
 }
 
 function TextPreview({ url, filename, markdown }: { url: string; filename: string; markdown: boolean }) {

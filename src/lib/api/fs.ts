@@ -6,6 +6,7 @@ import {
   fsListingSchema,
   FS_LINK_SECONDS,
 } from '../../../contract/fs';
+import { fsThumbnailLinksSchema } from '../../../contract/thumbnails';
 import { apiRequest, currentScope } from './client';
 
 /** The mount file system of the signed-in user: `/admin/fs` for admins, `/user/fs` for keys. */
@@ -32,6 +33,10 @@ export const removePaths = (paths: string[]) =>
 
 export const saveTextFile = (path: string, content: string) =>
   apiRequest(fs('update'), { method: 'POST', body: { path, content }, schema: v.unknown(), fileRoute: true });
+
+/** Signed thumbnail URLs (relative to the API's origin) of the paths that have one; at most 200 paths a call. */
+export const thumbnailLinks = (paths: string[]) =>
+  apiRequest(fs('thumbnail-links'), { method: 'POST', body: { paths }, schema: fsThumbnailLinksSchema, fileRoute: true });
 
 /** A URL that works without credentials until it expires: for previews, downloads and sharing. */
 export const fileLink = (path: string, options: { expiresIn?: number; forceDownload?: boolean } = {}) =>

@@ -11,6 +11,7 @@ import { ItemIcon } from './item-icon';
 import { ItemMenu } from './ItemMenu';
 import { useSelectionActions, type ItemHandlers } from './selection-actions';
 import { Thumbnail } from './Thumbnail';
+import { hasThumbnail } from '../../../contract/thumbnail-sizes';
 import { COARSE_POINTER, useMediaQuery } from './use-media-query';
 import { useLongPress } from './use-long-press';
 
@@ -210,7 +211,7 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
               {grid ? (
                 <>
                   <span className={styles.tileArt}>
-                    {item.mimetype?.startsWith('image/') ? <Thumbnail item={item} /> : <ItemIcon item={item} size={40} />}
+                    {hasThumbnail(item.mimetype) ? <Thumbnail item={item} /> : <ItemIcon item={item} size={40} />}
                   </span>
                   <span className={styles.name}>
                     <BreakableName name={item.name} />

@@ -1,0 +1,83 @@
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
+import { useSuite } from './suite';
+
+const suite = useSuite();
+let token = '';
+const PHOTOS = 30;
+
+/** A 1200 × 900 PNG of its own colour: far heavier than its thumbnail. */
+const photo = (index: number) =>
+  sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: (index * 37) % 256, g: (index * 91) % 256, b: 120 } } })
+    .png()
+    .toBuffer();
+
+async function upload(path: string, form: FormData) {
+  const answer = await fetch(`${suite.server.url}/api${path}`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+  if (answer.status !== 201) throw new Error(`${path} answered ${answer.status}`);
+  return answer.json() as Promise<{ data: { slug: string } }>;
+}
+
+beforeAll(async () => {
+  token = await adminToken(suite.server.url);
+  for (let index = 0; index < PHOTOS; index++) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await photo(index))]), `photo-${String(index).padStart(2, '0')}.png`);
+    form.append('path', '/local/photos/');
+    await upload('/admin/fs/upload', form);
+  }
+});
+
+/** The originals' URLs a page might fetch: downloads, previews, signed storage links. */
+const isOriginal = (url: string) => /\/api\/(admin|user)\/fs\/(download|preview|file-link)|\/api\/local-storage\/|\/api\/file-view\//.test(url);
+
+describe('thumbnails in the browser', () => {
+  it(`the explorer's grid of ${PHOTOS} photos loads thumbnails only, and axe finds nothing serious in either theme`, async () => {
+    const { page, errors } = await newPerson(suite.browser, { viewport: { width: 1280, height: 900 } });
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/mount-explorer/local/photos`);
+    const listbox = page.getByRole('listbox', { name: 'Files and folders' });
+    await listbox.getByRole('option').first().waitFor();
+    await page.getByRole('button', { name: 'Grid view' }).click();
+
+    const images = listbox.locator('img');
+    // Scrolled to the end, every tile's thumbnail shows.
+    await expect
+      .poll(async () => {
+        await images.last().scrollIntoViewIfNeeded().catch(() => undefined);
+        return images.evaluateAll((all) => all.filter((image) => (image as HTMLImageElement).naturalWidth > 0).length);
+      }, { timeout: 60_000 })
+      .toBe(PHOTOS);
+    const widths = await images.evaluateAll((all) => all.map((image) => (image as HTMLImageElement).naturalWidth));
+    expect(Math.max(...widths)).toBeLessThanOrEqual(256);
+    expect(requested.filter(isOriginal)).toEqual([]);
+    const thumbnails = requested.filter((url) => url.includes('/api/fs-thumbnail?'));
+    expect(new Set(thumbnails).size).toBe(PHOTOS);
+    expect(thumbnails.every((url) => url.includes('size=grid'))).toBe(true);
+    expect(requested.filter((url) => url.includes('/thumbnail-links')).length).toBeLessThanOrEqual(3);
+
+    expect(await a11yInBothThemes(page, 'explorer grid')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a shared photo shows through its large thumbnail, with a link to the original', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await photo(3))], { type: 'image/png' }), 'holiday.png');
+    const { data: share } = await upload('/upload', form);
+    const { page, errors } = await newPerson(suite.browser);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(`${suite.server.url}/file/${share.slug}`);
+    const picture = page.getByRole('img', { name: 'holiday.png' });
+    await expect.poll(() => picture.evaluate((image) => (image as HTMLImageElement).naturalWidth), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await picture.evaluate((image) => (image as HTMLImageElement).currentSrc)).toMatch(/\/api\/file-thumbnail\//);
+    const original = page.getByRole('link', { name: 'Open the original image' });
+    expect(await original.getAttribute('href')).toMatch(/\/api\/file-view\//);
+    expect(requested.filter((url) => url.includes('/api/file-view/'))).toEqual([]);
+    expect(await a11yInBothThemes(page, 'share page')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
