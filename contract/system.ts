@@ -12,6 +12,8 @@ export const systemSettingsSchema = v.object({
   max_upload_size: v.number(),
   webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES),
   expense_categories: v.array(v.string()),
+  /** Offer Microsoft's and Google's online viewers beside the in-browser Office previews (they fetch the file). */
+  online_office_viewers: v.boolean(),
 });
 export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
 
@@ -20,9 +22,14 @@ export const updateSystemSettingsRequestSchema = v.partial(
     max_upload_size: numberish(v.pipe(v.number(), v.finite(), v.gtValue(0, 'must_be_positive'), v.maxValue(1024 * 1024, 'too_large'))),
     webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES, 'invalid_choice'),
     expense_categories: expenseCategoriesSettingSchema,
+    online_office_viewers: v.boolean(),
   }),
 );
 export type UpdateSystemSettingsRequest = v.InferOutput<typeof updateSystemSettingsRequestSchema>;
+
+/** What the file previews of every page (share pages included) need of the settings. */
+export const previewSettingsSchema = v.object({ online_office_viewers: v.boolean() });
+export type PreviewSettings = v.InferOutput<typeof previewSettingsSchema>;
 
 export const maxUploadSizeSchema = v.object({ max_upload_size: v.number() });
 export const healthSchema = v.object({ status: v.literal('ok') });

@@ -6,6 +6,8 @@ const DEFAULTS: SystemSettings = {
   max_upload_size: DEFAULT_MAX_UPLOAD_SIZE_MB,
   webdav_upload_mode: 'auto',
   expense_categories: [...DEFAULT_EXPENSE_CATEGORIES],
+  // Off: the online viewers send a file's link to a third party.
+  online_office_viewers: false,
 };
 
 /** Settings are rows of key → JSON value; absent keys take their defaults. */

@@ -1,5 +1,5 @@
 import { dashboardStatsSchema } from '../../../contract/files';
-import { healthSchema, maxUploadSizeSchema, systemSettingsSchema, versionSchema } from '../../../contract/system';
+import { healthSchema, maxUploadSizeSchema, previewSettingsSchema, systemSettingsSchema, versionSchema } from '../../../contract/system';
 import type { RouteDocs, Tag } from './types';
 
 const tag: Tag = 'System';
@@ -11,6 +11,11 @@ export const systemDocs: RouteDocs = {
     tag,
     summary: 'The largest upload allowed, in MB',
     data: maxUploadSizeSchema,
+  },
+  'GET /api/system/previews': {
+    tag,
+    summary: 'Whether file previews may offer the online Office viewers (off by default)',
+    data: previewSettingsSchema,
   },
   'GET /api/admin/system-settings': { tag, summary: 'Read the settings', data: systemSettingsSchema },
   'PUT /api/admin/system-settings': { tag, summary: 'Change the settings', data: systemSettingsSchema },

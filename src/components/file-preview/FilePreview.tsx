@@ -1,7 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import ExternalLink from 'lucide-react/icons/external-link';
-import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
-import { LinkButton } from '../LinkButton';
+import { lazy, Suspense, useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { Notice } from '../Notice';
 import { PageSkeleton } from '../PageSkeleton';
 import { absoluteApiUrl, loadTextPreview } from '../../lib/api/file-reads';
@@ -12,6 +10,15 @@ import { codeLanguage, previewKind } from './preview-kind';
 
 /** Markdown rendering and sanitising load only for a Markdown file. */
 const MarkdownView = lazy(() => import('../MarkdownView').then((module) => ({ default: module.MarkdownView })));
+
+// Each viewer is a chunk of its own, with its library: a page shows none of them until a file needs one.
+const DocxViewer = lazy(() => import('./viewers/DocxViewer'));
+const PptxViewer = lazy(() => import('./viewers/PptxViewer'));
+const SheetViewer = lazy(() => import('./viewers/SheetViewer'));
+const OdtViewer = lazy(() => import('./viewers/OdtViewer'));
+const EpubViewer = lazy(() => import('./viewers/EpubViewer'));
+const ArchiveViewer = lazy(() => import('./viewers/ArchiveViewer'));
+const OnlineViewers = lazy(() => import('./viewers/OnlineViewers'));
 
 /** What a preview needs of a file: a shared file, or a file of a mount. The URLs work without credentials. */
 export interface PreviewableFile {
@@ -41,8 +48,45 @@ export function FilePreview({ file }: { file: PreviewableFile }) {
     case 'markdown':
     case 'text':
       return <TextPreview url={file.previewUrl} filename={file.filename} markdown={kind === 'markdown'} />;
+    case 'docx':
+    case 'xlsx':
+    case 'ods':
+    case 'pptx':
+    case 'odt': {
+      const viewer = { src, downloadUrl: absoluteApiUrl(file.downloadUrl), filename: file.filename };
+      const office: Record<typeof kind, ReactNode> = {
+        docx: <DocxViewer {...viewer} />,
+        pptx: <PptxViewer {...viewer} />,
+        xlsx: <SheetViewer {...viewer} format="xlsx" />,
+        ods: <SheetViewer {...viewer} format="ods" />,
+        odt: <OdtViewer {...viewer} />,
+      };
+      return (
+        <Suspense fallback={<PageSkeleton lines={8} />}>
+          {office[kind]}
+          <OnlineViewers downloadUrl={viewer.downloadUrl} alone={false} />
+        </Suspense>
+      );
+    }
+    case 'epub':
+      return (
+        <Suspense fallback={<PageSkeleton lines={8} />}>
+          <EpubViewer src={src} downloadUrl={absoluteApiUrl(file.downloadUrl)} filename={file.filename} />
+        </Suspense>
+      );
+    case 'zip':
+    case 'archive':
+      return (
+        <Suspense fallback={<PageSkeleton lines={8} />}>
+          <ArchiveViewer src={src} downloadUrl={absoluteApiUrl(file.downloadUrl)} filename={file.filename} format={kind} />
+        </Suspense>
+      );
     case 'office':
-      return <OfficePreview downloadUrl={absoluteApiUrl(file.downloadUrl)} />;
+      return (
+        <Suspense fallback={<PageSkeleton lines={4} />}>
+          <OnlineViewers downloadUrl={absoluteApiUrl(file.downloadUrl)} alone />
+        </Suspense>
+      );
     default:
       return (
         <Notice level={2} title={t`No preview for this type`}>
@@ -77,30 +121,5 @@ function TextPreview({ url, filename, markdown }: { url: string; filename: strin
       )}
       {preview.data.truncated && <p className={styles.note}>{t`Only the first megabyte is shown. Download the file for all of it.`}</p>}
     </>
-  );
-}
-
-function OfficePreview({ downloadUrl }: { downloadUrl: string }) {
-  const { t } = useLingui();
-  const encoded = encodeURIComponent(downloadUrl);
-  return (
-    <Notice
-      level={2}
-      title={t`Office document`}
-      actions={
-        <>
-          <LinkButton external href={`https://view.officeapps.live.com/op/view.aspx?src=${encoded}`}>
-            <ExternalLink size={15} aria-hidden />
-            {t`Open in Microsoft viewer`}
-          </LinkButton>
-          <LinkButton external href={`https://docs.google.com/viewer?url=${encoded}`}>
-            <ExternalLink size={15} aria-hidden />
-            {t`Open in Google viewer`}
-          </LinkButton>
-        </>
-      }
-    >
-      {t`These online viewers fetch the file themselves, so they only work when this server is reachable from the internet at a public http(s) address.`}
-    </Notice>
   );
 }

@@ -1,6 +1,7 @@
 import {
   DEFAULT_MAX_UPLOAD_SIZE_MB,
   maxUploadSizeSchema,
+  previewSettingsSchema,
   systemSettingsSchema,
   type UpdateSystemSettingsRequest,
 } from '../../../contract/system';
@@ -16,3 +17,7 @@ export const getMaxUploadSizeMb = () =>
   apiRequest('/system/max-upload-size', { schema: maxUploadSizeSchema })
     .then((data) => data.max_upload_size)
     .catch(() => DEFAULT_MAX_UPLOAD_SIZE_MB);
+
+/** Whether previews offer the online Office viewers; off when the server cannot be asked. */
+export const getPreviewSettings = () =>
+  apiRequest('/system/previews', { schema: previewSettingsSchema }).catch(() => ({ online_office_viewers: false }));

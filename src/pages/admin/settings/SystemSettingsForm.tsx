@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
 import { WEBDAV_UPLOAD_MODES, type SystemSettings, type WebdavUploadMode } from '../../../../contract/system';
 import { Button } from '../../../components/Button';
-import { Field } from '../../../components/Field';
+import { Field, fieldStyles } from '../../../components/Field';
 import { updateSystemSettings } from '../../../lib/api/system';
 import { toasts } from '../../../lib/toast';
 import { ExpenseCategoriesEditor } from './ExpenseCategoriesEditor';
@@ -18,6 +18,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
   const [unit, setUnit] = useState<SizeUnit>(start.unit);
   const [mode, setMode] = useState<WebdavUploadMode>(initial.webdav_upload_mode);
   const [categories, setCategories] = useState<string[]>(initial.expense_categories);
+  const [onlineViewers, setOnlineViewers] = useState(initial.online_office_viewers);
   // The categories are checked from the first save on, then as they change.
   const [checkCategories, setCheckCategories] = useState(false);
   const categoryProblems = checkCategories ? categoryErrors(categories) : [];
@@ -51,6 +52,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
         max_upload_size: toMegabytes(value, unit),
         webdav_upload_mode: mode,
         expense_categories: categoriesToSave(categories),
+        online_office_viewers: onlineViewers,
       });
       setCategories(saved.expense_categories);
       toasts.success(t`Settings saved`);
@@ -100,6 +102,15 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
           ))}
         </select>
       </Field>
+      <div className={fieldStyles.field}>
+        <label className={fieldStyles.checkbox}>
+          <input type="checkbox" name="onlineOfficeViewers" checked={onlineViewers} onChange={(e) => setOnlineViewers(e.target.checked)} />
+          {t`Offer Microsoft's and Google's online viewers for Office files`}
+        </label>
+        <p className={fieldStyles.hint}>
+          {t`Office files, EPUB books and archives are previewed in the browser, with nothing sent elsewhere. The online viewers fetch the file's link from the internet themselves: a third party sees it, and they only work when this server has a public address.`}
+        </p>
+      </div>
       <ExpenseCategoriesEditor names={categories} errors={categoryProblems} onChange={setCategories} />
       <Button type="submit" variant="primary" disabled={saving}>
         {saving ? t`Saving…` : t`Save settings`}
