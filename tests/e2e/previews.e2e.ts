@@ -95,7 +95,8 @@ describe('Office, EPUB and zip previews on a file share page', () => {
     await chapter.getByText('It was a quiet morning.').waitFor();
     await page.getByRole('combobox', { name: 'Chapter' }).selectOption({ label: 'The end' });
     await chapter.getByText('And that was all.').waitFor();
-    expect(await a11yInBothThemes(page, 'epub')).toEqual([]);
+    // The book's own pages are its author's; axe cannot run in their script-less frame anyway.
+    expect(await a11yInBothThemes(page, 'epub', ['.epub-container iframe'])).toEqual([]);
 
     expect(elsewhere(requests)).toEqual([]);
     expect(errors).toEqual([]);

@@ -4,6 +4,7 @@ import ChevronLeft from 'lucide-react/icons/chevron-left';
 import ChevronRight from 'lucide-react/icons/chevron-right';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../Button';
+import { fieldStyles } from '../../Field';
 import { PageSkeleton } from '../../PageSkeleton';
 import { DOCUMENT_MAX_BYTES, fetchBytes } from './fetch-bytes';
 import type { ViewerProps } from './types';
@@ -79,7 +80,7 @@ export default function EpubViewer({ src, downloadUrl, filename }: ViewerProps) 
             {t`Previous page`}
           </Button>
           {chapters.length > 0 && (
-            <select aria-label={t`Chapter`} value={chapter?.href ?? ''} onChange={(event) => void rendition.current?.display(event.target.value)}>
+            <select className={fieldStyles.control} aria-label={t`Chapter`} value={chapter?.href ?? ''} onChange={(event) => void rendition.current?.display(event.target.value)}>
               {!chapter && <option value="">{t`Chapters`}</option>}
               {chapters.map((candidate) => (
                 <option key={candidate.href} value={candidate.href}>
