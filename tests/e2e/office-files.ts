@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { BlobWriter, TextReader, Uint8ArrayReader, ZipWriter } from '@zip.js/zip.js';
 import { Document, Packer, Paragraph, TextRun } from 'docx';
 
@@ -147,4 +148,26 @@ export async function epubFile(chapters: [string, string][]): Promise<Buffer> {
 /** A zip of a text file behind a large stored entry of random bytes: reading the text must not read the filler. */
 export async function zipWithFiller(textName: string, text: string, fillerBytes: number): Promise<Buffer> {
   return zipOf({ 'filler.bin': new Uint8Array(randomBytes(fillerBytes)), [textName]: text }, ['filler.bin']);
+}
+
+/** A gzipped tar (ustar) of the given text files. */
+export function tarGzFile(files: Record<string, string>): Buffer {
+  const blocks: Buffer[] = [];
+  for (const [name, text] of Object.entries(files)) {
+    const body = Buffer.from(text);
+    const header = Buffer.alloc(512);
+    header.write(name, 0, 100);
+    header.write('0000644\0', 100);
+    header.write('0000000\0', 108);
+    header.write('0000000\0', 116);
+    header.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
+    header.write(`${Math.floor(Date.now() / 1000).toString(8).padStart(11, '0')}\0`, 136);
+    header.write('        ', 148); // the checksum counts its own field as spaces
+    header.write('0', 156);
+    header.write('ustar\0' + '00', 257);
+    const checksum = header.reduce((sum, byte) => sum + byte, 0);
+    header.write(`${checksum.toString(8).padStart(6, '0')}\0 `, 148);
+    blocks.push(header, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  return gzipSync(Buffer.concat([...blocks, Buffer.alloc(1024)]));
 }

@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { a11yInBothThemes, adminToken, newPerson } from './harness';
-import { docxFile, epubFile, pptxFile, xlsxFile, zipWithFiller } from './office-files';
+import { docxFile, epubFile, pptxFile, tarGzFile, xlsxFile, zipWithFiller } from './office-files';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -129,6 +129,20 @@ describe('Office, EPUB and zip previews on a file share page', () => {
     }
     expect(bytesAsked).toBeLessThan(archive.length / 10);
 
+    expect(elsewhere(requests)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('reads a tar.gz whole with libarchive (its worker and wasm from this server) and opens a file in it', async () => {
+    const url = await share('src.tar.gz', 'application/gzip', tarGzFile({ 'src/main.ts': 'console.log("tarred")', 'LICENSE.txt': 'MIT' }));
+    const { context, page, errors } = await newPerson(suite.browser);
+    const requests = recordRequests(page);
+    await page.goto(url);
+    await page.getByText('This kind of archive is read whole in the browser').waitFor();
+    await page.getByRole('button', { name: 'Open src/main.ts' }).click();
+    await page.getByLabel('Contents of main.ts').getByText('console.log("tarred")').waitFor();
+    expect(requests.map((request) => new URL(request.url()).pathname).filter((path) => path.endsWith('.wasm'))).toHaveLength(1);
     expect(elsewhere(requests)).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
