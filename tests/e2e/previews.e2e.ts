@@ -148,6 +148,34 @@ describe('Office, EPUB and zip previews on a file share page', () => {
     await context.close();
   });
 
+  it('offers the online viewers only once the admin turns them on', async () => {
+    const url = await share('old.doc', 'application/msword', Buffer.from('an old Word file'));
+    const { context, page } = await newPerson(suite.browser);
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'No preview for this type' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Open in Microsoft viewer' }).count()).toBe(0);
+
+    const turnOn = await fetch(`${suite.server.url}/api/admin/system-settings`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ online_office_viewers: true }),
+    });
+    expect(turnOn.status).toBe(200);
+    try {
+      await page.reload();
+      const microsoft = page.getByRole('link', { name: 'Open in Microsoft viewer' });
+      await microsoft.waitFor();
+      expect(await microsoft.getAttribute('href')).toMatch(/^https:\/\/view\.officeapps\.live\.com\/op\/view\.aspx\?src=http/);
+    } finally {
+      await fetch(`${suite.server.url}/api/admin/system-settings`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ online_office_viewers: false }),
+      });
+      await context.close();
+    }
+  });
+
   it('says a broken document cannot be read and offers the download', async () => {
     const url = await share('broken.docx', MIME.docx, Buffer.from('this is not a zip at all'));
     const { context, page } = await newPerson(suite.browser);

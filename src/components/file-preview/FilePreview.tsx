@@ -1,8 +1,9 @@
 import { useLingui } from '@lingui/react/macro';
-import { lazy, Suspense, useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef } from 'react';
 import { Notice } from '../Notice';
 import { PageSkeleton } from '../PageSkeleton';
 import { absoluteApiUrl, loadTextPreview } from '../../lib/api/file-reads';
+import { loadWholeCatalog } from '../../lib/i18n';
 import { highlightCodeBlocks } from '../../lib/markdown/highlight';
 import { useResource } from '../../lib/use-resource';
 import styles from './FilePreview.module.css';
@@ -11,14 +12,11 @@ import { codeLanguage, previewKind } from './preview-kind';
 /** Markdown rendering and sanitising load only for a Markdown file. */
 const MarkdownView = lazy(() => import('../MarkdownView').then((module) => ({ default: module.MarkdownView })));
 
-// Each viewer is a chunk of its own, with its library: a page shows none of them until a file needs one.
-const DocxViewer = lazy(() => import('./viewers/DocxViewer'));
-const PptxViewer = lazy(() => import('./viewers/PptxViewer'));
-const SheetViewer = lazy(() => import('./viewers/SheetViewer'));
-const OdtViewer = lazy(() => import('./viewers/OdtViewer'));
-const EpubViewer = lazy(() => import('./viewers/EpubViewer'));
-const ArchiveViewer = lazy(() => import('./viewers/ArchiveViewer'));
-const OnlineViewers = lazy(() => import('./viewers/OnlineViewers'));
+/**
+ * Documents, books and archives: a chunk that loads each viewer as a chunk of its own. Their messages are in the
+ * catalog's main part, not the visitor's (a share's first load waits for that one only), so they wait for it.
+ */
+const DocumentPreview = lazy(() => Promise.all([import('./viewers/DocumentPreview'), loadWholeCatalog()]).then(([module]) => module));
 
 /** What a preview needs of a file: a shared file, or a file of a mount. The URLs work without credentials. */
 export interface PreviewableFile {
@@ -52,39 +50,14 @@ export function FilePreview({ file }: { file: PreviewableFile }) {
     case 'xlsx':
     case 'ods':
     case 'pptx':
-    case 'odt': {
-      const viewer = { src, downloadUrl: absoluteApiUrl(file.downloadUrl), filename: file.filename };
-      const office: Record<typeof kind, ReactNode> = {
-        docx: <DocxViewer {...viewer} />,
-        pptx: <PptxViewer {...viewer} />,
-        xlsx: <SheetViewer {...viewer} format="xlsx" />,
-        ods: <SheetViewer {...viewer} format="ods" />,
-        odt: <OdtViewer {...viewer} />,
-      };
-      return (
-        <Suspense fallback={<PageSkeleton lines={8} />}>
-          {office[kind]}
-          <OnlineViewers downloadUrl={viewer.downloadUrl} alone={false} />
-        </Suspense>
-      );
-    }
+    case 'odt':
     case 'epub':
-      return (
-        <Suspense fallback={<PageSkeleton lines={8} />}>
-          <EpubViewer src={src} downloadUrl={absoluteApiUrl(file.downloadUrl)} filename={file.filename} />
-        </Suspense>
-      );
     case 'zip':
     case 'archive':
-      return (
-        <Suspense fallback={<PageSkeleton lines={8} />}>
-          <ArchiveViewer src={src} downloadUrl={absoluteApiUrl(file.downloadUrl)} filename={file.filename} format={kind} />
-        </Suspense>
-      );
     case 'office':
       return (
-        <Suspense fallback={<PageSkeleton lines={4} />}>
-          <OnlineViewers downloadUrl={absoluteApiUrl(file.downloadUrl)} alone />
+        <Suspense fallback={<PageSkeleton lines={8} />}>
+          <DocumentPreview kind={kind} src={src} downloadUrl={absoluteApiUrl(file.downloadUrl)} filename={file.filename} />
         </Suspense>
       );
     default:
