@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { a11yInBothThemes, adminToken, newPerson } from './harness';
+import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
 import { docxFile, epubFile, pptxFile, tarGzFile, xlsxFile, zipWithFiller } from './office-files';
 import { useSuite } from './suite';
 
@@ -18,6 +18,19 @@ async function share(name: string, mimetype: string, bytes: Buffer): Promise<str
   const answer = await fetch(`${suite.server.url}/api/upload`, { method: 'POST', body: form, headers: { Authorization: `Bearer ${token}` } });
   expect(answer.status).toBe(201);
   return `${suite.server.url}/file/${((await answer.json()) as { data: { slug: string } }).data.slug}`;
+}
+
+/** What each GET to the file's URL asked for: every one must carry a Range header; answers the bytes asked in all. */
+async function rangedBytes(requests: Request[], isFile: (path: string) => boolean, size: number): Promise<number> {
+  const gets = requests.filter((request) => request.method() === 'GET' && isFile(new URL(request.url()).pathname));
+  expect(gets.length).toBeGreaterThan(0);
+  let asked = 0;
+  for (const request of gets) {
+    const range = /^bytes=(\d+)-(\d*)$/.exec((await request.allHeaders()).range ?? '');
+    expect(range, `${request.url()} without a Range header`).not.toBeNull();
+    asked += (range?.[2] ? Number(range[2]) : size - 1) - Number(range?.[1]) + 1;
+  }
+  return asked;
 }
 
 /** Every request the page and its frames make, as the browser sent it. */
@@ -117,17 +130,7 @@ describe('Office, EPUB and zip previews on a file share page', () => {
     await page.getByLabel('Contents of readme.txt').getByText('Hello from inside the zip').waitFor();
     expect(await a11yInBothThemes(page, 'zip')).toEqual([]);
 
-    const archiveReads = requests.filter((request) => new URL(request.url()).pathname.startsWith('/api/file-view/'));
-    const gets = archiveReads.filter((request) => request.method() === 'GET');
-    expect(gets.length).toBeGreaterThan(0);
-    let bytesAsked = 0;
-    for (const request of gets) {
-      const range = /^bytes=(\d+)-(\d*)$/.exec((await request.allHeaders()).range ?? '');
-      expect(range, `${request.url()} without a Range header`).not.toBeNull();
-      const [start, end] = [Number(range?.[1]), range?.[2] ? Number(range[2]) : archive.length - 1];
-      bytesAsked += end - start + 1;
-    }
-    expect(bytesAsked).toBeLessThan(archive.length / 10);
+    expect(await rangedBytes(requests, (path) => path.startsWith('/api/file-view/'), archive.length)).toBeLessThan(archive.length / 10);
 
     expect(elsewhere(requests)).toEqual([]);
     expect(errors).toEqual([]);
@@ -183,6 +186,34 @@ describe('Office, EPUB and zip previews on a file share page', () => {
     const failure = page.getByRole('alert').filter({ hasText: 'No preview' });
     await failure.getByText('The file could not be read').waitFor();
     expect(await failure.getByRole('link', { name: 'Download' }).getAttribute('href')).toMatch(/\/api\/file-download\//);
+    await context.close();
+  });
+});
+
+describe('the mount explorer', () => {
+  it('previews a zip of a mount in its panel, by Range requests', async () => {
+    const archive = await zipWithFiller('docs/todo.txt', 'Water the plants', 3 * 1024 * 1024);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(archive)]), 'archive.zip');
+    form.append('path', '/local/previews/');
+    const upload = await fetch(`${suite.server.url}/api/admin/fs/upload`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form });
+    expect(upload.status).toBe(201);
+
+    const { context, page, errors } = await newPerson(suite.browser);
+    await loginAsAdmin(page, suite.server.url);
+    const requests = recordRequests(page);
+    await page.goto(`${suite.server.url}/mount-explorer/local/previews?preview=archive.zip`);
+    const panel = page.getByRole('region', { name: 'Preview of archive.zip' });
+    await panel.getByRole('button', { name: 'Open docs/todo.txt' }).click();
+    await panel.getByLabel('Contents of todo.txt').getByText('Water the plants').waitFor();
+
+    // The panel's signed link to the file: the one the Range requests went to.
+    const ranged = requests.find((request) => request.headers().range !== undefined);
+    expect(ranged).toBeDefined();
+    const filePath = new URL(ranged?.url() ?? '/').pathname;
+    expect(await rangedBytes(requests, (path) => path === filePath, archive.length)).toBeLessThan(archive.length / 10);
+    expect(elsewhere(requests)).toEqual([]);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
