@@ -14,6 +14,8 @@ export const systemSettingsSchema = v.object({
   expense_categories: v.array(v.string()),
   /** Shared photos lose their GPS position on upload unless the uploader chooses otherwise (on by default). */
   strip_image_location: v.boolean(),
+  /** Offer Microsoft's and Google's online viewers beside the in-browser Office previews (they fetch the file). */
+  online_office_viewers: v.boolean(),
 });
 export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
 
@@ -23,9 +25,14 @@ export const updateSystemSettingsRequestSchema = v.partial(
     webdav_upload_mode: v.picklist(WEBDAV_UPLOAD_MODES, 'invalid_choice'),
     expense_categories: expenseCategoriesSettingSchema,
     strip_image_location: v.boolean('must_be_boolean'),
+    online_office_viewers: v.boolean('must_be_boolean'),
   }),
 );
 export type UpdateSystemSettingsRequest = v.InferOutput<typeof updateSystemSettingsRequestSchema>;
+
+/** What the file previews of every page (share pages included) need of the settings. */
+export const previewSettingsSchema = v.object({ online_office_viewers: v.boolean() });
+export type PreviewSettings = v.InferOutput<typeof previewSettingsSchema>;
 
 export const maxUploadSizeSchema = v.object({ max_upload_size: v.number() });
 /** What the upload page starts from: `GET /api/system/upload-defaults`. */

@@ -48,6 +48,8 @@ describe('security headers', () => {
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
     expect(policy.get('worker-src')).toEqual(["'self'"]);
     for (const directive of ['img-src', 'media-src', 'frame-src']) expect(policy.get(directive)).toContain('blob:');
+    // An EPUB's stylesheets and fonts reach its chapters as blob: URLs; scripts never do.
+    for (const directive of ['style-src', 'font-src']) expect(policy.get(directive)).toContain('blob:');
     expect(policy.get('connect-src')).toEqual(["'self'"]);
     // API answers are data, not documents.
     expect((await t.request('/api/health')).headers.get('content-security-policy')).toBeNull();

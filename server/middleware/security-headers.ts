@@ -8,7 +8,8 @@ import type { DB } from '../db/database';
  * Radix's scroll lock and CodeMirror (where constructable style sheets are missing) add `<style>` elements, and a
  * style cannot run code. Previews and the text-preview fetch follow redirects to the storage's own origins (S3
  * presigned URLs), so `storageOrigins` extends img/media/frame/connect; Markdown pastes may show images from any
- * https site. The transfer worker, its copy couriers and the service workers are scripts of this origin
+ * https site. An EPUB's stylesheets and fonts are handed to its chapters' frames as blob: URLs (the file preview
+ * reads them from the book, in the page); a style or a font cannot run code. The transfer worker, its copy couriers and the service workers are scripts of this origin
  * (`worker-src 'self'`); a worker's own requests (S3 parts, URL sources) follow its own response's policy, and
  * assets carry none.
  */
@@ -17,12 +18,12 @@ export function contentSecurityPolicy(storageOrigins: readonly string[]): string
   const directives: [string, string][] = [
     ['default-src', "'self'"],
     ['script-src', "'self'"],
-    ['style-src', "'self' 'unsafe-inline'"],
+    ['style-src', "'self' 'unsafe-inline' blob:"],
     ['img-src', `'self' data: blob: https: ${storage}`],
     ['media-src', `'self' blob: ${storage}`],
     ['frame-src', `'self' blob: ${storage}`],
     ['connect-src', `'self' ${storage}`],
-    ['font-src', "'self' data:"],
+    ['font-src', "'self' data: blob:"],
     ['worker-src', "'self'"],
     ['manifest-src', "'self'"],
     ['form-action', "'self'"],

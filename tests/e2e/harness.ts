@@ -212,22 +212,27 @@ export async function holdAllButFirst(context: BrowserContext, url: RegExp): Pro
 }
 
 /** axe-core on the current page: the serious and critical violations, described. */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
+export async function seriousA11yViolations(page: Page, exclude: string[] = []): Promise<string[]> {
   // What is still fading in is checked as it ends: mid-animation, axe measures the contrast of half-transparent text.
   await animationsEnded(page);
-  const results = await new AxeBuilder({ page }).analyze();
+  const builder = new AxeBuilder({ page });
+  for (const selector of exclude) builder.exclude(selector);
+  const results = await builder.analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 
-/** axe in the light and the dark theme; each violation says where (`label`) and in which theme. */
-export async function a11yInBothThemes(page: Page, label = ''): Promise<string[]> {
+/**
+ * axe in the light and the dark theme; each violation says where (`label`) and in which theme. `exclude`: content
+ * that is not the app's (a document's own pages, shown in a frame).
+ */
+export async function a11yInBothThemes(page: Page, label = '', exclude: string[] = []): Promise<string[]> {
   const report: string[] = [];
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, colorScheme);
-    report.push(...(await seriousA11yViolations(page)).map((violation) => `${label} (${colorScheme}) ${violation}`.trim()));
+    report.push(...(await seriousA11yViolations(page, exclude)).map((violation) => `${label} (${colorScheme}) ${violation}`.trim()));
   }
   return report;
 }

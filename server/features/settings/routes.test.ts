@@ -5,6 +5,7 @@ import {
   DEFAULT_MAX_UPLOAD_SIZE_MB,
   healthSchema,
   maxUploadSizeSchema,
+  previewSettingsSchema,
   systemSettingsSchema,
   versionSchema,
 } from '../../../contract/system';
@@ -46,14 +47,14 @@ describe('/api/admin/system-settings', () => {
     (await expectOk(await t.request('/api/system/max-upload-size'), maxUploadSizeSchema)).max_upload_size;
 
   it('answers the defaults', async () => {
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
   });
 
   it('saves a fractional size, and the public route follows', async () => {
     const res = await put({ max_upload_size: 0.5 });
     const saved = await expectOk(res.clone(), systemSettingsSchema);
     expect(((await res.json()) as { message: string }).message).toBe('Settings saved');
-    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true });
+    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
     expect(await expectOk(await get(), systemSettingsSchema)).toEqual(saved);
     expect(await publicSize()).toBe(0.5);
   });
@@ -61,7 +62,7 @@ describe('/api/admin/system-settings', () => {
   it('changes only the settings given', async () => {
     await expectOk(await put({ max_upload_size: 250 }), systemSettingsSchema);
     const saved = await expectOk(await put({ webdav_upload_mode: 'multipart' }), systemSettingsSchema);
-    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories, strip_image_location: true });
+    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
     expect(await expectOk(await put({}), systemSettingsSchema)).toEqual(saved);
   });
 
@@ -89,6 +90,7 @@ describe('/api/admin/system-settings', () => {
     ['a size given as a word', { max_upload_size: 'ten' }, 'max_upload_size', undefined],
     ['a size of null', { max_upload_size: null }, 'max_upload_size', undefined],
     ['an absurd size', { max_upload_size: 1e12 }, 'max_upload_size', 'too_large'],
+    ['online viewers given as a word', { online_office_viewers: 'yes' }, 'online_office_viewers', 'must_be_boolean'],
     ['an unknown upload mode', { webdav_upload_mode: 'ftp' }, 'webdav_upload_mode', 'invalid_choice'],
     ['no expense category', { expense_categories: [] }, 'expense_categories', 'required'],
     ['a blank expense category', { expense_categories: ['travel', ' '] }, 'expense_categories.1', 'required'],
@@ -102,9 +104,16 @@ describe('/api/admin/system-settings', () => {
     expect(await publicSize()).toBe(100);
   });
 
+  it('turns the online Office viewers on, and the public preview route follows', async () => {
+    const publicPreviews = async () => expectOk(await t.request('/api/system/previews'), previewSettingsSchema);
+    expect(await publicPreviews()).toEqual({ online_office_viewers: false });
+    expect(await expectOk(await put({ online_office_viewers: true }), systemSettingsSchema)).toMatchObject({ online_office_viewers: true });
+    expect(await publicPreviews()).toEqual({ online_office_viewers: true });
+  });
+
   it('saves nothing when one of two values is bad', async () => {
     await expectError(await put({ max_upload_size: 5, webdav_upload_mode: 'bad' }), 400);
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
   });
 
   it('needs an admin: 401 anonymous, 403 for an API key', async () => {

@@ -24,6 +24,11 @@ export function systemRoutes(deps: AppDeps) {
     return ok(c, { strip_image_location });
   });
 
+  app.get('/system/previews', async (c) => {
+    const { online_office_viewers } = await readSettings(deps.db);
+    return ok(c, { online_office_viewers });
+  });
+
   app.get('/admin/system-settings', requireAdmin, async (c) => ok(c, await readSettings(deps.db)));
 
   app.put('/admin/system-settings', requireAdmin, jsonBody(updateSystemSettingsRequestSchema), async (c) =>

@@ -7,6 +7,8 @@ const DEFAULTS: SystemSettings = {
   webdav_upload_mode: 'auto',
   expense_categories: [...DEFAULT_EXPENSE_CATEGORIES],
   strip_image_location: true,
+  // Off: the online viewers send a file's link to a third party.
+  online_office_viewers: false,
 };
 
 /** Settings are rows of key → JSON value; absent keys take their defaults. */

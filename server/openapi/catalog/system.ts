@@ -1,5 +1,5 @@
 import { dashboardStatsSchema } from '../../../contract/files';
-import { healthSchema, maxUploadSizeSchema, systemSettingsSchema, uploadDefaultsSchema, versionSchema } from '../../../contract/system';
+import { healthSchema, maxUploadSizeSchema, previewSettingsSchema, systemSettingsSchema, uploadDefaultsSchema, versionSchema } from '../../../contract/system';
 import type { RouteDocs, Tag } from './types';
 
 const tag: Tag = 'System';
@@ -16,6 +16,11 @@ export const systemDocs: RouteDocs = {
     tag,
     summary: 'What an upload starts from: whether shared photos lose their location',
     data: uploadDefaultsSchema,
+  },
+  'GET /api/system/previews': {
+    tag,
+    summary: 'Whether file previews may offer the online Office viewers (off by default)',
+    data: previewSettingsSchema,
   },
   'GET /api/admin/system-settings': { tag, summary: 'Read the settings', data: systemSettingsSchema },
   'PUT /api/admin/system-settings': { tag, summary: 'Change the settings', data: systemSettingsSchema },

@@ -1,11 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
-import ExternalLink from 'lucide-react/icons/external-link';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { THUMBNAIL_WIDTHS, type ThumbnailSize } from '../../../contract/thumbnail-sizes';
-import { LinkButton } from '../LinkButton';
 import { Notice } from '../Notice';
 import { PageSkeleton } from '../PageSkeleton';
 import { absoluteApiUrl, loadTextPreview } from '../../lib/api/file-reads';
+import { loadWholeCatalog } from '../../lib/i18n';
 import { highlightCodeBlocks } from '../../lib/markdown/highlight';
 import { useResource } from '../../lib/use-resource';
 import styles from './FilePreview.module.css';
@@ -13,6 +12,12 @@ import { codeLanguage, previewKind } from './preview-kind';
 
 /** Markdown rendering and sanitising load only for a Markdown file. */
 const MarkdownView = lazy(() => import('../MarkdownView').then((module) => ({ default: module.MarkdownView })));
+
+/**
+ * Documents, books and archives: a chunk that loads each viewer as a chunk of its own. Their messages are in the
+ * catalog's main part, not the visitor's (a share's first load waits for that one only), so they wait for it.
+ */
+const DocumentPreview = lazy(() => Promise.all([import('./viewers/DocumentPreview'), loadWholeCatalog()]).then(([module]) => module));
 
 /** What a preview needs of a file: a shared file, or a file of a mount. The URLs work without credentials. */
 export interface PreviewableFile {
@@ -48,8 +53,20 @@ export function FilePreview({ file }: { file: PreviewableFile }) {
     case 'markdown':
     case 'text':
       return <TextPreview url={file.previewUrl} filename={file.filename} markdown={kind === 'markdown'} />;
+    case 'docx':
+    case 'xlsx':
+    case 'ods':
+    case 'pptx':
+    case 'odt':
+    case 'epub':
+    case 'zip':
+    case 'archive':
     case 'office':
-      return <OfficePreview downloadUrl={absoluteApiUrl(file.downloadUrl)} />;
+      return (
+        <Suspense fallback={<PageSkeleton lines={8} />}>
+          <DocumentPreview kind={kind} src={src} downloadUrl={absoluteApiUrl(file.downloadUrl)} filename={file.filename} />
+        </Suspense>
+      );
     default:
       return (
         <Notice level={2} title={t`No preview for this type`}>
@@ -112,30 +129,5 @@ function TextPreview({ url, filename, markdown }: { url: string; filename: strin
       )}
       {preview.data.truncated && <p className={styles.note}>{t`Only the first megabyte is shown. Download the file for all of it.`}</p>}
     </>
-  );
-}
-
-function OfficePreview({ downloadUrl }: { downloadUrl: string }) {
-  const { t } = useLingui();
-  const encoded = encodeURIComponent(downloadUrl);
-  return (
-    <Notice
-      level={2}
-      title={t`Office document`}
-      actions={
-        <>
-          <LinkButton external href={`https://view.officeapps.live.com/op/view.aspx?src=${encoded}`}>
-            <ExternalLink size={15} aria-hidden />
-            {t`Open in Microsoft viewer`}
-          </LinkButton>
-          <LinkButton external href={`https://docs.google.com/viewer?url=${encoded}`}>
-            <ExternalLink size={15} aria-hidden />
-            {t`Open in Google viewer`}
-          </LinkButton>
-        </>
-      }
-    >
-      {t`These online viewers fetch the file themselves, so they only work when this server is reachable from the internet at a public http(s) address.`}
-    </Notice>
   );
 }

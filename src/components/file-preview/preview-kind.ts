@@ -1,4 +1,6 @@
-export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'markdown' | 'html' | 'text' | 'office' | 'none';
+/** Formats rendered in the browser by a viewer of their own (src/components/file-preview/viewers). */
+export type DocumentKind = 'docx' | 'xlsx' | 'pptx' | 'odt' | 'ods' | 'epub' | 'zip' | 'archive';
+export type PreviewKind = 'image' | 'video' | 'audio' | 'pdf' | 'markdown' | 'html' | 'text' | DocumentKind | 'office' | 'none';
 
 const CODE_EXTENSIONS = new Set([
   'txt', 'log', 'csv', 'tsv', 'json', 'js', 'mjs', 'cjs', 'ts', 'tsx', 'jsx', 'py', 'rb', 'go', 'rs', 'java', 'kt', 'c', 'h',
@@ -6,7 +8,25 @@ const CODE_EXTENSIONS = new Set([
   'svelte', 'swift', 'lua', 'pl', 'r', 'dockerfile', 'makefile', 'env', 'gitignore',
 ]);
 const MARKDOWN_EXTENSIONS = new Set(['md', 'markdown', 'mdown', 'mkd', 'mdwn', 'mdtxt', 'mdtext', 'rmd']);
-const OFFICE_EXTENSIONS = new Set(['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'rtf']);
+/** Office formats only the online viewers open (when the admin allows them). */
+const OFFICE_EXTENSIONS = new Set(['doc', 'xls', 'ppt', 'odp', 'rtf']);
+const DOCUMENT_EXTENSIONS: Record<string, DocumentKind> = {
+  docx: 'docx', xlsx: 'xlsx', xlsm: 'xlsx', pptx: 'pptx', odt: 'odt', ods: 'ods', epub: 'epub', zip: 'zip',
+  '7z': 'archive', tar: 'archive', tgz: 'archive',
+};
+/** Types that name a format whatever the file is called. */
+const DOCUMENT_TYPES: Record<string, DocumentKind> = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'docx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': 'pptx',
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/epub+zip': 'epub',
+  'application/zip': 'zip',
+  'application/x-zip-compressed': 'zip',
+  'application/x-7z-compressed': 'archive',
+  'application/x-tar': 'archive',
+};
 
 export const extensionOf = (filename: string) => (filename.includes('.') ? (filename.split('.').pop() ?? '').toLowerCase() : filename.toLowerCase());
 
@@ -19,6 +39,10 @@ export function previewKind(mimetype: string, filename: string): PreviewKind {
   if (mimetype.startsWith('video/')) return 'video';
   if (mimetype.startsWith('audio/')) return 'audio';
   if (mimetype === 'application/pdf' || extension === 'pdf') return 'pdf';
+  const document = DOCUMENT_EXTENSIONS[extension] ?? DOCUMENT_TYPES[mimetype];
+  if (document) return document;
+  // .tar.gz only: a lone .gz is one compressed file, not an archive to list.
+  if (extension === 'gz' && filename.toLowerCase().endsWith('.tar.gz')) return 'archive';
   if (OFFICE_EXTENSIONS.has(extension)) return 'office';
   if (mimetype.startsWith('text/') || mimetype === 'application/json' || CODE_EXTENSIONS.has(extension)) return 'text';
   return 'none';

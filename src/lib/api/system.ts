@@ -1,6 +1,7 @@
 import {
   DEFAULT_MAX_UPLOAD_SIZE_MB,
   maxUploadSizeSchema,
+  previewSettingsSchema,
   systemSettingsSchema,
   uploadDefaultsSchema,
   type UpdateSystemSettingsRequest,
@@ -19,3 +20,6 @@ export const getMaxUploadSizeMb = () =>
     .catch(() => DEFAULT_MAX_UPLOAD_SIZE_MB);
 
 export const getUploadDefaults = () => apiRequest('/system/upload-defaults', { schema: uploadDefaultsSchema });
+/** Whether previews offer the online Office viewers; off when the server cannot be asked. */
+export const getPreviewSettings = () =>
+  apiRequest('/system/previews', { schema: previewSettingsSchema }).catch(() => ({ online_office_viewers: false }));

@@ -19,6 +19,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
   const [mode, setMode] = useState<WebdavUploadMode>(initial.webdav_upload_mode);
   const [categories, setCategories] = useState<string[]>(initial.expense_categories);
   const [stripLocation, setStripLocation] = useState(initial.strip_image_location);
+  const [onlineViewers, setOnlineViewers] = useState(initial.online_office_viewers);
   // The categories are checked from the first save on, then as they change.
   const [checkCategories, setCheckCategories] = useState(false);
   const categoryProblems = checkCategories ? categoryErrors(categories) : [];
@@ -53,6 +54,7 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
         webdav_upload_mode: mode,
         expense_categories: categoriesToSave(categories),
         strip_image_location: stripLocation,
+        online_office_viewers: onlineViewers,
       });
       setCategories(saved.expense_categories);
       toasts.success(t`Settings saved`);
@@ -109,6 +111,15 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
         </label>
         <p className={fieldStyles.hint}>
           {t`The default of the upload page (each upload may choose otherwise) and of uploads through the API: the shared copy of a JPEG, WebP, HEIC or AVIF photo loses its GPS position. Files in mounts are never changed.`}
+        </p>
+      </div>
+      <div className={fieldStyles.field}>
+        <label className={fieldStyles.checkbox}>
+          <input type="checkbox" name="onlineOfficeViewers" checked={onlineViewers} onChange={(e) => setOnlineViewers(e.target.checked)} />
+          {t`Offer Microsoft's and Google's online viewers for Office files`}
+        </label>
+        <p className={fieldStyles.hint}>
+          {t`Office files, EPUB books and archives are previewed in the browser, with nothing sent elsewhere. The online viewers fetch the file's link from the internet themselves: a third party sees it, and they only work when this server has a public address.`}
         </p>
       </div>
       <ExpenseCategoriesEditor names={categories} errors={categoryProblems} onChange={setCategories} />
