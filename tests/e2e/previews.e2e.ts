@@ -158,12 +158,16 @@ describe('Office, EPUB and zip previews on a file share page', () => {
     await page.getByRole('heading', { name: 'No preview for this type' }).waitFor();
     expect(await page.getByRole('link', { name: 'Open in Microsoft viewer' }).count()).toBe(0);
 
-    const turnOn = await fetch(`${suite.server.url}/api/admin/system-settings`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ online_office_viewers: true }),
-    });
-    expect(turnOn.status).toBe(200);
+    // The admin turns them on in the system settings, as a person would.
+    const admin = await newPerson(suite.browser);
+    await loginAsAdmin(admin.page, suite.server.url);
+    await admin.page.goto(`${suite.server.url}/admin/settings`);
+    const setting = admin.page.getByRole('checkbox', { name: "Offer Microsoft's and Google's online viewers for Office files" });
+    await expect(setting.isChecked()).resolves.toBe(false);
+    await setting.check();
+    await admin.page.getByRole('button', { name: 'Save settings' }).click();
+    await admin.page.getByText('Settings saved').first().waitFor();
+    await admin.context.close();
     try {
       await page.reload();
       const microsoft = page.getByRole('link', { name: 'Open in Microsoft viewer' });
