@@ -34,7 +34,7 @@ export async function receiveFormUpload(
   request: Request,
   onFile: (filename: string) => void = () => undefined,
 ): Promise<FileShare> {
-  const { max_upload_size } = await readSettings(deps.db);
+  const { max_upload_size, strip_image_location } = await readSettings(deps.db);
   const { fields, stored } = await receiveForm(request, {
     placementFields: PLACEMENT_FIELDS,
     stagingDir: stagingDirOf(deps),
@@ -45,7 +45,7 @@ export async function receiveFormUpload(
     },
     store: (formFields, file) => {
       onFile(cleanFilename(file.filename));
-      return storeFilePart(deps, principal, formFields, file);
+      return storeFilePart(deps, principal, formFields, file, strip_image_location);
     },
     discard: (object) => driverFor(deps, object.config).delete(object.key),
   });
@@ -58,7 +58,13 @@ export async function receiveFormUpload(
 }
 
 /** Everything of one file part: checks that need no bytes first, then the bytes into storage. */
-async function storeFilePart(deps: AppDeps, principal: Principal, fields: Record<string, string>, file: FormFile): Promise<StoredObject> {
+async function storeFilePart(
+  deps: AppDeps,
+  principal: Principal,
+  fields: Record<string, string>,
+  file: FormFile,
+  stripLocationSetting: boolean,
+): Promise<StoredObject> {
   try {
     const config = await resolveUploadConfig(deps, principal, fields.s3_config_id || undefined);
     const limits = await uploadLimits(deps, config);
@@ -69,7 +75,7 @@ async function storeFilePart(deps: AppDeps, principal: Principal, fields: Record
     const mimetype = cleanContentType(fields.mimetype || uploadMimeType(filename, file.mimeType === 'application/octet-stream' ? '' : file.mimeType));
     const key = shareObjectKey(keyFolderOf(config), fields.path, filename);
     const budget = byteBudget(limits);
-    const strip = isStrippablePhoto(filename, mimetype) ? metadataStripOf(fields.strip_metadata, (await readSettings(deps.db)).strip_image_location) : undefined;
+    const strip = isStrippablePhoto(filename, mimetype) ? metadataStripOf(fields.strip_metadata, stripLocationSetting) : undefined;
     const body = strip ? withoutMetadata(file.stream, strip) : file.stream;
     const outcome = await putWithinBudget(driverFor(deps, config), key, body, mimetype, budget);
     if (outcome.kind === 'over_budget') {
