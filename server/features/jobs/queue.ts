@@ -70,6 +70,23 @@ class LocalQueue implements JobQueue {
 const QUEUE = 'clipstash-jobs';
 
 /**
+ * Makes the queue unless it exists. Instances starting together race to make it: PostgreSQL may then abort one of
+ * them as a deadlock before the other has committed, so a failure is looked at again a few times before it counts.
+ */
+async function createQueueOnce(boss: PgBoss, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(QUEUE)) return;
+    try {
+      await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately' });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
+}
+
+/**
  * PostgreSQL's queue: pg-boss, in this install's schema. One worker per instance; the `stately` policy with the
  * job's id as singleton key lets one instance at a time hold a job's message. pg-boss has no heartbeat: a message
  * expires after the lease and comes back (as a retry) to whichever instance asks next; while the job's lease in
@@ -94,12 +111,7 @@ class PgBossQueue implements JobQueue {
     });
     boss.on('error', (error: Error) => console.error('Job queue:', error.message));
     await boss.start();
-    if (!(await boss.getQueue(QUEUE))) {
-      await boss.createQueue(QUEUE, { name: QUEUE, policy: 'stately' }).catch(async (error: unknown) => {
-        // Another instance created it at the same moment.
-        if (!(await boss.getQueue(QUEUE))) throw error;
-      });
-    }
+    await createQueueOnce(boss);
     await boss.work<{ jobId: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([message]) => {
       if (!message) return;
       if ((await handle(message.data.jobId)) === 'held') throw new Error('held by another instance');
