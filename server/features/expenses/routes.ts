@@ -15,6 +15,7 @@ import { addReceipt, deleteExpense, deleteReceipt, findReceipt } from './receipt
 import { createExpense, fireExpenseEvent, getExpense, listExpenses, updateExpense } from './expenses';
 import { readSettings } from '../settings/settings';
 import { contentDisposition } from '../../storage/http-headers';
+import { csvResponse } from '../../csv';
 import { serveObject } from '../../storage/serve-object';
 
 /**
@@ -86,11 +87,7 @@ function reviewRoutes(deps: AppDeps) {
 
   app.get('/export.csv', queryParams(expenseExportQuerySchema), async (c) => {
     const csv = await exportExpensesCsv(deps.db, c.req.valid('query'));
-    return c.body(csv, 200, {
-      'Content-Type': 'text/csv; charset=utf-8; header=present',
-      'Content-Disposition': contentDisposition('attachment', 'expenses.csv'),
-      'Cache-Control': 'no-store',
-    });
+    return csvResponse(c, csv, 'expenses.csv');
   });
 
   app.post('/:id/process', jsonBody(expenseReviewRequestSchema), async (c) =>
