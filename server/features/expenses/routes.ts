@@ -14,7 +14,6 @@ import { exportExpensesCsv } from './export';
 import { addReceipt, deleteExpense, deleteReceipt, findReceipt } from './receipts';
 import { createExpense, fireExpenseEvent, getExpense, listExpenses, updateExpense } from './expenses';
 import { readSettings } from '../settings/settings';
-import { contentDisposition } from '../../storage/http-headers';
 import { csvResponse } from '../../csv';
 import { serveObject } from '../../storage/serve-object';
 
