@@ -46,6 +46,21 @@ export function nextExpenseStatus(status: ExpenseStatus, event: ExpenseEvent): E
   return transition.from.includes(status) ? transition.to : undefined;
 }
 
+/**
+ * The steps one request for `event` takes from `status`. An admin may approve or reject a submitted claim at once:
+ * the review step is then recorded before the decision, so the timeline still shows who took the claim up.
+ */
+export function expenseStepsFor(status: ExpenseStatus, event: ExpenseEvent): ExpenseEvent[] {
+  return status === 'submitted' && (event === 'approve' || event === 'reject') ? ['process', event] : [event];
+}
+
+/** Where one request for `event` leaves a claim in `status`, its implied steps included; undefined if it cannot. */
+export function expenseStatusAfter(status: ExpenseStatus, event: ExpenseEvent): ExpenseStatus | undefined {
+  let at: ExpenseStatus | undefined = status;
+  for (const step of expenseStepsFor(status, event)) at = at && nextExpenseStatus(at, step);
+  return at;
+}
+
 /** Whether a caller in these roles may fire `event` at all (whatever the status). */
 export function mayFireExpenseEvent(event: ExpenseEvent, roles: { owner: boolean; admin: boolean }): boolean {
   return EXPENSE_TRANSITIONS[event].by === 'owner' ? roles.owner : roles.admin;
@@ -53,7 +68,7 @@ export function mayFireExpenseEvent(event: ExpenseEvent, roles: { owner: boolean
 
 /** The events a caller in these roles can fire on a claim in `status` (what the UI offers). */
 export function availableExpenseEvents(status: ExpenseStatus, roles: { owner: boolean; admin: boolean }): ExpenseEvent[] {
-  return EXPENSE_EVENTS.filter((event) => mayFireExpenseEvent(event, roles) && nextExpenseStatus(status, event) !== undefined);
+  return EXPENSE_EVENTS.filter((event) => mayFireExpenseEvent(event, roles) && expenseStatusAfter(status, event) !== undefined);
 }
 
 /** The owner may change a claim's fields and receipts only while it is a draft or was rejected. */

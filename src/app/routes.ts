@@ -15,6 +15,8 @@ export interface RouteEntry {
    * they load once it has settled (main.tsx).
    */
   shareView?: true;
+  /** A page for visitors who came by a link (a share, a file request): the menu shows them none of the operator's. */
+  forVisitors?: true;
   page: LazyExoticComponent<ComponentType>;
   /** Starts loading the page's code (the same import as `page`'s). */
   load: () => Promise<unknown>;
@@ -41,11 +43,11 @@ export const routes: readonly RouteEntry[] = [
     },
     () => import('../pages/admin/AdminPage'),
   ),
-  route({ path: '/paste/:slug', title: msg`View share`, shareView: true }, () => import('../pages/paste-view/PasteViewPage')),
-  route({ path: '/file/:slug', title: msg`File preview`, shareView: true }, () => import('../pages/file-view/FileViewPage')),
+  route({ path: '/paste/:slug', title: msg`View share`, shareView: true, forVisitors: true }, () => import('../pages/paste-view/PasteViewPage')),
+  route({ path: '/file/:slug', title: msg`File preview`, shareView: true, forVisitors: true }, () => import('../pages/file-view/FileViewPage')),
   route({ path: '/mount-explorer/*?', title: msg`Mount explorer` }, () => import('../pages/mount-explorer/MountExplorerPage')),
   route({ path: '/expense/*?', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
-  route({ path: '/request/:slug', title: msg`Send files` }, () => import('../pages/file-request/FileRequestPage')),
+  route({ path: '/request/:slug', title: msg`Send files`, forVisitors: true }, () => import('../pages/file-request/FileRequestPage')),
 ];
 
 /** A route's first path segment, without parameters: `/paste/:slug` → `paste`, `/` → ``. */

@@ -81,9 +81,13 @@ describe('expense claims', () => {
     const report: string[] = [];
     await loginWithKey(owner.page, suite.server.url, key);
 
-    // The form: every field is checked before anything is sent.
-    await owner.page.goto(`${suite.server.url}/expense`);
+    // An expense-only key lands where its work is, and its menu offers nothing it cannot open.
+    await owner.page.waitForURL(/\/expense$/);
     await owner.page.getByText('No expense claims yet').waitFor();
+    const menu = owner.page.getByRole('navigation', { name: 'Main' }).getByRole('link');
+    expect(await menu.allTextContents()).toEqual(['Home', 'Expense claims']);
+
+    // The form: every field is checked before anything is sent.
     await owner.page.getByRole('link', { name: 'New claim' }).click();
     await owner.page.getByRole('heading', { name: 'New expense claim', level: 1 }).waitFor();
     await expect(owner.page.getByLabel('Currency').inputValue()).resolves.toBe('USD');
@@ -155,9 +159,10 @@ describe('expense claims', () => {
     await owner.page.getByRole('button', { name: 'Submit for review' }).click();
     await owner.page.getByText('Claim submitted for review').first().waitFor();
 
-    // The admin approves: nothing is left to do, and the timeline holds every transition in order.
+    // The admin approves straight from "submitted": nothing is left to do, and the timeline holds every transition
+    // in order, the review step recorded before the approval.
     await admin.page.reload();
-    await admin.page.getByRole('button', { name: 'Start review' }).click();
+    await admin.page.getByRole('button', { name: 'Start review' }).waitFor();
     await admin.page.getByRole('button', { name: 'Approve' }).click();
     await admin.page.getByText('Claim approved').first().waitFor();
     expect(await statusOf(admin.page)).toBe('approved');
@@ -174,7 +179,10 @@ describe('expense claims', () => {
     await admin.page.getByRole('button', { name: 'Export CSV' }).waitFor();
     const [download] = await Promise.all([admin.page.waitForEvent('download'), admin.page.getByRole('button', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('expenses.csv');
-    const csv = await readFile(await download.path(), 'utf8');
+    const file = await readFile(await download.path(), 'utf8');
+    // The byte order mark first, so that Excel reads the file as UTF-8.
+    expect(file.startsWith('\uFEFF')).toBe(true);
+    const csv = file.slice(1);
     expect(csv.split('\r\n')[0]).toMatch(/^[a-z_]+(,[a-z_]+)+$/);
     expect(csv).toMatch(/Taxi to the airport.*39\.00,EUR.*approved/);
     report.push(...(await a11yInBothThemes(admin.page, 'review queue')));

@@ -60,6 +60,10 @@ describe('file requests', () => {
     context.on('requestfinished', (request) => partNumberOf(request) > 0 && finished.push(partNumberOf(request)));
     await page.goto(`${suite.server.url}/request/${slug}`);
     await page.getByRole('heading', { name: 'Scans for the audit' }).waitFor();
+    // The menu (behind its toggle at this size) shows a visitor none of the operator's pages.
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual(['Home', 'Upload']);
+    await page.keyboard.press('Escape');
     await expect.poll(() => page.getByText('Please send the scanned receipts.').isVisible()).toBe(true);
     // Sizes are joined by a no-break space (src/lib/format.ts).
     expect(await page.getByRole('list', { name: 'Limits' }).textContent()).toContain('Each file up to 25.0\u00a0MB');

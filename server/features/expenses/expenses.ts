@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type Selectable, type Transaction, type Up
 import type * as v from 'valibot';
 import {
   canEditExpense,
+  expenseStepsFor,
   foldExpenseEvents,
   latestSpentOn,
   mayFireExpenseEvent,
@@ -202,13 +203,11 @@ export async function fireExpenseEvent(
       throw new ApiError(403, 'expense_owner_only');
     }
     const at = deps.now().toISOString();
-    const { status, events } = await appendExpenseEvent(trx, id, {
-      event,
-      actor: creatorOf(principal),
-      actorName: nameOf(principal),
-      note: note ? note : null,
-      at,
-    });
+    const step = (fired: ExpenseEvent, stepNote: string | null) =>
+      appendExpenseEvent(trx, id, { event: fired, actor: creatorOf(principal), actorName: nameOf(principal), note: stepNote, at });
+    // Steps the request implies (the review before a decision) come first; the note belongs to the decision.
+    for (const implied of expenseStepsFor(claim.status, event).slice(0, -1)) await step(implied, null);
+    const { status, events } = await step(event, note ? note : null);
     return expenseDetail(trx, { ...claim, status, events, updated_at: at });
   });
 }

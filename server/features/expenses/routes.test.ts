@@ -251,6 +251,25 @@ describe('/api/expenses', () => {
       expect(await expectOk(await get(owner, claim.id), expenseClaimDetailSchema)).toEqual(now);
     });
 
+    it.each([
+      ['approve', undefined, 'approved'],
+      ['reject', 'Over budget', 'rejected'],
+    ] as const)('lets the admin %s a submitted claim at once, the review step recorded before the decision', async (event, note, status) => {
+      const owner = { apiKey: alice };
+      const claim = await create(owner);
+      await fireOk(owner, claim.id, 'submit');
+      if (event === 'reject') await expectError(await fire(admin(), claim.id, 'reject', {}), 400);
+      const now = await fireOk(admin(), claim.id, event, note ? { note } : {});
+      expect(now.status).toBe(status);
+      expectFold(now);
+      expect(now.events.map((e) => [e.event, e.from_status, e.to_status, e.actor_name, e.note])).toEqual([
+        ['submit', 'draft', 'submitted', 'alice', null],
+        ['process', 'submitted', 'processing', 'admin', null],
+        [event, 'processing', status, 'admin', note ?? null],
+      ]);
+      await expectStoredFold(t.db, now);
+    });
+
     it('refuses every other step with 409 and the current status, changing nothing', async () => {
       const owner = { apiKey: alice };
       const claim = await create(owner);
@@ -261,7 +280,6 @@ describe('/api/expenses', () => {
       for (const event of ['process', 'approve', 'reject']) expect(await conflictStatus(await fire(admin(), claim.id, event, note))).toBe('draft');
       await fireOk(owner, claim.id, 'submit');
       expect(await conflictStatus(await fire(owner, claim.id, 'submit'))).toBe('submitted');
-      for (const event of ['approve', 'reject']) expect(await conflictStatus(await fire(admin(), claim.id, event, note))).toBe('submitted');
       expect(await conflictStatus(await edit(claim.id))).toBe('submitted');
       expect(await conflictStatus(await remove(claim.id))).toBe('submitted');
       await fireOk(admin(), claim.id, 'process');

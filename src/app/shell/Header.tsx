@@ -1,14 +1,15 @@
 import { useLingui } from '@lingui/react/macro';
-import { ClipboardList, FolderTree, Home, Menu, Shield, Upload, Wallet, X } from 'lucide-react';
+import { ClipboardList, FolderTree, Home, LogIn, Menu, Shield, Upload, Wallet, X, type LucideIcon } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Button } from '../../components/Button';
 import { GithubMark } from '../../components/GithubMark';
 import { useLoadedActors, useSnapshotValue } from '../actors';
-import { mayUse, principalOf, storedPrincipal } from '../permissions';
-import { PRODUCT_NAME } from '../routes';
+import { principalOf, storedPrincipal } from '../permissions';
+import { PRODUCT_NAME, routeAt } from '../routes';
 import { readStoredCredentials } from '../stored-state';
 import { LanguageSwitcher } from './LanguageSwitcher';
+import { navTargetsFor, type NavTarget } from './nav-links';
 import { SettingsButton } from './SettingsButton';
 import styles from './Shell.module.css';
 import { ThemeToggle } from './ThemeToggle';
@@ -22,9 +23,10 @@ export function Header() {
   const toggleRef = useRef<HTMLButtonElement>(null);
   const navRef = useRef<HTMLElement>(null);
   useEffect(() => setMenuOpen(false), [location]);
-  // Before the auth machine has loaded (a share's page), what the browser stored.
-  const mayClaimExpenses = useSnapshotValue(useLoadedActors()?.auth, (snapshot) =>
-    mayUse(snapshot ? principalOf(snapshot) : storedPrincipal(readStoredCredentials()), 'expense'),
+  const onVisitorPage = routeAt(location)?.forVisitors === true;
+  // Before the auth machine has loaded (a share's page), what the browser stored. Joined: the store compares by value.
+  const targets = useSnapshotValue(useLoadedActors()?.auth, (snapshot) =>
+    navTargetsFor(snapshot ? principalOf(snapshot) : storedPrincipal(readStoredCredentials()), onVisitorPage).join(' '),
   );
 
   // The open mobile menu covers the top of the page: Escape or a tap anywhere else closes it.
@@ -49,15 +51,15 @@ export function Header() {
     };
   }, [menuOpen]);
 
-  const links = [
-    { href: '/', label: t`Home`, icon: Home, active: location === '/' },
-    { href: '/upload', label: t`Upload`, icon: Upload, active: location.startsWith('/upload') },
-    { href: '/mount-explorer', label: t`Mount explorer`, icon: FolderTree, active: location.startsWith('/mount-explorer') },
-    ...(mayClaimExpenses
-      ? [{ href: '/expense', label: t`Expense claims`, icon: Wallet, active: location.startsWith('/expense') }]
-      : []),
-    { href: '/admin', label: t`Admin`, icon: Shield, active: location.startsWith('/admin') },
-  ];
+  const entries: Record<NavTarget, { href: string; label: string; icon: LucideIcon; active: boolean }> = {
+    home: { href: '/', label: t`Home`, icon: Home, active: location === '/' },
+    upload: { href: '/upload', label: t`Upload`, icon: Upload, active: location.startsWith('/upload') },
+    'mount-explorer': { href: '/mount-explorer', label: t`Mount explorer`, icon: FolderTree, active: location.startsWith('/mount-explorer') },
+    expense: { href: '/expense', label: t`Expense claims`, icon: Wallet, active: location.startsWith('/expense') },
+    admin: { href: '/admin', label: t`Admin`, icon: Shield, active: location.startsWith('/admin') },
+    login: { href: '/admin', label: t`Log in`, icon: LogIn, active: location.startsWith('/admin') },
+  };
+  const links = (targets.split(' ') as NavTarget[]).map((target) => entries[target]);
 
   return (
     <header className={styles.header}>

@@ -9,6 +9,7 @@ import { LoginCard } from './LoginCard';
 import { ModuleContent } from './ModuleContent';
 import { PermissionDenied } from '../../components/PermissionDenied';
 import { returnPath } from '../../lib/login-return';
+import { landingPathOf } from '../../app/shell/nav-links';
 
 export default function AdminPage() {
   const { t } = useLingui();
@@ -30,6 +31,9 @@ export default function AdminPage() {
 
   // Sent here from a page that needs a login (the editor, the upload page): back there, where the work waits.
   if (returnTo) return <Redirect to={returnTo} replace />;
+  // A key with no module here (expense or mount only) has its work elsewhere.
+  const landing = params.module === undefined ? landingPathOf(auth) : undefined;
+  if (landing) return <Redirect to={landing} replace />;
 
   const allowed = ADMIN_MODULES.filter((module) => {
     if (auth.role === 'admin') return true;

@@ -140,7 +140,7 @@ function ClaimActions({ allowed, busy, actor }: { allowed: ClaimAction[]; busy: 
       </Button>
     ),
     process: (
-      <Button variant="primary" disabled={busy} onClick={() => actor.send({ type: 'claim.process' })}>
+      <Button disabled={busy} onClick={() => actor.send({ type: 'claim.process' })}>
         <PlayCircle size={16} aria-hidden />
         {t`Start review`}
       </Button>
