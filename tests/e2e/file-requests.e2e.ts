@@ -38,7 +38,12 @@ describe('file requests', () => {
     await form.getByRole('textbox', { name: 'Title' }).fill('Scans for the audit');
     await form.getByLabel('Message for the sender').fill('Please send the scanned receipts.');
     await form.getByRole('textbox', { name: 'Folder' }).fill('/local/inbox/');
-    await form.getByLabel('Largest file in MB (optional)').fill('25');
+    // Over the server's maximum upload (100 MB), the form warns that senders are held to that.
+    const largest = form.getByLabel('Largest file in MB (optional)');
+    await largest.fill('477');
+    await form.getByText("Files over the server's maximum upload of 100 MB are refused").waitFor();
+    await largest.fill('25');
+    await form.getByText("Files over the server's maximum upload of 100 MB are refused").waitFor({ state: 'detached' });
     await form.getByRole('button', { name: 'Create request' }).click();
     const created = admin.page.getByRole('dialog', { name: 'File request created' });
     await created.waitFor();
@@ -132,6 +137,8 @@ describe('file requests', () => {
     context.on('request', (request) => request.url().includes('/multipart/init') && inits.push(request.postData() ?? ''));
     await page.goto(`${suite.server.url}/request/${slug}`);
     await page.getByRole('heading', { name: 'Just one file' }).waitFor();
+    // No per-file limit of its own: the server's maximum upload is the one the sender is told.
+    expect(await page.getByRole('list', { name: 'Limits' }).textContent()).toContain('Each file up to 100\u00a0MB');
     await page.getByTestId('request-input').setInputFiles([small.path, another.path]);
     await expect
       .poll(() => page.getByRole('list', { name: 'Files not sent' }).textContent())

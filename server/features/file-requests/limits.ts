@@ -8,6 +8,7 @@ import type { StorageDriver } from '../../storage/driver';
 import { bytesMatchName, storedHead } from '../../security/file-signatures';
 import { limitsOf, type FileRequestRow, type FileRequestUploadRow } from './requests';
 import { formatBytes } from '../storages/upload-limits';
+import { readSettings } from '../settings/settings';
 
 interface Totals {
   files: number;
@@ -26,13 +27,24 @@ export async function totalsOf(db: AppDeps['db'], requestId: string, statuses: (
   return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
 }
 
-/** The per-file limits: type by name (400) and size (413). */
-export function assertFileFits(request: FileRequestRow, file: { name: string; size: number }) {
-  const limits = limitsOf(request);
+/**
+ * The largest file a sender may send: the request's own limit, or the server's maximum upload where that is smaller,
+ * so that the page states the real limit and a file over it is refused before any byte is sent.
+ */
+export async function senderMaxFileSize(deps: AppDeps, request: FileRequestRow): Promise<number> {
+  const { max_upload_size } = await readSettings(deps.db);
+  const serverMax = Math.floor(max_upload_size * 1024 * 1024);
+  const own = limitsOf(request).max_file_size;
+  return own === null ? serverMax : Math.min(own, serverMax);
+}
+
+/** The per-file limits: type by name (400) and size (413), against `senderMaxFileSize`. */
+export function assertFileFits(request: FileRequestRow, file: { name: string; size: number }, maxFileSize: number) {
+  const limits = { ...limitsOf(request), max_file_size: maxFileSize };
   const refusal = fileRefusal(file, limits);
   if (refusal === 'type_not_allowed') throw new ApiError(400, 'file_request_type_not_allowed', {}, { field: 'filename', issue: 'type_not_allowed' });
   if (refusal === 'too_large') {
-    throw new ApiError(413, 'file_request_file_too_large', { max: formatBytes(limits.max_file_size ?? 0) }, { field: 'size', limit: limits.max_file_size });
+    throw new ApiError(413, 'file_request_file_too_large', { max: formatBytes(maxFileSize) }, { field: 'size', limit: maxFileSize });
   }
 }
 

@@ -83,7 +83,8 @@ export function toFileRequest(row: FileRequestRow, received: Received, now: Date
   };
 }
 
-export const toPublicFileRequest = (request: FileRequest): PublicFileRequest => ({
+/** What a sender sees; `maxFileSize` is the limit the server holds files to (limits.ts senderMaxFileSize). */
+export const toPublicFileRequest = (request: FileRequest, maxFileSize: number): PublicFileRequest => ({
   slug: request.slug,
   title: request.title,
   message: request.message,
@@ -91,7 +92,7 @@ export const toPublicFileRequest = (request: FileRequest): PublicFileRequest => 
   has_password: request.has_password,
   expires_at: request.expires_at,
   max_files: request.max_files,
-  max_file_size: request.max_file_size,
+  max_file_size: maxFileSize,
   max_total_size: request.max_total_size,
   allowed_types: request.allowed_types,
   show_uploads: request.show_uploads,

@@ -159,6 +159,24 @@ describe.each<Kind>(['LOCAL', 'S3', 'WEBDAV'])('file requests on %s', (kind) => 
     expect((await init(request.slug, grant, 'a.PNG', 10)).status).toBe(201);
   });
 
+  it("holds files to the server's maximum upload where the request allows more, and says so to the sender", async () => {
+    const request = await create({ max_file_size: 500 * 1024 * 1024 });
+    const unlimited = await create();
+    const setMax = (mb: number) => t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: mb } });
+    expect((await setMax(1)).status).toBe(200);
+    try {
+      expect((await info(request.slug)).max_file_size).toBe(1024 * 1024);
+      expect((await info(unlimited.slug)).max_file_size).toBe(1024 * 1024);
+      const grant = await grantOf(request.slug);
+      expect((await expectError(await init(request.slug, grant, 'big.bin', 1024 * 1024 + 1), 413)).data).toMatchObject({ limit: 1024 * 1024 });
+      expect((await init(request.slug, grant, 'fits.bin', 1024 * 1024)).status).toBe(201);
+    } finally {
+      expect((await setMax(100)).status).toBe(200);
+    }
+    // The request's own limit where it is the smaller one.
+    expect((await info((await create({ max_file_size: 100 })).slug)).max_file_size).toBe(100);
+  });
+
   it('counts files (409) and bytes (413) with the uploads still running, and gives a place back on abort', async () => {
     const request = await create({ max_files: 2, max_total_size: 100 });
     const grant = await grantOf(request.slug);

@@ -39,6 +39,7 @@ import {
   toPublicFileRequest,
   updateFileRequest,
 } from './requests';
+import { senderMaxFileSize } from './limits';
 
 export const FILE_REQUEST_PAGE_SIZE = 20;
 /** Per client and request, in the login limit's window: grants asked (each one, right password or not) and uploads started. */
@@ -112,7 +113,10 @@ function senderRoutes(deps: AppDeps) {
   };
 
   // Nothing is spent by looking: no grant, no count.
-  app.get('/:slug', async (c) => ok(c, toPublicFileRequest(await presentRequest(deps, await requestBySlug(deps, c.req.param('slug'))))));
+  app.get('/:slug', async (c) => {
+    const row = await requestBySlug(deps, c.req.param('slug'));
+    return ok(c, toPublicFileRequest(await presentRequest(deps, row), await senderMaxFileSize(deps, row)));
+  });
 
   app.post('/:slug/grant', jsonBody(fileRequestGrantRequestSchema), async (c) => {
     await limited(grants, c, 'grant');

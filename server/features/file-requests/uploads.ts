@@ -30,7 +30,7 @@ import { assertFits, byteBudget, uploadLimits } from '../storages/upload-limits'
 import { checkName, childOf, normalizePath, type FsPath } from '../fs/paths';
 import { callerOf, resolveInMount, type FsCaller, type MountTarget } from '../fs/resolve';
 import { onStorage, storageError } from '../fs/storage-errors';
-import { assertFileFits, assertRoomFor, assertSignature, totalsOf, typeMismatch } from './limits';
+import { assertFileFits, assertRoomFor, assertSignature, senderMaxFileSize, totalsOf, typeMismatch } from './limits';
 import { releaseName, reserveFreeName, UPLOAD_HOLD_MS } from '../fs/free-names';
 import { renewName as renewHeld } from '../fs/name-reservations';
 import { invalidate, kindAt } from '../fs/writes';
@@ -136,7 +136,7 @@ export async function initRequestUpload(
 ): Promise<FileRequestInitResponse> {
   assertOpen(await presentRequest(deps, request));
   const name = checkName(input.filename.split(/[/\\]/).pop() ?? '', 'filename');
-  assertFileFits(request, { name, size: input.size });
+  assertFileFits(request, { name, size: input.size }, await senderMaxFileSize(deps, request));
   const creator = await creatorPrincipal(deps, request);
   const contentType = cleanContentType(input.content_type && input.content_type !== 'application/octet-stream' ? input.content_type : mimeTypeOf(name));
   const id = await reservePlace(deps, request, claims, { name, size: input.size, contentType });
@@ -275,7 +275,7 @@ export async function listRequestParts(deps: AppDeps, request: FileRequestRow, c
  */
 async function assertStillFits(deps: AppDeps, request: FileRequestRow, row: FileRequestUploadRow) {
   await assertAccepting(deps, request);
-  assertFileFits(request, { name: row.filename, size: Number(row.size) });
+  assertFileFits(request, { name: row.filename, size: Number(row.size) }, await senderMaxFileSize(deps, request));
   assertRoomFor(request, await totalsOf(deps.db, request.id, ['committed'], row.id), Number(row.size));
 }
 

@@ -6,6 +6,8 @@ import { Button } from '../../../components/Button';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { Field, fieldStyles } from '../../../components/Field';
 import { createFileRequest, updateFileRequest } from '../../../lib/api/file-requests';
+import { getMaxUploadSizeMb } from '../../../lib/api/system';
+import { useResource } from '../../../lib/use-resource';
 import {
   NEW_REQUEST_FORM,
   newRequestBody,
@@ -43,6 +45,11 @@ export function RequestFormDialog({ editing, onClose, onSaved }: RequestFormDial
     expiresAt: t`Enter a date and time`,
   };
   const messageFor = (field: RequestFormField) => (errors[field] ? errorText[field] : undefined);
+  // Senders are held to the server's maximum upload too: say so where the request would allow more (or no limit).
+  const serverMaxMb = useResource(getMaxUploadSizeMb).data;
+  const askedMb = values.maxFileMb.trim() === '' ? Infinity : Number(values.maxFileMb);
+  const serverCapHint =
+    serverMaxMb !== undefined && askedMb > serverMaxMb ? t`Files over the server's maximum upload of ${serverMaxMb} MB are refused` : undefined;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -102,7 +109,7 @@ export function RequestFormDialog({ editing, onClose, onSaved }: RequestFormDial
         <Field label={t`Most files (optional)`} error={messageFor('maxFiles')}>
           <input name="maxFiles" type="number" min={1} step={1} inputMode="numeric" value={values.maxFiles} onChange={(e) => set('maxFiles', e.target.value)} />
         </Field>
-        <Field label={t`Largest file in MB (optional)`} error={messageFor('maxFileMb')}>
+        <Field label={t`Largest file in MB (optional)`} hint={serverCapHint} error={messageFor('maxFileMb')}>
           <input name="maxFileMb" type="number" min={0} step="any" inputMode="decimal" value={values.maxFileMb} onChange={(e) => set('maxFileMb', e.target.value)} />
         </Field>
         <Field label={t`All files together in MB (optional)`} error={messageFor('maxTotalMb')}>
