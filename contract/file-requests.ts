@@ -130,7 +130,10 @@ export const fileRequestListSchema = v.object({ items: v.array(fileRequestSchema
 /** A file received. `path`: where it landed in a folder request; `share_slug`: its file share in a shares request. */
 export const fileRequestUploadSchema = v.object({
   id: v.string(),
+  /** The name it is stored under: in a folder, a free name ("contract (1).pdf") when the name was taken. */
   filename: v.string(),
+  /** The name its sender gave it. */
+  sent_name: v.string(),
   size: v.number(),
   content_type: v.string(),
   sender_name: v.nullable(v.string()),

@@ -264,7 +264,10 @@ export interface FileRequestUploadsTable {
   /** The grant's sender: who may see and continue this upload. */
   sender_id: string;
   sender_name: string | null;
+  /** The name the file is stored under (a free name in a folder). */
   filename: string;
+  /** The name its sender gave it; null on rows from before migration 022. */
+  sent_name: string | null;
   content_type: string;
   size: number;
   status: 'pending' | 'committed';

@@ -82,6 +82,9 @@ describe('file requests', () => {
     await page.locator('[data-sent-file="notes.txt"]').waitFor();
     expect(inits.some((body) => body.includes('huge.bin'))).toBe(false);
     expect(inits.filter((body) => body.includes('notes.txt'))).toHaveLength(1);
+    // The name stays in view (it goes with every file of this grant), and the sender is told when all is done.
+    await page.getByText('Sending as Ada').waitFor();
+    await page.getByRole('status').getByText('Done: your files have arrived.').waitFor();
 
     // A large file on a slow line, cut off by a reload, resumes from what storage holds once picked again.
     const cdp = await context.newCDPSession(page);
@@ -94,9 +97,12 @@ describe('file requests', () => {
     const doneBeforeReload = new Set(finished.slice(partsBefore));
     const sentBeforeReload = sent.length;
     expect(doneBeforeReload.size).toBeLessThan(PARTS);
+    // Picked again with the big "Choose files" button (not the row's own): the upload resumes, none starts anew.
     const waiting = page.locator('li[data-file-name="scan.bin"][data-task-status="awaitingFile"]');
-    await waiting.getByTestId('resume-scan.bin').setInputFiles(resumed.path);
+    await waiting.waitFor();
+    await page.getByTestId('request-input').setInputFiles(resumed.path);
     await page.locator('[data-sent-file="scan.bin"]').waitFor({ timeout: 120_000 });
+    expect(inits.filter((body) => body.includes('scan.bin'))).toHaveLength(1);
     const after = sent.slice(sentBeforeReload);
     expect(after.filter((part) => doneBeforeReload.has(part))).toEqual([]);
     expect(after.length).toBeLessThanOrEqual(PARTS - doneBeforeReload.size);
@@ -128,7 +134,8 @@ describe('file requests', () => {
     const answer = await fetch(`${suite.server.url}/api/file-requests`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Just one file', target: { kind: 'folder', path: '/local/one/' }, max_files: 1 }),
+      // Into the folder that holds the first test's notes.txt: this one is stored under a free name.
+      body: JSON.stringify({ title: 'Just one file', target: { kind: 'folder', path: '/local/inbox/' }, max_files: 1 }),
     });
     const { slug } = ((await answer.json()) as { data: { slug: string } }).data;
 
@@ -143,8 +150,32 @@ describe('file requests', () => {
     await expect
       .poll(() => page.getByRole('list', { name: 'Files not sent' }).textContent())
       .toContain('minutes.txt was not sent: the request takes no more files (its limit is 1).');
+    // The request is full now: the page says so, and still says which picked file was not sent. The list shows
+    // the file under the name it was sent with.
+    await page.getByText('No more files can be sent').waitFor();
+    expect(await page.getByRole('list', { name: 'Files not sent' }).textContent()).toContain('minutes.txt was not sent');
     await page.locator('[data-sent-file="notes.txt"]').waitFor();
     expect(inits.some((body) => body.includes('minutes.txt'))).toBe(false);
     await context.close();
+
+    // The admin's list at 1400 px: the title and its "Full" badge in view, the count a button to the files, each
+    // file a link to where it landed, with the name it was sent as.
+    const admin = await newPerson(suite.browser, { viewport: { width: 1400, height: 900 } });
+    await loginAsAdmin(admin.page, suite.server.url);
+    await admin.page.getByRole('link', { name: 'File requests' }).click();
+    const row = admin.page.locator(`tr[data-slug="${slug}"]`);
+    const badge = row.getByText('Full', { exact: true });
+    await badge.waitFor();
+    const cell = row.locator('td').first();
+    const [badgeBox, cellBox] = [await badge.boundingBox(), await cell.boundingBox()];
+    expect(badgeBox && cellBox && badgeBox.x + badgeBox.width <= cellBox.x + cellBox.width).toBe(true);
+    await row.getByRole('button', { name: /^1 of 1 files/ }).click();
+    const received = admin.page.getByRole('list', { name: 'Files received' });
+    const file = received.locator('[data-received-file="notes (1).txt"]');
+    expect(await file.textContent()).toContain('(sent as notes.txt)');
+    await file.getByRole('link', { name: 'notes (1).txt' }).click();
+    await admin.page.waitForURL(/\/mount-explorer\/local\/inbox\?preview=notes\+%281%29\.txt$/);
+    expect(admin.errors).toEqual([]);
+    await admin.context.close();
   });
 });

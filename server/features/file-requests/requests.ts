@@ -205,6 +205,7 @@ export function toFileRequestUpload(row: FileRequestUploadRow, shareSlug: string
   return {
     id: row.id,
     filename: row.filename,
+    sent_name: row.sent_name ?? row.filename,
     size: Number(row.size),
     content_type: row.content_type,
     sender_name: row.sender_name,

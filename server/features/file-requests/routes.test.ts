@@ -131,6 +131,13 @@ describe.each<Kind>(['LOCAL', 'S3', 'WEBDAV'])('file requests on %s', (kind) => 
     const items = await received(request.id);
     expect(items.map((item) => item.filename).sort()).toEqual(['big (1).bin', 'big.bin', 'escape.txt', 'taken (1).txt']);
     expect(items.every((item) => item.sender_name === 'Ada')).toBe(true);
+    // Each keeps the name it was sent with beside the one it is stored under.
+    expect(items.map((item) => [item.filename, item.sent_name]).sort()).toEqual([
+      ['big (1).bin', 'big.bin'],
+      ['big.bin', 'big.bin'],
+      ['escape.txt', 'escape.txt'],
+      ['taken (1).txt', 'taken.txt'],
+    ]);
     expect(await info(request.slug)).toMatchObject({ files_received: 4, bytes_received: big.length + 3 * TEXT.length });
     const list = await expectOk(await t.request('/api/file-requests', admin()), fileRequestListSchema);
     expect(list.items.find((item) => item.id === request.id)).toMatchObject({ files_received: 4 });

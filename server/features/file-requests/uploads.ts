@@ -68,6 +68,7 @@ async function reservePlace(deps: AppDeps, request: FileRequestRow, claims: Gran
         sender_id: claims.senderId,
         sender_name: claims.senderName,
         filename: file.name,
+        sent_name: file.name,
         content_type: file.contentType,
         size: file.size,
         status: 'pending',

@@ -17,7 +17,7 @@ import taskStyles from '../../components/task-manager/TaskManager.module.css';
 import { TaskRow } from '../../components/task-manager/TaskRow';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import styles from './FileRequest.module.css';
-import { useFileRequest, useRequestTasks, useRequestUploads } from './use-file-request';
+import { useFileRequest, useRequestTasks, useRequestUploads, type RequestTask } from './use-file-request';
 
 /** `/request/{slug}`: anyone with the link sends files to the request's creator, within its limits, without an account. */
 export default function FileRequestPage() {
@@ -29,6 +29,9 @@ export default function FileRequestPage() {
   const refresh = useCallback(() => send({ type: 'upload.done' }), [send]);
   useRequestUploads(tasks, slug, uploads, refresh);
   const [senderName, setSenderName] = useState('');
+  // Kept by the page, not the drop zone: a request that fills up replaces the drop zone, and the sender must still
+  // learn which of the files they picked were not sent.
+  const [refused, setRefused] = useState<string[]>([]);
   const { loaded, failure, grantFailure, grant } = snapshot.context;
 
   if (snapshot.matches('loading') || (!loaded && !failure)) return <PageSkeleton />;
@@ -80,8 +83,14 @@ export default function FileRequestPage() {
       ) : (
         <section className={styles.panel} aria-label={t`Send files`}>
           <Limits request={request} />
-          {!grant && nameField}
-          <Sender request={request} busy={snapshot.hasTag('busy')} onFiles={(files) => send({ type: 'files.send', files, senderName })} />
+          {grant ? <SendingAs name={senderName} /> : nameField}
+          <Sender
+            request={request}
+            busy={snapshot.hasTag('busy')}
+            uploads={uploads}
+            onRefused={setRefused}
+            onFiles={(files) => send({ type: 'files.send', files, senderName })}
+          />
           {grantFailure && (
             <p className="form-error" role="alert">
               {grantFailure.message}
@@ -89,6 +98,7 @@ export default function FileRequestPage() {
           )}
         </section>
       )}
+      <RefusedList refused={refused} />
       {pending.length > 0 && (
         <ul className={taskStyles.list} aria-label={t`Files uploading`}>
           {pending.map((task) => (
@@ -96,22 +106,40 @@ export default function FileRequestPage() {
           ))}
         </ul>
       )}
+      {pending.length === 0 && uploads.length > 0 && (
+        <p className={styles.done} role="status">
+          {t`Done: your files have arrived.`}
+        </p>
+      )}
       <SentList request={request} sent={sent} />
     </div>
   );
 }
 
 /**
- * The drop zone; files over the per-file limit, of a type not accepted, or beyond the files and bytes the request
- * still takes are refused here, each with why.
+ * The drop zone. A file picked again after a reload resumes its upload, whichever button picked it; files over the
+ * per-file limit, of a type not accepted, or beyond the files and bytes the request still takes are refused here,
+ * each with why.
  */
-function Sender({ request, busy, onFiles }: { request: PublicFileRequest; busy: boolean; onFiles: (files: File[]) => void }) {
+function Sender({
+  request,
+  busy,
+  uploads,
+  onRefused,
+  onFiles,
+}: {
+  request: PublicFileRequest;
+  busy: boolean;
+  uploads: RequestTask[];
+  onRefused: (problems: string[]) => void;
+  onFiles: (files: File[]) => void;
+}) {
   const { t } = useLingui();
-  const [refused, setRefused] = useState<string[]>([]);
   const choose = (files: File[]) => {
+    const fresh = files.filter((file) => !resumeWith(uploads, file));
     const problems: string[] = [];
     const accepted: File[] = [];
-    for (const { file, refusal } of refusalsOfChoice(files, request)) {
+    for (const { file, refusal } of refusalsOfChoice(fresh, request)) {
       const name = file.name;
       const max = formatBytes(request.max_file_size ?? 0);
       const maxFiles = request.max_files ?? 0;
@@ -122,32 +150,53 @@ function Sender({ request, busy, onFiles }: { request: PublicFileRequest; busy: 
       else if (refusal === 'over_total') problems.push(t`${name} would take the files sent over ${maxTotal} in all: it was not sent.`);
       else accepted.push(file);
     }
-    setRefused(problems);
+    onRefused(problems);
     if (accepted.length > 0) onFiles(accepted);
   };
   return (
-    <>
-      <DropZone
-        onFiles={choose}
-        disabled={busy}
-        icon={<Upload size={24} aria-hidden />}
-        prompt={t`Drop files here, or`}
-        chooseLabel={t`Choose files`}
-        accept={acceptOf(request.allowed_types)}
-        testId="request-drop-zone"
-        inputTestId="request-input"
-      />
-      {refused.length > 0 && (
-        <div role="alert">
-          <ul className={styles.refused} aria-label={t`Files not sent`}>
-            {refused.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </>
+    <DropZone
+      onFiles={choose}
+      disabled={busy}
+      icon={<Upload size={24} aria-hidden />}
+      prompt={t`Drop files here, or`}
+      chooseLabel={t`Choose files`}
+      accept={acceptOf(request.allowed_types)}
+      testId="request-drop-zone"
+      inputTestId="request-input"
+    />
   );
+}
+
+/** Hands `file` to the upload that waits for it after a reload (same name and size); false when none does. */
+function resumeWith(uploads: RequestTask[], file: File): boolean {
+  const waiting = uploads.find((task) => {
+    const state = task.ref.getSnapshot();
+    return state.hasTag('needsFile') && state.context.label === file.name && state.context.progress.total === file.size;
+  });
+  waiting?.ref.send({ type: 'task.fileProvided', file });
+  return waiting !== undefined;
+}
+
+function RefusedList({ refused }: { refused: string[] }) {
+  const { t } = useLingui();
+  if (refused.length === 0) return null;
+  return (
+    <div role="alert">
+      <ul className={styles.refused} aria-label={t`Files not sent`}>
+        {refused.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Once the first files went, the name they went with (it cannot change for this grant). */
+function SendingAs({ name }: { name: string }) {
+  const { t } = useLingui();
+  const trimmed = name.trim();
+  if (!trimmed) return null;
+  return <p className={styles.sendingAs}>{t`Sending as ${trimmed}`}</p>;
 }
 
 /** The limits, said before anything is uploaded. */
@@ -208,8 +257,8 @@ function SentList({ request, sent }: { request: PublicFileRequest; sent: FileReq
       <h2>{request.show_uploads ? t`Files sent` : t`Files you sent`}</h2>
       <ul className={taskStyles.list}>
         {sent.map((file) => (
-          <li key={file.id} className={styles.sentFile} data-sent-file={file.filename}>
-            <span className={taskStyles.name}>{file.filename}</span>
+          <li key={file.id} className={styles.sentFile} data-sent-file={file.sent_name}>
+            <span className={taskStyles.name}>{file.sent_name}</span>
             <span className={taskStyles.meta}>
               {formatBytes(file.size)} · {formatDateTime(file.created_at, i18n.locale)}
               {request.show_uploads && file.sender_name ? ` · ${file.sender_name}` : ''}

@@ -34,6 +34,8 @@ export function useFileRequest(slug: string, tasks: TaskManager) {
   return { actor, snapshot, send: actor.send };
 }
 
+export type RequestTask = ReturnType<typeof useRequestTasks>[number];
+
 /** This request's uploads in the task manager, newest last. */
 export function useRequestTasks(tasks: TaskManager, slug: string) {
   return useSelector(

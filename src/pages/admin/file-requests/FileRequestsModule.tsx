@@ -62,13 +62,15 @@ export default function FileRequestsModule({ title }: { title: string }) {
       label: t`Title`,
       width: 'fill',
       cell: (request) => (
+        // The state first: the ellipsis that cuts a long title must not cut "Full" or "Closed" with it.
         <span title={`${request.title} (${request.slug})`}>
-          <strong>{request.title}</strong> <code>{request.slug}</code>
-          {request.state !== 'open' && <span className={`${tableStyles.badge} ${tableStyles.gone}`}>{stateText[request.state]}</span>}
+          {request.state !== 'open' && <span className={`${tableStyles.badge} ${tableStyles.gone}`}>{stateText[request.state]}</span>} <strong>{request.title}</strong>{' '}
+          <code>{request.slug}</code>
         </span>
       ),
     },
-    { label: t`Files land`, cell: (request) => (request.target.kind === 'folder' ? <code>{request.target.path}</code> : t`As file shares`) },
+    // Capped, so that a long folder path leaves the title its room.
+    { label: t`Files land`, width: 'clip', cell: (request) => (request.target.kind === 'folder' ? <code title={request.target.path}>{request.target.path}</code> : t`As file shares`) },
     {
       label: t`Received`,
       cell: (request) => {
@@ -76,7 +78,8 @@ export default function FileRequestsModule({ title }: { title: string }) {
         const limit = request.max_files;
         const size = formatBytes(request.bytes_received);
         return (
-          <Button size="small" variant="ghost" onClick={() => setReceivedFor(request)}>
+          <Button size="small" onClick={() => setReceivedFor(request)}>
+            <Inbox size={15} aria-hidden />
             {limit === null ? plural(files, { one: `# file (${size})`, other: `# files (${size})` }) : t`${files} of ${limit} files (${size})`}
           </Button>
         );
