@@ -179,10 +179,18 @@ describe.each(['LOCAL', 'S3'] as const)('file shares on %s storage', (storage) =
     await admin.page.goto(`${suite.server.url}/upload`);
     await dropFiles(admin.page, [{ name: `secret-${storage}.txt`, mimeType: 'text/plain', buffer: Buffer.from('top secret') }]);
     await admin.page.getByLabel('Password').fill('letmein');
+    // The upload page offers the expiry spans pastes have.
+    const expiry = admin.page.getByLabel('Expires after');
+    expect(await expiry.locator('option').allTextContents()).toEqual(['Never', '1 hour', '1 day', '7 days', '2 weeks', '30 days', '3 months', '6 months']);
+    await expiry.selectOption({ label: '3 months' });
     await admin.page.getByRole('button', { name: 'Upload', exact: true }).click();
     const link = await admin.page.locator('li[data-task-status="completed"]').getByRole('textbox', { name: 'Share link' }).inputValue();
     // The next upload does not quietly get the same password.
     expect(await admin.page.getByLabel('Password').inputValue()).toBe('');
+    const listed = await admin.page.request.get(`${suite.server.url}/api/admin/files?limit=50`, { headers: { Authorization: `Bearer ${await adminToken(admin.page)}` } });
+    const shares = ((await listed.json()) as { data: { items: { slug: string; expiresAt: string | null }[] } }).data.items;
+    const expiresAt = shares.find((share) => link.endsWith(`/file/${share.slug}`))?.expiresAt;
+    expect(Math.round((Date.parse(expiresAt ?? '') - Date.now()) / 86_400_000)).toBe(90);
 
     const visitor = await newPerson(suite.browser);
     await visitor.page.goto(link);

@@ -26,7 +26,16 @@ export function ShareOptionsFields({ configs, configId, onConfig, values, onChan
     keep: t`Keep as taken`,
   };
   const storageName = useStorageName();
-  const expiryText: Record<FileExpiryHours, string> = { 0: t`Never`, 1: t`1 hour`, 24: t`1 day`, 168: t`7 days`, 720: t`30 days` };
+  const expiryText: Record<FileExpiryHours, string> = {
+    0: t`Never`,
+    1: t`1 hour`,
+    24: t`1 day`,
+    168: t`7 days`,
+    336: t`2 weeks`,
+    720: t`30 days`,
+    2160: t`3 months`,
+    4320: t`6 months`,
+  };
   return (
     <div className={styles.options}>
       <Field label={t`Storage`}>

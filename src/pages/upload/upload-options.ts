@@ -1,7 +1,7 @@
 import type { ShareOptions } from '../../../contract/transfer';
 
-/** Expiry choices for file shares, in hours (0 = never), as the API takes them. */
-export const FILE_EXPIRY_HOURS = [0, 1, 24, 168, 720] as const;
+/** Expiry choices for file shares, in hours (0 = never), as the API takes them; the same spans as pastes offer. */
+export const FILE_EXPIRY_HOURS = [0, 1, 24, 168, 336, 720, 2160, 4320] as const;
 export type FileExpiryHours = (typeof FILE_EXPIRY_HOURS)[number];
 
 /** What a shared photo loses before it leaves the browser: its location, all its metadata, or nothing. */
