@@ -82,6 +82,8 @@ describe('an encrypted paste', () => {
     const [, slug = '', keyText = ''] = new RegExp(`^${suite.server.url}/paste/([\\w-]+)#key=([\\w-]{43})$`).exec(url) ?? [];
     expect(slug, url).not.toBe('');
     await admin.page.getByText(/End-to-end encrypted: the key is the part of the link after #/).waitFor();
+    // Its raw text is ciphertext: no raw link to copy.
+    expect(await admin.page.getByRole('button', { name: 'Copy raw link' }).count()).toBe(0);
     // The option stays on in this browser.
     expect(await encrypt.isChecked()).toBe(true);
     await admin.page.reload();
@@ -101,7 +103,9 @@ describe('an encrypted paste', () => {
     expect(await content.getByRole('checkbox', { name: 'only the link knows', checked: true }).count()).toBe(1);
     await visitor.page.getByRole('heading', { name: 'Secret notes' }).waitFor();
     await visitor.page.getByText('End-to-end encrypted').waitFor();
-    expect(await visitor.page.getByRole('link', { name: 'Raw' }).getAttribute('href')).toBe(`${suite.server.url}/api/raw/${slug}#key=${keyText}`);
+    // The raw text would be the ciphertext: no raw link is offered.
+    expect(await visitor.page.getByRole('link', { name: 'Raw' }).count()).toBe(0);
+    await visitor.page.getByRole('button', { name: 'Copy link' }).waitFor();
     // The key never left the browser.
     expect(sent.filter((request) => request.includes(keyText))).toEqual([]);
     expect(await cipherLoads(visitor.page)).toBe(1);
@@ -170,6 +174,10 @@ describe('an encrypted paste', () => {
     await page.getByRole('region', { name: 'Shared content' }).getByRole('heading', { name: 'Burn after reading' }).waitFor();
     await page.getByText('1 of 1 views').waitFor();
     await page.getByRole('status').getByText(/^That was the last view: this link will not open again\./).waitFor();
+    // A used-up link is not offered for copying, nor its raw text; the content still is.
+    expect(await page.getByRole('button', { name: 'Copy link' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Raw' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Copy content' }).waitFor();
     await context.close();
 
     const late = await newPerson(suite.browser);
@@ -194,9 +202,7 @@ describe('an encrypted paste', () => {
     await page.getByLabel('Password').fill('open sesame');
     await page.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('region', { name: 'Shared content' }).getByText('Password and key.').waitFor();
-    expect(await page.getByRole('link', { name: 'Raw' }).getAttribute('href')).toBe(
-      `${suite.server.url}/api/raw/${slug}?password=open%20sesame#key=${keyText}`,
-    );
+    expect(await page.getByRole('link', { name: 'Raw' }).count()).toBe(0);
     await page.getByText('1 of 2 views').waitFor();
     await context.close();
   });

@@ -51,7 +51,7 @@ describe('the home page, signed out', () => {
 
     // Typed a moment ago (no 30 s autosave yet), then off to log in.
     await typeInEditor(page, 'Meeting notes\n\nBring the slides.');
-    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
     await page.waitForURL(/\/admin\?next=/);
     await page.getByText('After logging in you go back to where you were, with your work.').waitFor();
     await signInHere(page);
@@ -72,7 +72,7 @@ describe('the home page, signed out', () => {
     await page.goto(`${suite.server.url}/upload`, { waitUntil: 'networkidle' });
     await page.getByRole('heading', { name: 'Log in to upload' }).waitFor();
     expect(workspaceCode()).toEqual([]);
-    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
     await signInHere(page);
     await page.waitForURL(`${suite.server.url}/upload`);
     await page.getByTestId('drop-zone').waitFor();

@@ -93,7 +93,7 @@ describe('sharing a paste', () => {
     const { page, context } = await newPerson(suite.browser);
     await page.goto(`${suite.server.url}/`);
     await page.getByText('Creating a share needs an admin login or an API key with text permission.').waitFor();
-    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
     await page.waitForURL(`${suite.server.url}/admin?next=%2F`);
     await context.close();
   });

@@ -124,7 +124,7 @@ describe('the share target', () => {
 
     await shareToApp(page, { text: 'Shared before signing in' });
     await expect.poll(() => editorText(page), { timeout: 10_000 }).toBe('Shared before signing in');
-    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
     await page.getByLabel('Username').fill(ADMIN_USERNAME);
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
@@ -135,10 +135,10 @@ describe('the share target', () => {
     // Signed out again (the login is forgotten): a shared file waits through the login as well.
     await page.evaluate(() => localStorage.removeItem('admin_token'));
     await page.reload();
-    await page.getByRole('link', { name: 'Log in' }).waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).waitFor();
     await shareToApp(page, { file: { name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') } });
     await page.getByRole('heading', { name: 'Log in to upload' }).waitFor();
-    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
     await page.getByLabel('Username').fill(ADMIN_USERNAME);
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();

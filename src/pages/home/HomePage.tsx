@@ -59,7 +59,7 @@ export default function HomePage() {
   const [exporting, setExporting] = useState(false);
   const [sharing, setSharing] = useState(false);
   /** The share just created, with the text it holds: the same text is not shared twice without a word. */
-  const [shared, setShared] = useState<{ slug: string; url: string; rawUrl: string; encrypted: boolean; content: string }>();
+  const [shared, setShared] = useState<{ slug: string; url: string; rawUrl?: string; encrypted: boolean; content: string }>();
   const createdPanel = useRef<HTMLElement>(null);
   const createdHeadingId = useId();
   const [, navigate] = useLocation();
@@ -163,7 +163,8 @@ export default function HomePage() {
       setShared({
         slug: paste.slug,
         url: withKey(pasteShareUrl(paste.slug)),
-        rawUrl: withKey(rawPasteUrl(paste.slug, values.password || undefined)),
+        // The raw text of an encrypted paste is its ciphertext: no raw link is offered for it.
+        ...(!sealed && { rawUrl: rawPasteUrl(paste.slug, values.password || undefined) }),
         encrypted: sealed !== undefined,
         content,
       });

@@ -121,6 +121,8 @@ export default function PasteViewPage() {
     if (await copyText(value)) toasts.success(done);
     else toasts.error(t`Copy failed, please copy it by hand`);
   };
+  // This was the last view: the link and the raw text will not open again, so neither is offered.
+  const usedUp = !paste.canEdit && paste.maxViews > 0 && paste.views >= paste.maxViews;
   const count = paste.views;
   // Written here, not by Lingui's `#`: see formatCount.
   const shown = formatCount(count);
@@ -156,13 +158,17 @@ export default function PasteViewPage() {
             <Copy size={15} aria-hidden />
             {t`Copy content`}
           </Button>
-          <Button size="small" onClick={() => copy(withKey(pasteShareUrl(paste.slug)), t`Link copied`)}>
-            {t`Copy link`}
-          </Button>
-          <LinkButton size="small" external href={withKey(rawPasteUrl(paste.slug, password))}>
-            <FileCode size={15} aria-hidden />
-            {t`Raw`}
-          </LinkButton>
+          {!usedUp && (
+            <Button size="small" onClick={() => copy(withKey(pasteShareUrl(paste.slug)), t`Link copied`)}>
+              {t`Copy link`}
+            </Button>
+          )}
+          {!usedUp && !paste.encryption && (
+            <LinkButton size="small" external href={rawPasteUrl(paste.slug, password)}>
+              <FileCode size={15} aria-hidden />
+              {t`Raw`}
+            </LinkButton>
+          )}
           {paste.canEdit && paste.id && (
             <Button size="small" variant="primary" onClick={() => setEditing(true)}>
               <Pencil size={15} aria-hidden />
@@ -171,7 +177,7 @@ export default function PasteViewPage() {
           )}
         </div>
       </header>
-      {!paste.canEdit && paste.maxViews > 0 && paste.views >= paste.maxViews && (
+      {usedUp && (
         <p className={styles.lastViewNote} role="status">
           {t`That was the last view: this link will not open again. Copy the text now if you want to keep it.`}
         </p>
