@@ -137,6 +137,22 @@ describe('a folder upload in the mount explorer', () => {
     await expect.poll(() => failedList.textContent()).toContain('Refused by the proxy');
     expect(await row.textContent()).toContain(`${600 - refusedFiles.length} done, 0 skipped, ${refusedFiles.length} failed`);
 
+    // Every failure is listed whole (windowed past 50) and the whole list can be copied.
+    await row.getByRole('button', { name: 'Copy the list' }).waitFor();
+
+    // A retry that fails again says so in its row only: no second "see Tasks" toast over the open panel.
+    await page.evaluate(() => {
+      const seen = { toasts: 0 };
+      (window as unknown as { toastsSeen: typeof seen }).toastsSeen = seen;
+      new MutationObserver((changes) => {
+        for (const change of changes) for (const node of change.addedNodes) if (node.textContent?.includes('see Tasks')) seen.toasts++;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await row.getByRole('button', { name: /^Retry the failed items/ }).click();
+    await page.locator('li[data-task-type="upload"][data-task-status="running"]').waitFor();
+    await row.waitFor({ timeout: 120_000 });
+    expect(await page.evaluate(() => (window as unknown as { toastsSeen: { toasts: number } }).toastsSeen.toasts)).toBe(0);
+
     await page.unroute('**/fs/upload-batch');
     const retried: string[] = [];
     await page.route('**/fs/upload-batch', (route) => {

@@ -43,8 +43,11 @@ const rowView = (state: TaskSnapshot) => {
 /** Files picked again for a batch: a folder's keep their path inside it, as when they were first picked. */
 const batchFilesOf = (list: FileList): BatchFile[] => [...list].map((file) => ({ file, relativePath: file.webkitRelativePath || file.name }));
 
-/** Height of one failed item's line, in px. */
+/** Height of one failed item's line, in px, where there are too many to show whole. */
 const FAILED_ROW_PX = 24;
+/** Up to this many failures are listed whole, their paths wrapped; more are windowed, one cut line each. */
+const FAILURES_SHOWN_WHOLE = 50;
+type FailedItem = ReturnType<typeof failedItemsOf>[number];
 
 function sameFields<T extends Record<string, unknown>>(a: T, b: T): boolean {
   return Object.keys(a).every((key) => Object.is(a[key], b[key]));
@@ -208,17 +211,7 @@ export const TaskRow = memo(function TaskRow({ task, showShareLink = false, onRe
       {currentFile && status === 'running' && <span className={styles.meta}>{currentFile}</span>}
       {counts && <ItemCountsText counts={counts} />}
       {batchShares && <ShareBatchLinks shares={batchShares} label={label} />}
-      {status === 'partial' && failedItems.length > 0 && (
-        <div className={styles.error}>
-          <VirtualList items={failedItems} rowHeight={FAILED_ROW_PX} maxHeight={FAILED_ROW_PX * 8} label={t`Failed items`} itemKey={(item) => item.path}>
-            {(item) => (
-              <span title={`${item.path}: ${describeTransferError(item.error)}`}>
-                {item.path}: {describeTransferError(item.error)}
-              </span>
-            )}
-          </VirtualList>
-        </div>
-      )}
+      {status === 'partial' && failedItems.length > 0 && <FailedItems items={failedItems} />}
       {(status === 'failed' || status === 'partial') && error && (
         <p className={styles.error} role="alert">
           {describeTransferError(error)}
@@ -300,5 +293,37 @@ function TransferFigures({ task }: { task: TaskActor }) {
       {speed > 0 && t`${formatBytes(speed)}/s`}
       {secondsLeft !== null && ` · ${t`${formatDuration(secondsLeft)} left`}`}
     </span>
+  );
+}
+
+/**
+ * What failed, and why. A few are listed whole, long paths wrapped; a long list is windowed, one line each, and
+ * "Copy the list" gives every whole line to paste elsewhere.
+ */
+function FailedItems({ items }: { items: FailedItem[] }) {
+  const { t } = useLingui();
+  const line = (item: FailedItem) => `${item.path}: ${describeTransferError(item.error)}`;
+  const copyAll = async () => {
+    if (await copyText(items.map(line).join('\n'))) toasts.success(t`List of failures copied`);
+    else toasts.error(t`Copy failed, please copy it by hand`);
+  };
+  return (
+    <div className={styles.error}>
+      {items.length <= FAILURES_SHOWN_WHOLE ? (
+        <ul className={styles.failures} aria-label={t`Failed items`}>
+          {items.map((item) => (
+            <li key={item.path}>{line(item)}</li>
+          ))}
+        </ul>
+      ) : (
+        <VirtualList items={items} rowHeight={FAILED_ROW_PX} maxHeight={FAILED_ROW_PX * 8} label={t`Failed items`} itemKey={(item) => item.path}>
+          {(item) => <span title={line(item)}>{line(item)}</span>}
+        </VirtualList>
+      )}
+      <Button size="small" onClick={() => void copyAll()}>
+        <Copy size={15} aria-hidden />
+        {t`Copy the list`}
+      </Button>
+    </div>
   );
 }
