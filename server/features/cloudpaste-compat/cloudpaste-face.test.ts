@@ -1,6 +1,12 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeySchema } from '../../../contract/api-keys';
+import { envelopeSchema } from '../../../contract/envelope';
 import { directUploadSchema, fileListSchema, fileShareSchema, presignResponseSchema } from '../../../contract/files';
 import { fsMultipartInitSchema, fsPartSchema, fsUploadResultSchema } from '../../../contract/fs';
 import { adminPasteListSchema, createdPasteSchema } from '../../../contract/pastes';
@@ -308,6 +314,20 @@ describe('PUT /api/upload-direct/{filename}', () => {
     expect(plain).toMatchObject({ requires_password: false, max_views: null, expires_at: null, mimetype: expect.stringMatching(/^text\/plain/) });
   });
 
+  it('takes the upload of the curl example in docs/coming-from-cloudpaste.md, over HTTP', async () => {
+    const origin = await t.listen();
+    const folder = mkdtempSync(join(tmpdir(), 'clipstash-direct-'));
+    try {
+      writeFileSync(join(folder, 'report.pdf'), Buffer.from('%PDF-1.4 not really'));
+      const url = `${origin}/api/upload-direct/report.pdf?password=s3cret&expires_in=24&max_views=3`;
+      const { stdout } = await promisify(execFile)('curl', ['-sS', '-T', 'report.pdf', '-H', `Authorization: ApiKey ${key}`, url], { cwd: folder });
+      const share = v.parse(envelopeSchema(directUploadSchema), JSON.parse(stdout)).data;
+      expect(share).toMatchObject({ filename: 'report.pdf', mimetype: 'application/pdf', size: 19, requires_password: true, max_views: 3 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('refuses without the file permission, a taken slug and a bad count, storing nothing', async () => {
     const textOnly = (await t.createKey(t.token, { text_permission: true })).key;
     await expectError(await t.request('/api/upload-direct/a.txt', { apiKey: textOnly, method: 'PUT', body: Buffer.from('x') }), 403);
@@ -317,6 +337,6 @@ describe('PUT /api/upload-direct/{filename}', () => {
     const views = await expectError(await t.request('/api/upload-direct/b.txt?max_views=many', { apiKey: key, method: 'PUT', body: Buffer.from('y') }), 400);
     expect(views.data).toMatchObject({ field: 'max_views' });
     const files = await expectOk(await t.request('/api/user/files', { apiKey: key }), fileListSchema);
-    expect(files.items.map((file) => file.filename).sort()).toEqual(['a.txt', 'notes.md', 'plain.txt']);
+    expect(files.items.map((file) => file.filename).sort()).toEqual(['a.txt', 'notes.md', 'plain.txt', 'report.pdf']);
   });
 });
