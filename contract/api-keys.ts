@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { booleanish } from './lenient';
+import { booleanish, nullableOrNever } from './lenient';
 import { isoTimestampSchema } from './time';
 
 export const API_KEY_NAME_MAX = 50;
@@ -42,7 +42,7 @@ export const customKeySchema = v.pipe(
 
 export const createApiKeyRequestSchema = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(API_KEY_NAME_MAX)),
-  expires_at: v.optional(v.nullable(isoTimestampSchema), null),
+  expires_at: v.optional(nullableOrNever(isoTimestampSchema), null),
   text_permission: v.optional(booleanish, false),
   file_permission: v.optional(booleanish, false),
   mount_permission: v.optional(booleanish, false),
@@ -55,7 +55,7 @@ export type CreateApiKeyRequest = v.InferInput<typeof createApiKeyRequestSchema>
 export const updateApiKeyRequestSchema = v.partial(
   v.object({
     name: createApiKeyRequestSchema.entries.name,
-    expires_at: v.nullable(isoTimestampSchema),
+    expires_at: nullableOrNever(isoTimestampSchema),
     text_permission: booleanish,
     file_permission: booleanish,
     mount_permission: booleanish,

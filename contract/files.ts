@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { numberish, optionalSlug } from './lenient';
+import { numberish, optionalPassword, optionalSlug } from './lenient';
 import { offsetPaginationSchema, offsetQuery } from './lists';
 import { isoTimestampSchema } from './time';
 
@@ -39,7 +39,7 @@ const passwordSchema = v.pipe(v.string(), v.minLength(1, 'required'), v.maxLengt
 export const shareOptionsSchema = v.object({
   slug: optionalSlug,
   remark: v.optional(remarkSchema),
-  password: v.optional(passwordSchema),
+  password: optionalPassword(passwordSchema),
   expires_in: v.optional(expiresInSchema, 0),
   max_views: v.optional(maxViewsSchema, 0),
 });
@@ -122,6 +122,23 @@ export const fileShareSchema = v.object({
   url: v.string(),
 });
 export type FileShare = v.InferOutput<typeof fileShareSchema>;
+
+/**
+ * `PUT /api/upload-direct/{filename}` (CloudPaste's one-request upload): the share, and CloudPaste's names of what
+ * its answer carried (`max_views` null: no limit; the links without any password).
+ */
+export const directUploadSchema = v.object({
+  ...fileShareSchema.entries,
+  requires_password: v.boolean(),
+  max_views: v.nullable(v.number()),
+  expires_at: v.nullable(v.string()),
+  previewUrl: v.string(),
+  downloadUrl: v.string(),
+});
+export type DirectUpload = v.InferOutput<typeof directUploadSchema>;
+
+/** The query of `PUT /api/upload-direct/{filename}`: the fields `POST /api/upload`'s form takes beside its file. */
+export const directUploadQuerySchema = uploadFormSchema;
 
 export const fileListSchema = v.object({ items: v.array(fileShareSchema), pagination: offsetPaginationSchema });
 export const fileListQuerySchema = offsetQuery(ADMIN_FILE_PAGE_SIZE, FILE_PAGE_SIZE_MAX);

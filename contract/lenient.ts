@@ -57,3 +57,22 @@ export const nullableContentType = v.optional(
   ),
   '',
 );
+
+/** A share's password; absent or empty: none (CloudPaste sends `password: ""` when no password was set). */
+export function optionalPassword<S extends v.GenericSchema<string, string>>(schema: S) {
+  return v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((password) => (password === '' ? undefined : password)),
+      v.optional(schema),
+    ),
+  );
+}
+
+/** An expiry where null means none; CloudPaste's key form writes that none as `"never"`. */
+export function nullableOrNever<S extends v.GenericSchema<string, string>>(schema: S) {
+  return v.pipe(
+    v.nullable(v.union([v.literal('never'), schema])),
+    v.transform((value) => (value === 'never' ? null : value)),
+  );
+}

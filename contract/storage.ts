@@ -66,10 +66,11 @@ const common = {
   is_default: v.optional(booleanish, false),
 };
 
+/** Without `storage_type` a config is S3, as in CloudPaste, whose configs were all S3 and whose form never sends it. */
 export const createStorageConfigRequestSchema = v.variant('storage_type', [
   v.object({ storage_type: v.literal('LOCAL'), ...common }),
   v.object({
-    storage_type: v.literal('S3'),
+    storage_type: v.optional(v.literal('S3'), 'S3'),
     ...common,
     provider_type: v.optional(v.picklist(S3_PROVIDERS, 'invalid_choice'), 'Other'),
     endpoint_url: urlSchema,

@@ -35,8 +35,9 @@ import { urlUploadRoutes } from './features/file-shares/url-upload-routes';
 import { davRoutes } from './features/webdav/routes';
 import { transferRoutes } from './features/transfers/routes';
 import { fsIndexRoutes, fsSearchRoutes } from './features/search/routes';
+import { CLOUDPASTE_PREFIX, cloudpasteCompatRoutes } from './features/cloudpaste-compat/routes';
 
-/** The whole HTTP surface: `/api/*` in the one envelope, everything else the SPA. */
+/** The whole HTTP surface: `/api/*` in the one envelope, CloudPaste's face of it, WebDAV, everything else the SPA. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const limiter = new LoginRateLimiter(deps.db, deps.now);
@@ -86,6 +87,8 @@ export function createApp(deps: AppDeps) {
   app.route('/api', api);
 
   app.route('/', davRoutes(deps, limiter));
+  // CloudPaste's face: the same API again under a prefix, its answers in CloudPaste's shapes.
+  app.route(CLOUDPASTE_PREFIX, cloudpasteCompatRoutes((request, env) => app.fetch(request, env)));
 
   app.all('/api/*', () => {
     throw new ApiError(404, 'not_found');

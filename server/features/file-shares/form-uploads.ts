@@ -1,5 +1,8 @@
 import { join } from 'node:path';
-import { uploadMimeType, type FileShare } from '../../../contract/files';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { uploadMimeType, type DirectUpload, type FileShare } from '../../../contract/files';
+import { mimeTypeOf } from '../../../contract/mime';
 import { isStrippablePhoto } from '../../../contract/image-metadata';
 import type { AppDeps, Principal } from '../../context';
 import { ApiError, badInput } from '../../errors';
@@ -49,6 +52,43 @@ export async function receiveFormUpload(
     },
     discard: (object) => driverFor(deps, object.config).delete(object.key),
   });
+  return recordOrDiscard(deps, principal, stored, fields);
+}
+
+/**
+ * `PUT /api/upload-direct/{filename}`, CloudPaste's one-request upload for scripts: the body is the file and the
+ * share options come as the query's fields. The bytes take the form upload's way, with its limits. As in
+ * CloudPaste, the type comes from the name (unless `mimetype` says it): `curl --data-binary` would send a form's.
+ */
+export async function receiveDirectUpload(
+  deps: AppDeps,
+  principal: Principal,
+  filename: string,
+  query: Record<string, string | undefined>,
+  request: Request,
+): Promise<FileShare> {
+  const fields = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const stream = request.body ? Readable.fromWeb(request.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+  const { strip_image_location } = await readSettings(deps.db);
+  const file: FormFile = { filename, mimeType: fields.mimetype || mimeTypeOf(cleanFilename(filename)), stream };
+  const stored = await storeFilePart(deps, principal, fields, file, strip_image_location);
+  return recordOrDiscard(deps, principal, stored, fields);
+}
+
+/** What `PUT /api/upload-direct/{filename}` answers: the share, with the names CloudPaste's answer has beside ours. */
+export function directUploadAnswer(share: FileShare, baseUrl: string): DirectUpload {
+  return {
+    ...share,
+    requires_password: share.hasPassword,
+    max_views: share.maxViews > 0 ? share.maxViews : null,
+    expires_at: share.expiresAt,
+    previewUrl: `${baseUrl}/api/file-view/${encodeURIComponent(share.slug)}`,
+    downloadUrl: `${baseUrl}/api/file-download/${encodeURIComponent(share.slug)}`,
+  };
+}
+
+/** The share record of stored bytes; when it cannot be made, the bytes are removed so that nothing is left half-made. */
+async function recordOrDiscard(deps: AppDeps, principal: Principal, stored: StoredObject, fields: Record<string, string>): Promise<FileShare> {
   try {
     return await recordStoredFile(deps, principal, stored, shareOptionsFromForm(fields));
   } catch (error) {

@@ -1,5 +1,11 @@
 import { Hono, type Context } from 'hono';
-import { commitRequestSchema, fileListQuerySchema, presignRequestSchema, updateFileRequestSchema } from '../../../contract/files';
+import {
+  commitRequestSchema,
+  directUploadQuerySchema,
+  fileListQuerySchema,
+  presignRequestSchema,
+  updateFileRequestSchema,
+} from '../../../contract/files';
 import { batchDeleteRequestSchema } from '../../../contract/lists';
 import { creatorOf, type AppDeps, type AppEnv } from '../../context';
 import { jsonBody, ok, publicBaseUrl, queryParams } from '../../http';
@@ -7,12 +13,12 @@ import { requireAdmin, requirePermission } from '../auth/middleware';
 import { deleteFile, deleteFiles, getFile, listFiles, updateFile, type FileScope } from './management';
 import { commitUpload, presignUpload } from './pending-uploads';
 import { isSlugAvailable } from '../shares/slugs';
-import { receiveFormUpload } from './form-uploads';
+import { directUploadAnswer, receiveDirectUpload, receiveFormUpload } from './form-uploads';
 import { actorOf, watchedRequest } from '../transfers/hooks';
 
 /**
- * Uploads (`/upload` form, `/s3/presign` + `/s3/commit`), the uploader's slug check, and file management
- * under `/admin/files` (every file) and `/user/files` (the caller's own).
+ * Uploads (`/upload` form, `/upload-direct/{filename}` body, `/s3/presign` + `/s3/commit`), the uploader's slug
+ * check, and file management under `/admin/files` (every file) and `/user/files` (the caller's own).
  */
 export function fileRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
@@ -20,6 +26,13 @@ export function fileRoutes(deps: AppDeps) {
   app.post('/upload', requirePermission('file'), async (c) => {
     const { request, transfer, settle } = watchedRequest(deps, c.req.raw, { kind: 'share-upload', who: actorOf(c.get('principal')), name: '' });
     return ok(c, await settle(receiveFormUpload(deps, c.get('principal'), request, (name) => transfer.rename(name))), 'file_uploaded', 201);
+  });
+
+  app.put('/upload-direct/:filename', requirePermission('file'), queryParams(directUploadQuerySchema), async (c) => {
+    const filename = c.req.param('filename');
+    const { request, settle } = watchedRequest(deps, c.req.raw, { kind: 'share-upload', who: actorOf(c.get('principal')), name: filename });
+    const share = await settle(receiveDirectUpload(deps, c.get('principal'), filename, c.req.valid('query'), request));
+    return ok(c, directUploadAnswer(share, publicBaseUrl(c, deps)), 'file_uploaded');
   });
 
   app.post('/s3/presign', requirePermission('file'), jsonBody(presignRequestSchema), async (c) =>

@@ -26,7 +26,8 @@ import {
 import { LARGEST_PLANNED_PART_BYTES } from '../../../contract/parts';
 import type { StoredPart } from '../../storage/driver';
 import { cleanContentType } from '../../storage/http-headers';
-import { nameOf, type FsPath } from './paths';
+import { parseFsName } from '../../../contract/fs-paths';
+import { childOf, nameOf, type FsPath } from './paths';
 import { resolveInMount, type FsCaller, type MountTarget } from './resolve';
 import { onStorage, storageError } from './storage-errors';
 import { placeWrite, releaseName, renewName, UPLOAD_HOLD_MS, type Placement } from './free-names';
@@ -35,11 +36,28 @@ import { invalidate } from './writes';
 const contentTypeFor = (target: MountTarget, given: string | undefined) =>
   cleanContentType(given && given !== 'application/octet-stream' ? given : mimeTypeOf(nameOf(target.path)));
 
-/** The opaque key of part, complete, abort and commit calls must be the one the path resolves to now. */
+/**
+ * The opaque key of part, complete, abort and commit calls must be the one the path resolves to now. CloudPaste's
+ * client sends the folder it uploads into as `path`: a key naming a file right in that folder stands for that file,
+ * which is resolved again so that the mount, base-path and reserved-area rules judge it as any path.
+ */
 async function uploadTarget(deps: AppDeps, caller: FsCaller, path: FsPath, key: string): Promise<MountTarget> {
   const target = await resolveInMount(deps, caller, path);
-  if (target.key !== key) throw uploadKeyMismatch(path.text, 'key');
-  return target;
+  if (target.key === key) return target;
+  const name = nameInFolder(target.key, key);
+  if (name !== undefined) {
+    const file = await resolveInMount(deps, caller, childOf(path, name));
+    if (file.key === key) return file;
+  }
+  throw uploadKeyMismatch(path.text, 'key');
+}
+
+/** The name of `key` when it is an entry right in the folder at `folderKey` and a valid name; else undefined. */
+function nameInFolder(folderKey: string, key: string): string | undefined {
+  const prefix = folderKey === '' ? '' : `${folderKey}/`;
+  if (!key.startsWith(prefix)) return undefined;
+  const name = parseFsName(key.slice(prefix.length));
+  return name.ok && name.value === key.slice(prefix.length) ? name.value : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { fileListSchema, fileShareSchema, presignResponseSchema, uploadFormSchema } from '../../../contract/files';
+import { directUploadSchema, fileListSchema, fileShareSchema, presignResponseSchema, uploadFormSchema } from '../../../contract/files';
 import { publicFileSchema } from '../../../contract/public-file';
 import { batchDeleteResultSchema } from '../../../contract/lists';
 import { slugAvailabilitySchema } from '../../../contract/slugs';
@@ -49,6 +49,17 @@ export const fileDocs: RouteDocs = {
     form: { fields: uploadFormSchema, file: 'file' },
     data: fileShareSchema,
     ok: [201],
+    errors: [404, 409, 413],
+  },
+  'PUT /api/upload-direct/:filename': {
+    tag,
+    summary: 'Upload a file as the request body (CloudPaste\'s script upload)',
+    description:
+      'The body is the file, named by the path; the share options are the query fields `POST /api/upload` takes ' +
+      '(`slug`, `remark`, `password`, `expires_in` in hours, `max_views`, `path`, `s3_config_id`). The type comes ' +
+      'from the name unless `mimetype` is given. Answers the share with CloudPaste\'s names beside ours.',
+    binaryBody: 'The file\'s bytes.',
+    data: directUploadSchema,
     errors: [404, 409, 413],
   },
   'POST /api/s3/presign': {
