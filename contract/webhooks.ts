@@ -43,7 +43,7 @@ export interface WebhookPayload {
 }
 
 const nameSchema = v.pipe(v.string(), v.trim(), v.minLength(1, 'required'), v.maxLength(WEBHOOK_NAME_MAX, 'too_long'));
-const urlSchema = v.pipe(v.string(), v.trim(), v.maxLength(WEBHOOK_URL_MAX, 'too_long'), v.url('invalid_url'), v.regex(/^https?:\/\//i, 'invalid_url'));
+const urlSchema = v.pipe(v.string(), v.trim(), v.maxLength(WEBHOOK_URL_MAX, 'too_long'), v.url('invalid_url'), v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'invalid_url'));
 const eventsSchema = v.pipe(
   v.array(v.picklist(WEBHOOK_EVENTS, 'unknown_event')),
   v.minLength(1, 'required'),
