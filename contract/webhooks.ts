@@ -111,7 +111,7 @@ export const webhookDeliverySchema = v.object({
   attempt: v.number(),
   /** The receiver's HTTP status; null when none came. */
   statusCode: v.nullable(v.number()),
-  /** Why none came: `timeout`, `refused` (the address guard), `network`. */
+  /** Why none came: `timeout`, `refused` (the address guard), `network`, `secret_unreadable` (sealed under another key). */
   error: v.nullable(v.string()),
   ok: v.boolean(),
   durationMs: v.number(),

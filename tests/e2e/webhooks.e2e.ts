@@ -38,7 +38,7 @@ describe('webhooks', () => {
     expect(await row.textContent()).not.toContain(secret);
 
     await row.getByRole('button', { name: 'Send a test event to Team chat' }).click();
-    await admin.page.getByText(/Test event delivered \(HTTP 200/).waitFor();
+    await admin.page.getByText(/Test event delivered \(HTTP 200/).first().waitFor();
     expect(receiver.payloads().map((payload) => payload.event)).toEqual(['webhook.test']);
 
     await row.getByRole('button', { name: 'Delivery log of Team chat' }).click();

@@ -475,7 +475,7 @@ class JobRun {
         : counts.done + counts.skipped === 0
           ? 'failed'
           : 'partial';
-    await this.db
+    const written = await this.db
       .updateTable('jobs')
       .set({
         items_done: counts.done,
@@ -491,7 +491,9 @@ class JobRun {
       })
       .where('id', '=', this.row.id)
       .where('owner_instance', '=', this.instance)
-      .execute();
+      .executeTakeFirst();
+    // Only the run that still held the job announces its end (one that lost it to another instance writes nothing).
+    if (status && Number(written.numUpdatedRows) > 0) emitEvent(this.deps, 'job.finished', jobObject(this.row, status, now));
     if (reason === 'cancel') await cleanUpCancelled(this.deps, this.row.id, this.caller);
     await this.events.changed(this.row.id);
   }

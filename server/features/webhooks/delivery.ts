@@ -38,7 +38,10 @@ export interface AttemptResult {
 
 const succeeded = (result: AttemptResult) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
+class UnreadableSecret extends Error {}
+
 function failureKind(error: unknown): string {
+  if (error instanceof UnreadableSecret) return 'secret_unreadable';
   if (error instanceof UrlRefusedError) return 'refused';
   if (error instanceof UrlFetchError) return error.kind === 'timeout' ? 'timeout' : 'network';
   return 'network';
@@ -157,11 +160,11 @@ export class WebhookDelivery {
   /** One signed POST of the payload in the webhook's format, logged whatever it came to. */
   async attempt(webhook: WebhookRow, payload: WebhookPayload, attempt: number): Promise<AttemptResult> {
     const { body, contentType, headers } = bodyFor(webhook.format, payload);
-    const secret = this.deps.secrets.open(webhook.secret_sealed);
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
     try {
+      const secret = this.openSecret(webhook);
       const response = await safeFetch(
         webhook.url,
         {
@@ -187,6 +190,15 @@ export class WebhookDelivery {
     const result = { statusCode, error, durationMs: Math.round(performance.now() - started) };
     await this.log(webhook.id, payload, attempt, result);
     return result;
+  }
+
+  /** Sealed under another ENCRYPTION_KEY, a secret cannot be read: a failure of this webhook, not of the delivery. */
+  private openSecret(webhook: WebhookRow): string {
+    try {
+      return this.deps.secrets.open(webhook.secret_sealed);
+    } catch {
+      throw new UnreadableSecret();
+    }
   }
 
   private async log(webhookId: string, payload: WebhookPayload, attempt: number, result: AttemptResult) {

@@ -4,7 +4,7 @@
  * guard, no secret in any body, and the outbox kept for a new process.
  */
 import * as v from 'valibot';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fileRequestInitResponseSchema, fileRequestSchema, fileRequestUploadSchema, fileRequestGrantSchema } from '../../../contract/file-requests';
 import { expenseClaimDetailSchema } from '../../../contract/expenses';
 import { multipartSignResponseSchema } from '../../../contract/multipart';
@@ -19,10 +19,13 @@ import {
   type WebhookEvent,
 } from '../../../contract/webhooks';
 import { fileClient } from '../../../tests/fixtures/files';
+import { fsClient } from '../../../tests/fixtures/fs';
+import { jobsClient } from '../../../tests/fixtures/jobs';
 import { expectError, expectOk, HOUR, MINUTE, useTestApp, type SharedTestApp } from '../../../tests/fixtures/test-app';
 import { startReceiver, verifySignature } from '../../../tests/fixtures/webhook-receiver';
 import { eventBusOf } from '../events/bus';
-import { deliveryOf, DISABLE_AFTER_FAILURES, WebhookDelivery } from './delivery';
+import { jobsOf } from '../jobs/service';
+import { deliveryOf, DELIVERIES_KEPT, DISABLE_AFTER_FAILURES, WebhookDelivery } from './delivery';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -151,6 +154,35 @@ describe('webhooks', () => {
     expect(await hooks.deliveries(hook.id)).toHaveLength(receiver.received.length);
   });
 
+  it('announces a server job once it ends', async () => {
+    const hook = await hooks.create({ name: 'Jobs', url: receiver.url, events: ['job.finished'] });
+    const token = t.token;
+    await fsClient(t, { token }).uploadOk('/local/webhook-jobs', 'a.txt', new TextEncoder().encode('job bytes'));
+    const jobs = jobsClient(t, { token });
+    try {
+      const job = await jobs.createOk({ type: 'copy', items: [{ sourcePath: '/local/webhook-jobs/a.txt', targetPath: '/local/webhook-copies/' }] });
+      await jobs.ended(job.id);
+      // The runner announces the end just after writing it, which the poll above may see first.
+      await vi.waitFor(async () => {
+        await hooks.deliver();
+        expect(receiver.received).toHaveLength(1);
+      });
+      expect(receiver.payloads()).toEqual([expect.objectContaining({ event: 'job.finished', data: expect.objectContaining({ id: job.id, type: 'copy', status: 'completed' }) })]);
+      expect(verifySignature(hook.secret, receiver.received[0]?.headers['x-clipstash-signature'] as string, receiver.received[0]?.body ?? '')).toBeTypeOf('number');
+    } finally {
+      await jobsOf(t.deps).stop();
+    }
+  });
+
+  it('keeps its delivery log to the last 50 attempts', async () => {
+    const hook = await hooks.create({ name: 'Chatty', url: receiver.url, events: ['paste.created'] });
+    for (let i = 0; i < DELIVERIES_KEPT + 3; i++) await t.request(`/api/admin/webhooks/${hook.id}/test`, { token: t.token, method: 'POST' });
+    const log = await hooks.deliveries(hook.id);
+    expect(log).toHaveLength(DELIVERIES_KEPT);
+    const newest = receiver.payloads().at(-1)?.id;
+    expect(log[0]?.eventId).toBe(newest);
+  });
+
   it('keeps each webhook\'s order while its receiver is down, and delivers all once it is up', async () => {
     const hook = await hooks.create({ name: 'Order', url: receiver.url, events: ['paste.created'] });
     await receiver.down();
@@ -227,6 +259,13 @@ describe('webhooks', () => {
     expect(JSON.parse(slack?.body ?? '')).toEqual({ text: 'Test event from Clipstash [webhook.test]' });
     expect(ntfy?.body).toBe('Test event from Clipstash');
     expect(ntfy?.headers).toMatchObject({ title: 'Clipstash', tags: 'webhook.test', 'content-type': 'text/plain; charset=utf-8' });
+
+    // A secret sealed under another key (ENCRYPTION_KEY changed) fails that webhook's deliveries, plainly.
+    const broken = await hooks.create({ name: 'Old key', url: receiver.url, events: ['paste.created'] });
+    await t.db.updateTable('webhooks').set({ secret_sealed: 'v1.AAAA.AAAA.AAAA' }).where('id', '=', broken.id).execute();
+    const refused = await expectOk(await t.request(`/api/admin/webhooks/${broken.id}/test`, { token: t.token, method: 'POST' }), webhookDeliverySchema);
+    expect(refused).toMatchObject({ statusCode: null, error: 'secret_unreadable', ok: false });
+    expect(receiver.received).toHaveLength(3);
   });
 
   it('keeps undelivered events in the outbox for the next process', async () => {

@@ -16,6 +16,7 @@ export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onCl
     network: t`No connection`,
     timeout: t`No answer in time`,
     refused: t`Address refused`,
+    secret_unreadable: t`Secret unreadable: make a new one`,
   };
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={t`Delivery log: ${webhook.name}`}>
@@ -55,7 +56,6 @@ export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onCl
       )}
       <div className={dialogStyles.actions}>
         <Button onClick={log.reload}>{t`Refresh`}</Button>
-        <Button onClick={onClose}>{t`Close`}</Button>
       </div>
     </Dialog>
   );
