@@ -17,6 +17,7 @@ import { securityHeaders } from './middleware/security-headers';
 import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './openapi/docs-routes';
 import { apiKeyRoutes } from './features/auth/key-routes';
+import { webhookRoutes } from './features/webhooks/routes';
 import { authRoutes } from './features/auth/routes';
 import { fileShareRoutes } from './features/file-shares/visitor-routes';
 import { fileRoutes } from './features/file-shares/manage-routes';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', authRoutes(deps, limiter));
   api.route('/', systemRoutes(deps));
   api.route('/admin/api-keys', apiKeyRoutes(deps));
+  api.route('/admin/webhooks', webhookRoutes(deps));
   api.route('/', pasteRoutes(deps));
   api.route('/s3-configs', storageConfigRoutes(deps));
   api.route('/', fileRoutes(deps));

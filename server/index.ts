@@ -14,6 +14,8 @@ import { transfersOf } from './features/transfers/registry';
 import { jobsOf } from './features/jobs/service';
 import { startScheduleClock } from './features/jobs/schedules';
 import { indexerOf } from './features/search/indexer';
+import { eventBusOf } from './features/events/bus';
+import { deliveryOf } from './features/webhooks/delivery';
 
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
@@ -39,6 +41,8 @@ async function main() {
   const stopSchedules = startScheduleClock(deps);
   // The mounts' search index: builds for mounts without one, the queue a killed build left, rescans when due.
   await indexerOf(deps).start();
+  // Webhooks: the outbox a restart left is delivered, then whatever the features emit.
+  deliveryOf(deps).start();
 
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -64,9 +68,12 @@ async function main() {
     // Another instance takes the sweep over at once instead of when the lease expires.
     // Running jobs put their items in flight back and let go of their leases: another instance goes on at once.
     // Views counted in memory and the transfers' last state are written before the database closes.
-    // The folder being indexed is finished; the rest of the queue waits in the database.
+    // The folder being indexed is finished; the rest of the queue waits in the database. Queued webhook events reach
+    // the outbox.
     void Promise.all([jobsOf(deps).stop(), indexerOf(deps).stop()])
-      .then(() => Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush()]))
+      .then(() => Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush(), eventBusOf(deps).flush()]))
+      // The delivery under way ends; the outbox keeps the rest for the next start (or another instance).
+      .then(() => deliveryOf(deps).stop())
       .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))
       .catch(() => undefined)
       .then(() => db.destroy())

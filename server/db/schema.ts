@@ -4,6 +4,7 @@ import type { PasteEncryption } from '../../contract/paste-encryption';
 import type { StorageType } from '../../contract/storage';
 import type { FsConflictPolicy } from '../../contract/fs';
 import type { IndexState } from '../../contract/search';
+import type { WEBHOOK_TEST_EVENT, WebhookEvent, WebhookFormat } from '../../contract/webhooks';
 import type { Actor, JobStatus, JobType, SyncMode, TransferKind, TransferOutcome } from '../../contract/jobs';
 
 /** Flags are 0/1 integers (SQLite has no booleans; PostgreSQL stores the same). Times are ISO-8601 strings in UTC. */
@@ -422,6 +423,62 @@ export interface FsIndexPendingTable {
   queued_at: string;
 }
 
+/** An admin's webhook (020-webhooks, server/features/webhooks/). */
+export interface WebhooksTable {
+  id: string;
+  name: string;
+  url: string;
+  /** JSON array of WebhookEvent names. */
+  events: string;
+  format: WebhookFormat;
+  /** The signing secret, sealed with the secret box: the server must read it back to sign. */
+  secret_sealed: string;
+  /** Its first and last characters, shown in place of it. */
+  secret_hint: string;
+  enabled: Flag;
+  /** Failed attempts in a row; a success resets it. */
+  failure_streak: number;
+  failing_since: string | null;
+  /** Why the server turned it off (`failures`); null when the admin did or it is on. */
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An event still to deliver to one webhook, oldest id first. */
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  webhook_id: string;
+  event_id: string;
+  event: WebhookEvent;
+  /** JSON of the WebhookPayload, as signed and sent in the generic format. */
+  payload: string;
+  attempts: number;
+  next_attempt_at: string;
+  created_at: string;
+}
+
+/** One delivery attempt, kept among the last few of its webhook. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: string;
+  event_id: string;
+  event: WebhookEvent | typeof WEBHOOK_TEST_EVENT;
+  attempt: number;
+  status_code: number | null;
+  /** Why no answer came (`timeout`, `refused`, `network`…). */
+  error: string | null;
+  duration_ms: number;
+  delivered_at: string;
+}
+
+/** `<event>:<id>` of announcements made once only (a share's expiry). */
+export interface WebhookAnnouncedTable {
+  key: string;
+  created_at: string;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -448,4 +505,8 @@ export interface Database {
   fs_index_entries: FsIndexEntriesTable;
   fs_index_mounts: FsIndexMountsTable;
   fs_index_pending: FsIndexPendingTable;
+  webhooks: WebhooksTable;
+  webhook_outbox: WebhookOutboxTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_announced: WebhookAnnouncedTable;
 }

@@ -64,8 +64,10 @@ export interface SafeResponse {
 }
 
 export interface SafeRequest {
-  method: 'GET' | 'HEAD';
+  method: 'GET' | 'HEAD' | 'POST';
   headers?: Record<string, string>;
+  /** A POST's body (a webhook's), sent whole. */
+  body?: string;
   signal?: AbortSignal;
 }
 
@@ -146,12 +148,12 @@ async function requestOnce(url: URL, request: SafeRequest, policy: FetchPolicy):
       else if ((error as { name?: string }).name === 'AbortError') reject(error);
       else reject(new UrlFetchError('network', (error as Error).message, error));
     });
-    req.end();
+    req.end(request.body);
   });
 }
 
 /**
- * A GET or HEAD of a user-given URL under the SSRF guard: http(s) only; the host resolved and every address
+ * A GET, HEAD or POST to a user-given URL under the SSRF guard: http(s) only; the host resolved and every address
  * checked (see address-policy.ts) before connecting, and the connection made to that very address; the same
  * for every redirect, at most `maxRedirects`; time-outs for connecting and for silence.
  */
@@ -167,7 +169,8 @@ export async function safeFetch(href: string, request: SafeRequest, policy: Fetc
     const response = await requestOnce(url, request, policy);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
-    if (!REDIRECTS.has(status) || !location) return { url: url.href, status, headers: response.headers, body: response };
+    // A POST is never sent again elsewhere: its redirect is its answer.
+    if (!REDIRECTS.has(status) || !location || request.method === 'POST') return { url: url.href, status, headers: response.headers, body: response };
     response.destroy();
     if (redirects >= maxRedirects) throw new UrlFetchError('redirects', `more than ${maxRedirects} redirects`);
     try {

@@ -12,6 +12,7 @@ import type { RouteDoc, RouteDocs, RouteKey } from './catalog/types';
 import { systemDocs } from './catalog/system';
 import { transferDocs } from './catalog/transfers';
 import { uploadDocs } from './catalog/uploads';
+import { webhookDocs } from './catalog/webhooks';
 
 /**
  * Summary, group, answer and failures of every API route, by `METHOD /path` as Hono lists it. Input schemas and
@@ -34,6 +35,7 @@ export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   systemDocs,
   transferDocs,
   shareSearchDocs,
+  webhookDocs,
 ]);
 
 function merge(parts: readonly RouteDocs[]): Map<RouteKey, RouteDoc> {

@@ -11,6 +11,7 @@ export const ADMIN_MODULES = [
   'storage-config',
   'mount-management',
   'key-management',
+  'webhooks',
   'settings',
 ] as const;
 export type AdminModule = (typeof ADMIN_MODULES)[number];
@@ -27,6 +28,7 @@ export const ADMIN_MODULE_TITLES: Record<AdminModule, MessageDescriptor> = {
   'storage-config': msg`Storage config`,
   'mount-management': msg`Mount management`,
   'key-management': msg`Key management`,
+  webhooks: msg`Webhooks`,
   settings: msg`System settings`,
 };
 

@@ -23,6 +23,8 @@ import type { Database, ExpenseClaimsTable } from '../../db/schema';
 import { ApiError } from '../../errors';
 import { appendExpenseEvent, expenseEvents, insertExpenseClaim, statusConflict } from './events';
 import { readSettings } from '../settings/settings';
+import { emitEvent } from '../events/bus';
+import { expenseObject } from '../events/objects';
 
 export type ExpenseRow = Selectable<ExpenseClaimsTable>;
 /**
@@ -196,7 +198,7 @@ export async function fireExpenseEvent(
   event: ExpenseEvent,
   note?: string,
 ): Promise<ExpenseClaimDetail> {
-  return deps.db.transaction().execute(async (trx) => {
+  const detail = await deps.db.transaction().execute(async (trx) => {
     await lockExpense(trx, id);
     const claim = await visibleExpense(trx, principal, id);
     if (!mayFireExpenseEvent(event, { owner: isExpenseOwner(principal, claim), admin: principal.kind === 'admin' })) {
@@ -210,6 +212,9 @@ export async function fireExpenseEvent(
     const { status, events } = await step(event, note ? note : null);
     return expenseDetail(trx, { ...claim, status, events, updated_at: at });
   });
+  if (event === 'submit') emitEvent(deps, 'expense.submitted', expenseObject(detail));
+  if (event === 'approve' || event === 'reject') emitEvent(deps, 'expense.decided', expenseObject(detail));
+  return detail;
 }
 
 /** Claims waiting for the admin: submitted or being processed (the dashboard's count). */

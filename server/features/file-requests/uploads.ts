@@ -34,6 +34,8 @@ import { assertFileFits, assertRoomFor, assertSignature, senderMaxFileSize, tota
 import { releaseName, reserveFreeName, UPLOAD_HOLD_MS } from '../fs/free-names';
 import { renewName as renewHeld } from '../fs/name-reservations';
 import { invalidate, kindAt } from '../fs/writes';
+import { emitEvent } from '../events/bus';
+import { fileRequestObject, receivedFileObject } from '../events/objects';
 
 /**
  * A sender's uploads through a request: the share upload API's steps (init, sign, parts, complete, abort), each
@@ -362,7 +364,11 @@ async function markReceived(
     await deps.db.deleteFrom('file_request_uploads').where('id', '=', row.id).execute();
     throw refused;
   }
-  return toFileRequestUpload({ ...row, status: 'committed', created_at: now, updated_at: now }, shareSlug);
+  const received = toFileRequestUpload({ ...row, status: 'committed', created_at: now, updated_at: now }, shareSlug);
+  emitEvent(deps, 'file_request.received', { request: fileRequestObject(request), file: receivedFileObject(received) });
+  // The file that filled the request announces it too.
+  if ((await presentRequest(deps, request)).state === 'full') emitEvent(deps, 'file_request.full', fileRequestObject(request));
+  return received;
 }
 
 async function discardFolderUpload(deps: AppDeps, row: FileRequestUploadRow, target: MountTarget, upload: OpenUpload) {

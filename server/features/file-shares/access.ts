@@ -10,6 +10,8 @@ import { verifyPassword } from '../../security/passwords';
 import type { StorageConfigRow } from '../../storage/registry';
 import { fileNotFound, type FileRow } from './records';
 import { shareStateOf, viewsLeftOf } from '../shares/share-state';
+import { emitEvent, emitExpired } from '../events/bus';
+import { fileObject } from '../events/objects';
 import { findStorageConfig } from '../storages/configs';
 import { viewCountsOf } from '../shares/view-counts';
 
@@ -93,10 +95,16 @@ async function committedBySlug(db: DB, slug: string): Promise<FileRow> {
 }
 
 /**
- * One view. Without a view limit it is counted in memory and written within a second (see ViewCounts); with one,
+ * One view (announced as a download: what it opens is the file's bytes or the links to them). Without a view limit it is counted in memory and written within a second (see ViewCounts); with one,
  * in one statement with the limit and the expiry in its WHERE (as pastes do).
  */
 async function countView(deps: AppDeps, row: FileRow): Promise<FileRow> {
+  const counted = await countedView(deps, row);
+  emitEvent(deps, 'file.downloaded', fileObject(counted));
+  return counted;
+}
+
+async function countedView(deps: AppDeps, row: FileRow): Promise<FileRow> {
   if (row.max_views === 0) return { ...row, views: row.views + viewCountsOf(deps).add('files', row.id) };
   const now = deps.now();
   const counted = await deps.db
@@ -136,6 +144,7 @@ export async function openFileInfo(
 ): Promise<PublicFile> {
   const row = await committedBySlug(deps.db, slug);
   const state = shareStateOf(row, deps.now());
+  if (state === 'expired') emitExpired(deps, 'file.expired', fileObject(row));
   if (state !== 'active') throw gone(state);
   const owner = isFileOwner(principal, row);
   if (owner) return publicFileOf(row, { owner, links: fileLinks(deps, baseUrl, row) });
@@ -159,12 +168,13 @@ export async function authorizeFileStream(
 ): Promise<FileRow> {
   const row = await committedBySlug(deps.db, slug);
   const now = deps.now();
+  const state = shareStateOf(row, now);
+  if (state === 'expired') emitExpired(deps, 'file.expired', fileObject(row));
   if (access.token !== undefined) {
-    if (shareStateOf(row, now) === 'expired') throw gone('expired');
+    if (state === 'expired') throw gone('expired');
     if (!verifyFileLinkToken(deps, row.id, access.token)) throw new ApiError(403, 'file_link_invalid');
     return row;
   }
-  const state = shareStateOf(row, now);
   if (state !== 'active') throw gone(state);
   if (isFileOwner(principal, row)) return row;
   await checkPassword(row, access.password);

@@ -1,4 +1,6 @@
 import type { Updateable } from 'kysely';
+import { emitEvent } from '../events/bus';
+import { fileObject } from '../events/objects';
 import type * as v from 'valibot';
 import {
   PRESIGN_TTL_SECONDS,
@@ -194,5 +196,6 @@ export async function markCommitted(
   }
   await touchStorageConfig(deps.db, row.storage_config_id, now);
   const committed = await deps.db.selectFrom('files').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+  emitEvent(deps, 'file.created', fileObject(committed));
   return toFileShare(committed, now);
 }

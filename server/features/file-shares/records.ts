@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { emitEvent } from '../events/bus';
+import { fileObject } from '../events/objects';
 import type { Selectable } from 'kysely';
 import * as v from 'valibot';
 import { shareOptionsSchema, type FileShare } from '../../../contract/files';
@@ -139,6 +141,7 @@ export async function recordStoredFile(
       source_url: null,
     });
     await touchStorageConfig(deps.db, stored.config.id, now);
+    emitEvent(deps, 'file.created', fileObject(row));
     return toFileShare(row, now);
   } catch (error) {
     await driver.delete(stored.key).catch(() => undefined);

@@ -18,6 +18,8 @@ import type { JobEvents } from './events';
 import { ItemWrites, type ItemChanges } from './item-writes';
 import { listedKinds } from './placement';
 import { countItems, findJobRow, type JobItemRow, type JobRow, type StoredMessage } from './records';
+import { emitEvent } from '../events/bus';
+import { jobObject } from '../events/objects';
 
 /**
  * Files of one job copied at once: small files cost a round trip or two each, so enough are in flight to keep the
@@ -115,6 +117,7 @@ export class JobRunner {
       .set({ status, error_reason: reason, finished_at: at, updated_at: at, owner_instance: null, lease_expires_at: null })
       .where('id', '=', row.id)
       .execute();
+    emitEvent(this.deps, 'job.finished', jobObject(row, status, at));
     await this.events.changed(row.id);
   }
 }
@@ -472,7 +475,7 @@ class JobRun {
         : counts.done + counts.skipped === 0
           ? 'failed'
           : 'partial';
-    await this.db
+    const written = await this.db
       .updateTable('jobs')
       .set({
         items_done: counts.done,
@@ -488,7 +491,9 @@ class JobRun {
       })
       .where('id', '=', this.row.id)
       .where('owner_instance', '=', this.instance)
-      .execute();
+      .executeTakeFirst();
+    // Only the run that still held the job announces its end (one that lost it to another instance writes nothing).
+    if (status && Number(written.numUpdatedRows) > 0) emitEvent(this.deps, 'job.finished', jobObject(this.row, status, now));
     if (reason === 'cancel') await cleanUpCancelled(this.deps, this.row.id, this.caller);
     await this.events.changed(this.row.id);
   }

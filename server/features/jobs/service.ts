@@ -10,6 +10,8 @@ import { planSync, planTransfer, syncItems, type JobPlan } from './plan';
 import { queueFor, type JobQueue } from './queue';
 import { findJobRow, insertJob, listJobRows, presentJob, refreshCounts, type JobRow } from './records';
 import { cleanUpCancelled, JobRunner, principalOf } from './runner';
+import { emitEvent } from '../events/bus';
+import { jobObject } from '../events/objects';
 
 /** A caller's view of jobs: a key sees and steers its own, the admin every job. */
 const ownerFilter = (principal: Principal) => (principal.kind === 'admin' ? undefined : creatorOf(principal));
@@ -136,6 +138,7 @@ export class Jobs {
       .where('status', 'in', from)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) throw wrongState((await findJobRow(this.deps.db, id))?.status ?? row.status);
+    if (isJobEnded(to)) emitEvent(this.deps, 'job.finished', jobObject(row, to, now));
     await this.events.changed(id);
     return row;
   }

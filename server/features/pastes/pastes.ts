@@ -18,6 +18,8 @@ import { hashPassword, verifyPassword } from '../../security/passwords';
 import { assertFuture, shareEditColumns } from '../shares/share-edits';
 import { slugConflictsAs409, writeWithSlug } from '../shares/slugs';
 import { viewCountsOf } from '../shares/view-counts';
+import { emitEvent, emitExpired } from '../events/bus';
+import { pasteObject } from '../events/objects';
 
 type PasteRow = Selectable<PastesTable>;
 
@@ -71,6 +73,7 @@ export async function createPaste(
     await deps.db.insertInto('pastes').values(values).execute();
     return values;
   });
+  emitEvent(deps, 'paste.created', pasteObject({ ...row, views: 0 }));
   return {
     id: row.id,
     slug: row.slug,
@@ -185,6 +188,7 @@ export async function openPaste(
   const row = await pasteBySlug(deps.db, slug);
   if (!row) throw pasteNotFound();
   const state = shareStateOf(row, deps.now());
+  if (state === 'expired') emitExpired(deps, 'paste.expired', pasteObject(row));
   if (state !== 'active') throw gone(state);
 
   const owner = isOwner(principal, row);
@@ -202,10 +206,15 @@ export async function openPaste(
   if (row.max_views === 0) {
     // No limit to keep: the view is counted in memory and written within a second (see ViewCounts).
     const unwritten = viewCountsOf(deps).add('pastes', row.id);
-    return publicView({ ...row, views: row.views + unwritten }, { content: true, owner });
+    const viewed = { ...row, views: row.views + unwritten };
+    emitEvent(deps, 'paste.viewed', pasteObject(viewed));
+    return publicView(viewed, { content: true, owner });
   }
   const counted = await countView(deps.db, row.id, deps.now());
-  if (counted) return publicView(counted, { content: true, owner });
+  if (counted) {
+    emitEvent(deps, 'paste.viewed', pasteObject(counted));
+    return publicView(counted, { content: true, owner });
+  }
   // Lost the race for the last view, expired meanwhile, or deleted meanwhile.
   const latest = await deps.db.selectFrom('pastes').selectAll().where('id', '=', row.id).executeTakeFirst();
   if (!latest) throw pasteNotFound();
@@ -329,9 +338,13 @@ export async function deletePastes(deps: AppDeps, scope: PasteScope, ids: string
   return { deleted, missing: unique.length - deleted };
 }
 
-/** Removes every expired and every used-up paste. */
+/** Removes every expired and every used-up paste; the expired ones are announced (once, as when opened). */
 export async function clearExpiredPastes(deps: AppDeps) {
   const now = deps.now().toISOString();
+  const expired = await pasteSummaries(deps.db, { all: true })
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', now)
+    .execute();
   const result = await deps.db
     .deleteFrom('pastes')
     .where((eb) =>
@@ -341,5 +354,6 @@ export async function clearExpiredPastes(deps: AppDeps) {
       ]),
     )
     .executeTakeFirst();
+  for (const row of expired) emitExpired(deps, 'paste.expired', pasteObject(row));
   return { deleted: Number(result.numDeletedRows) };
 }

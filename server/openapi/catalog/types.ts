@@ -24,6 +24,10 @@ export const TAGS = [
   },
   { name: 'File requests', description: 'Links through which people without an account send files: management, and the senders\' grant and uploads.' },
   { name: 'Search', description: 'Files of the mounts by name, and pastes and file shares by their words.' },
+  {
+    name: 'Webhooks',
+    description: 'Signed HTTP POSTs to other tools when shares, file requests, expense claims and jobs change, from a durable outbox.',
+  },
   { name: 'Tasks', description: 'What the server moves: the live transfers of every instance, for the admin.' },
   { name: 'System', description: 'Health, version, limits, settings, the dashboard, and this API description.' },
 ] as const;

@@ -10,6 +10,7 @@ import {
   LogOut,
   Network,
   Settings,
+  Webhook,
   type LucideIcon,
 } from 'lucide-react';
 import { useEffect, useRef, type ReactNode } from 'react';
@@ -29,6 +30,7 @@ const ICONS: Record<AdminModule, LucideIcon> = {
   'storage-config': HardDrive,
   'mount-management': Network,
   'key-management': KeyRound,
+  webhooks: Webhook,
   settings: Settings,
 };
 

@@ -15,6 +15,7 @@ const MODULE_PAGES: Partial<Record<AdminModule, ModulePage>> = {
   'storage-config': lazy(() => import('./storage-config/StorageConfigModule')),
   'text-management': lazy(() => import('./text-management/TextManagement')),
   'key-management': lazy(() => import('./key-management/KeyManagement')),
+  webhooks: lazy(() => import('./webhooks/WebhooksModule')),
   'mount-management': lazy(() => import('./mount-management/MountManagement')),
   settings: lazy(() => import('./settings/SettingsModule')),
 };
