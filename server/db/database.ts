@@ -19,6 +19,7 @@ import { remoteStorages } from './migrations/015-remote-storages';
 import { fsIndex } from './migrations/016-fs-index';
 import { shareSearch } from './migrations/017-share-search';
 import { fsIndexNames } from './migrations/018-fs-index-names';
+import { accessLog } from './migrations/019-access-log';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '016-fs-index': fsIndex,
   '017-share-search': shareSearch,
   '018-fs-index-names': fsIndexNames,
+  '019-access-log': accessLog,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AccessKind } from '../../contract/access-log';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
 import type { StorageType } from '../../contract/storage';
@@ -419,6 +420,23 @@ export interface FsIndexPendingTable {
   queued_at: string;
 }
 
+/** One view, download or peek of a paste or a file share (019-access-log); exactly one of the two ids is set. */
+export interface ShareAccessLogTable {
+  id: Generated<number>;
+  paste_id: string | null;
+  file_id: string | null;
+  at: string;
+  /** Truncated to its network unless the admin keeps full addresses (at the time it was written); '' when unknown. */
+  ip: string;
+  user_agent: string;
+  kind: AccessKind;
+  /** Bytes of all `count` accesses together. */
+  bytes: number;
+  completed: Flag;
+  /** Identical accesses (share, kind, address, user agent, outcome) within one second, written as one row. */
+  count: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -445,4 +463,5 @@ export interface Database {
   fs_index_entries: FsIndexEntriesTable;
   fs_index_mounts: FsIndexMountsTable;
   fs_index_pending: FsIndexPendingTable;
+  share_access_log: ShareAccessLogTable;
 }

@@ -1,3 +1,4 @@
+import { accessLogDocs } from './catalog/access-log';
 import { authDocs } from './catalog/auth';
 import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
@@ -20,6 +21,7 @@ import { uploadDocs } from './catalog/uploads';
 export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   pasteDocs,
   fileDocs,
+  accessLogDocs,
   uploadDocs,
   fsDocs,
   fsSearchDocs,

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expenseClaimDetailSchema, formatMinorUnits, parseMajorUnits, type CreateExpenseRequest } from '../../../contract/expenses';
 import { expectStoredFold } from '../../../tests/fixtures/expense-status';
 import { expectError, expectOk, useTestApp } from '../../../tests/fixtures/test-app';
-import { csvField } from './export';
+import { csvField } from '../../csv';
 
 /** A minimal RFC 4180 reader, to check that what was written reads back as it was. */
 function parseCsv(text: string): string[][] {

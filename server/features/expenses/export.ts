@@ -1,4 +1,5 @@
 import { formatMinorUnits, type ExpenseStatus } from '../../../contract/expenses';
+import { csvLine } from '../../csv';
 import type { DB } from '../../db/database';
 import { insertionOrder } from '../../db/dialect';
 import { receiptCount } from './expenses';
@@ -11,17 +12,6 @@ export interface ExpenseExportFilter {
 }
 
 const COLUMNS = ['id', 'spent_on', 'title', 'category', 'amount', 'currency', 'status', 'owner', 'description', 'receipts', 'created_at', 'updated_at'];
-
-/**
- * One RFC 4180 field: quoted when it holds a comma, quote, CR or LF, quotes doubled. Text a spreadsheet would run as
- * a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading `'`: claims are typed by API-key holders, opened by the admin.
- */
-export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-const csvLine = (fields: readonly string[]) => `${fields.map(csvField).join(',')}\r\n`;
 
 /** Every claim of the filter, oldest spending first, amounts in major units beside their currency. */
 export async function exportExpensesCsv(db: DB, filter: ExpenseExportFilter): Promise<string> {
