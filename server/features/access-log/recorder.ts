@@ -96,11 +96,17 @@ type AccessRow = Omit<ShareAccessLogTable, 'id'>;
  */
 function rowsOf(batch: Access[], fullAddress: boolean): AccessRow[] {
   const rows = new Map<string, AccessRow>();
+  // A batch holds few visitors, many times over: each address is cut once.
+  const addresses = new Map<string, string>();
   for (const access of batch) {
-    const ip = loggedAddress(access.visitor.address, fullAddress);
-    const userAgent = access.visitor.userAgent.slice(0, USER_AGENT_CHARS);
+    const { address, userAgent } = access.visitor;
+    let ip = addresses.get(address);
+    if (ip === undefined) {
+      ip = loggedAddress(address, fullAddress);
+      addresses.set(address, ip);
+    }
     const second = Math.floor(access.at.getTime() / 1000);
-    const key = JSON.stringify([access.share.table, access.share.id, access.kind, ip, userAgent, access.completed, second]);
+    const key = `${access.share.table}\n${access.share.id}\n${access.kind}\n${ip}\n${access.completed}\n${second}\n${userAgent}`;
     const row = rows.get(key);
     if (row) {
       row.count++;
@@ -112,7 +118,7 @@ function rowsOf(batch: Access[], fullAddress: boolean): AccessRow[] {
       file_id: access.share.table === 'files' ? access.share.id : null,
       at: access.at.toISOString(),
       ip,
-      user_agent: userAgent,
+      user_agent: userAgent.slice(0, USER_AGENT_CHARS),
       kind: access.kind,
       bytes: access.bytes,
       completed: access.completed ? 1 : 0,

@@ -202,6 +202,12 @@ describe('share access logs', () => {
       await expectError(await t.request(`/api/user/pastes/${own}/access-log`, { apiKey: fileKey.key }), 403);
       await expectError(await t.request(`/api/admin/pastes/${own}/access-log`, { apiKey: textKey.key }), 403);
       await expectError(await t.request(`/api/user/pastes/${own}/access-log`), 401);
+      const f = fileClient(t);
+      const adminsFile = (await f.uploadOk(patternBytes(10), { token: t.token })).slug;
+      const keysFile = (await f.uploadOk(patternBytes(10), { apiKey: fileKey.key })).slug;
+      expect((await logOf(`/api/user/files/${keysFile}/access-log`, { apiKey: fileKey.key })).items).toEqual([]);
+      await expectError(await t.request(`/api/user/files/${adminsFile}/access-log`, { apiKey: fileKey.key }), 404);
+      await expectError(await t.request(`/api/user/files/${keysFile}/access-log.csv`, { apiKey: textKey.key }), 403);
       await expectError(await t.request('/api/admin/pastes/no-such-slug/access-log', { token: t.token }), 404);
       await expectError(await t.request('/api/admin/files/no-such-slug/access-log', { token: t.token }), 404);
     });

@@ -7,8 +7,7 @@ import { authorizeFileStream, filePeekOf, isFileOwner, openFileInfo, storageOf }
 import { driverFor } from '../../storage/registry';
 import { serveObject } from '../../storage/serve-object';
 import { actorOf, watchedDownload } from '../transfers/hooks';
-import { loggedDownload } from '../access-log/downloads';
-import { accessRecorderOf, recordPeek } from '../access-log/recorder';
+import { streamAccessLog } from '../access-log/downloads';
 
 const isHead = (c: Context<AppEnv>) => c.req.method === 'HEAD';
 
@@ -52,10 +51,8 @@ export function fileShareRoutes(deps: AppDeps) {
       });
       // The owner's own reads stay out of the share's access log.
       const visitor = isFileOwner(c.get('principal'), row) ? undefined : visitorOf(c, deps);
-      if (visitor && isHead(c)) recordPeek(deps, { table: 'files', id: row.id }, visitor);
+      const log = streamAccessLog(deps, row.id, visitor, isHead(c));
       const watched = watchedDownload(deps, 'download', actorOf(c.get('principal')), row.filename);
-      const logged = visitor && loggedDownload(deps, row.id, visitor);
-      let relayed = false;
       const response = await serveObject(c.req.raw, {
         driver: driverFor(deps, await storageOf(deps, row)),
         key: row.storage_path,
@@ -64,15 +61,9 @@ export function fileShareRoutes(deps: AppDeps) {
         contentType: row.mimetype,
         disposition,
         filename: row.filename,
-        relay: (body, length) => {
-          relayed = true;
-          return logged ? logged(watched(body, length)) : watched(body, length);
-        },
+        relay: (body, length) => log.relay(watched(body, length)),
       });
-      // An empty file sends no stream to watch: answered whole at once.
-      if (visitor && !relayed && !isHead(c) && response.status < 300) {
-        accessRecorderOf(deps).record({ share: { table: 'files', id: row.id }, visitor, kind: 'view', bytes: 0, completed: true, at: deps.now() });
-      }
+      log.answered(response);
       // Whoever gets here may read the bytes: no password is left to give.
       return withPeek(
         response,
