@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_ACCESS_LOG_RETENTION_DAYS } from './access-log';
 import { expenseCategoriesSettingSchema } from './expenses';
 import { numberish } from './lenient';
 
@@ -16,6 +17,10 @@ export const systemSettingsSchema = v.object({
   strip_image_location: v.boolean(),
   /** Offer Microsoft's and Google's online viewers beside the in-browser Office previews (they fetch the file). */
   online_office_viewers: v.boolean(),
+  /** Share access logs keep visitors' whole addresses, not only their network (IPv4 /24, IPv6 /48). */
+  access_log_full_ip: v.boolean(),
+  /** Days an access stays in a share's access log. */
+  access_log_retention_days: v.number(),
 });
 export type SystemSettings = v.InferOutput<typeof systemSettingsSchema>;
 
@@ -26,6 +31,10 @@ export const updateSystemSettingsRequestSchema = v.partial(
     expense_categories: expenseCategoriesSettingSchema,
     strip_image_location: v.boolean('must_be_boolean'),
     online_office_viewers: v.boolean('must_be_boolean'),
+    access_log_full_ip: v.boolean('must_be_boolean'),
+    access_log_retention_days: numberish(
+      v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(1, 'must_be_positive'), v.maxValue(MAX_ACCESS_LOG_RETENTION_DAYS, 'too_large')),
+    ),
   }),
 );
 export type UpdateSystemSettingsRequest = v.InferOutput<typeof updateSystemSettingsRequestSchema>;

@@ -16,6 +16,7 @@ import { cors } from './middleware/cors';
 import { securityHeaders } from './middleware/security-headers';
 import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './openapi/docs-routes';
+import { accessLogRoutes } from './features/access-log/routes';
 import { apiKeyRoutes } from './features/auth/key-routes';
 import { webhookRoutes } from './features/webhooks/routes';
 import { authRoutes } from './features/auth/routes';
@@ -64,6 +65,7 @@ export function createApp(deps: AppDeps) {
   api.route('/s3/multipart', multipartRoutes(deps, 's3'));
   api.route('/url', urlUploadRoutes(deps));
   api.route('/', fileShareRoutes(deps));
+  api.route('/', accessLogRoutes(deps));
   api.route('/local-storage', localStorageRoutes(deps));
   api.route('/admin/mounts', adminMountRoutes(deps));
   api.route('/user/mounts', userMountRoutes(deps));

@@ -100,3 +100,8 @@ export function clientAddress(c: Context<AppEnv>, deps: AppDeps): string {
   }
   return (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
+
+/** Who made the request, for a share's access log: the address as `clientAddress` finds it, and the User-Agent. */
+export function visitorOf(c: Context<AppEnv>, deps: AppDeps): { address: string; userAgent: string } {
+  return { address: clientAddress(c, deps), userAgent: c.req.header('user-agent') ?? '' };
+}

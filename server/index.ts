@@ -10,6 +10,7 @@ import { releaseLease } from './db/leases';
 import { assertStorageShared, localStorageAllowed } from './features/storages/shared-storage';
 import { ensureDefaultStorage } from './features/storages/configs';
 import { viewCountsOf } from './features/shares/view-counts';
+import { accessRecorderOf } from './features/access-log/recorder';
 import { transfersOf } from './features/transfers/registry';
 import { jobsOf } from './features/jobs/service';
 import { startScheduleClock } from './features/jobs/schedules';
@@ -67,11 +68,11 @@ async function main() {
     server.close();
     // Another instance takes the sweep over at once instead of when the lease expires.
     // Running jobs put their items in flight back and let go of their leases: another instance goes on at once.
-    // Views counted in memory and the transfers' last state are written before the database closes.
+    // Views counted in memory, shares' accesses and the transfers' last state are written before the database closes.
     // The folder being indexed is finished; the rest of the queue waits in the database. Queued webhook events reach
     // the outbox.
     void Promise.all([jobsOf(deps).stop(), indexerOf(deps).stop()])
-      .then(() => Promise.all([viewCountsOf(deps).flush(), transfersOf(deps).flush(), eventBusOf(deps).flush()]))
+      .then(() => Promise.all([viewCountsOf(deps).flush(), accessRecorderOf(deps).flush(), transfersOf(deps).flush(), eventBusOf(deps).flush()]))
       // The delivery under way ends; the outbox keeps the rest for the next start (or another instance).
       .then(() => deliveryOf(deps).stop())
       .then(() => releaseLease(db, UPLOAD_SWEEP_LEASE))

@@ -19,6 +19,7 @@ import { remoteStorages } from './migrations/015-remote-storages';
 import { fsIndex } from './migrations/016-fs-index';
 import { shareSearch } from './migrations/017-share-search';
 import { fsIndexNames } from './migrations/018-fs-index-names';
+import { accessLog } from './migrations/019-access-log';
 import { webhooks } from './migrations/020-webhooks';
 import { fileRequestSentNames } from './migrations/022-file-request-sent-names';
 import type { Database } from './schema';
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '016-fs-index': fsIndex,
   '017-share-search': shareSearch,
   '018-fs-index-names': fsIndexNames,
+  '019-access-log': accessLog,
   '020-webhooks': webhooks,
   '022-file-request-sent-names': fileRequestSentNames,
 };

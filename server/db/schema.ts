@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AccessKind } from '../../contract/access-log';
 import type { ExpenseEvent, ExpenseStatus } from '../../contract/expenses';
 import type { PasteEncryption } from '../../contract/paste-encryption';
 import type { StorageType } from '../../contract/storage';
@@ -479,6 +480,23 @@ export interface WebhookAnnouncedTable {
   created_at: string;
 }
 
+/** One view, download or peek of a paste or a file share (019-access-log); exactly one of the two ids is set. */
+export interface ShareAccessLogTable {
+  id: Generated<number>;
+  paste_id: string | null;
+  file_id: string | null;
+  at: string;
+  /** Truncated to its network unless the admin keeps full addresses (at the time it was written); '' when unknown. */
+  ip: string;
+  user_agent: string;
+  kind: AccessKind;
+  /** Bytes of all `count` accesses together. */
+  bytes: number;
+  completed: Flag;
+  /** Identical accesses (share, kind, address, user agent, outcome) within one second, written as one row. */
+  count: number;
+}
+
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
@@ -509,4 +527,5 @@ export interface Database {
   webhook_outbox: WebhookOutboxTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_announced: WebhookAnnouncedTable;
+  share_access_log: ShareAccessLogTable;
 }

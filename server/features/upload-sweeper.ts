@@ -7,6 +7,7 @@ import { sweepExpiredNames } from './fs/name-reservations';
 import { sweepStagedRemoteUploads } from './storages/remote-staging';
 import { moveSharesIntoArea } from './storages/share-area';
 import { sweepTransfers } from './transfers/records';
+import { sweepAccessLog } from './access-log/records';
 
 /**
  * Removes abandoned pending uploads (see isStale in file-uploads.ts) with whatever reached storage: the object of a single PUT, the
@@ -45,6 +46,8 @@ export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
   await sweepExpiredNames(deps);
   // Finished transfers leave the admin's task manager after a day; those of an instance that died end as failed.
   await sweepTransfers(deps);
+  // Shares' accesses older than the retention setting.
+  await sweepAccessLog(deps);
   // Shares stored before the share area existed (or committed since by an upload begun before) move into it.
   await moveSharesIntoArea(deps);
   return swept;

@@ -1,3 +1,4 @@
+import { accessLogDocs } from './catalog/access-log';
 import { authDocs } from './catalog/auth';
 import { expenseDocs } from './catalog/expenses';
 import { fileDocs } from './catalog/files';
@@ -21,6 +22,7 @@ import { webhookDocs } from './catalog/webhooks';
 export const ROUTE_DOCS: ReadonlyMap<RouteKey, RouteDoc> = merge([
   pasteDocs,
   fileDocs,
+  accessLogDocs,
   uploadDocs,
   fsDocs,
   fsSearchDocs,

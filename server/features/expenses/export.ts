@@ -1,7 +1,7 @@
 import { formatMinorUnits, type ExpenseStatus } from '../../../contract/expenses';
+import { csvLine } from '../../csv';
 import type { DB } from '../../db/database';
 import { insertionOrder } from '../../db/dialect';
-import { csvLine } from '../../csv';
 import { receiptCount } from './expenses';
 
 export interface ExpenseExportFilter {

@@ -14,6 +14,7 @@ import { emitEvent, emitExpired } from '../events/bus';
 import { fileObject } from '../events/objects';
 import { findStorageConfig } from '../storages/configs';
 import { viewCountsOf } from '../shares/view-counts';
+import { recordPeek, type Visitor } from '../access-log/recorder';
 
 /** What visitors of a share reach: its info, its signed view and download links, and its bytes. */
 
@@ -133,13 +134,13 @@ async function checkPassword(row: FileRow, password: string | undefined) {
 /**
  * `GET /api/public/files/{slug}` (`via: 'info'`) and `POST …/verify` (`via: 'verify'`). An open file counts a
  * view and carries signed links; a protected one answers info only until verified. Owners count nothing.
- * `peek` (HEAD) runs every check and counts nothing.
+ * `peek` (HEAD) runs every check and counts nothing; `visitor`'s peek goes in the access log.
  */
 export async function openFileInfo(
   deps: AppDeps,
   principal: Principal,
   slug: string,
-  access: { via: 'info' | 'verify'; password?: string; peek?: boolean },
+  access: { via: 'info' | 'verify'; password?: string; peek?: boolean; visitor?: Visitor },
   baseUrl: string,
 ): Promise<PublicFile> {
   const row = await committedBySlug(deps.db, slug);
@@ -148,6 +149,8 @@ export async function openFileInfo(
   if (state !== 'active') throw gone(state);
   const owner = isFileOwner(principal, row);
   if (owner) return publicFileOf(row, { owner, links: fileLinks(deps, baseUrl, row) });
+  // A peek goes in the access log; the info a GET answers does not: the download it leads to does.
+  if (access.peek && access.visitor) recordPeek(deps, { table: 'files', id: row.id }, access.visitor);
   if (row.password_hash !== null && access.via === 'info') return publicFileOf(row, { owner });
   await checkPassword(row, access.password);
   if (access.peek) return publicFileOf(row, { owner });

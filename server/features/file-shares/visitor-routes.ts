@@ -1,12 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { verifyFileRequestSchema } from '../../../contract/files';
 import type { AppDeps, AppEnv } from '../../context';
-import { jsonBody, okWithPeek, publicBaseUrl, withPeek } from '../../http';
+import { jsonBody, okWithPeek, publicBaseUrl, visitorOf, withPeek } from '../../http';
 import { keepUncompressed } from '../../middleware/compression';
-import { authorizeFileStream, filePeekOf, openFileInfo, storageOf } from './access';
+import { authorizeFileStream, filePeekOf, isFileOwner, openFileInfo, storageOf } from './access';
 import { driverFor } from '../../storage/registry';
 import { serveObject } from '../../storage/serve-object';
 import { actorOf, watchedDownload } from '../transfers/hooks';
+import { streamAccessLog } from '../access-log/downloads';
 
 const isHead = (c: Context<AppEnv>) => c.req.method === 'HEAD';
 
@@ -22,7 +23,8 @@ export function fileShareRoutes(deps: AppDeps) {
   // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view. Its headers tell what the
   // share page shows before the visitor opens the file.
   app.get('/public/files/:slug', async (c) => {
-    const file = await openFileInfo(deps, c.get('principal'), c.req.param('slug'), { via: 'info', peek: isHead(c) }, publicBaseUrl(c, deps));
+    const access = { via: 'info', peek: isHead(c), visitor: visitorOf(c, deps) } as const;
+    const file = await openFileInfo(deps, c.get('principal'), c.req.param('slug'), access, publicBaseUrl(c, deps));
     return okWithPeek(c, file, filePeekOf(file));
   });
 
@@ -47,6 +49,10 @@ export function fileShareRoutes(deps: AppDeps) {
         password: c.req.query('password'),
         peek: isHead(c),
       });
+      // The owner's own reads stay out of the share's access log.
+      const visitor = isFileOwner(c.get('principal'), row) ? undefined : visitorOf(c, deps);
+      const log = streamAccessLog(deps, row.id, visitor, isHead(c));
+      const watched = watchedDownload(deps, 'download', actorOf(c.get('principal')), row.filename);
       const response = await serveObject(c.req.raw, {
         driver: driverFor(deps, await storageOf(deps, row)),
         key: row.storage_path,
@@ -55,8 +61,9 @@ export function fileShareRoutes(deps: AppDeps) {
         contentType: row.mimetype,
         disposition,
         filename: row.filename,
-        relay: watchedDownload(deps, 'download', actorOf(c.get('principal')), row.filename),
+        relay: (body, length) => log.relay(watched(body, length)),
       });
+      log.answered(response);
       // Whoever gets here may read the bytes: no password is left to give.
       return withPeek(
         response,

@@ -20,6 +20,7 @@ import { slugConflictsAs409, writeWithSlug } from '../shares/slugs';
 import { viewCountsOf } from '../shares/view-counts';
 import { emitEvent, emitExpired } from '../events/bus';
 import { pasteObject } from '../events/objects';
+import { accessRecorderOf, type Visitor } from '../access-log/recorder';
 
 type PasteRow = Selectable<PastesTable>;
 
@@ -94,11 +95,13 @@ export async function createPaste(
  * - `unlock`: `POST /api/paste/{slug}` with the password.
  * - `raw`: `GET /api/raw/{slug}?password=`; a protected paste needs the password.
  * `peek` (a HEAD request) runs every check but counts no view and returns no content.
+ * `visitor`: who asked, for the paste's access log (views and peeks of anyone but its owner).
  */
 export interface PasteAccess {
   via: 'page' | 'unlock' | 'raw';
   password?: string;
   peek?: boolean;
+  visitor?: Visitor;
 }
 
 /** The admin, or the API key (still allowed to handle text) that created it. */
@@ -178,6 +181,21 @@ function pasteBySlug(db: DB, slug: string): Promise<PasteRow | undefined> {
   return lookup([slug]);
 }
 
+/** `opened`, once put in the access log: a peek, or a view whose bytes are the content's. */
+function logged(deps: AppDeps, access: PasteAccess, opened: OpenedPaste, id: string): OpenedPaste {
+  if (access.visitor) {
+    accessRecorderOf(deps).record({
+      share: { table: 'pastes', id },
+      visitor: access.visitor,
+      kind: access.peek ? 'peek' : 'view',
+      bytes: access.peek ? 0 : opened.peek.size,
+      completed: true,
+      at: deps.now(),
+    });
+  }
+  return opened;
+}
+
 /** A visitor (or the owner) opening a share; see PasteAccess. Throws 404, 410 or 401 as the rules say. */
 export async function openPaste(
   deps: AppDeps,
@@ -195,25 +213,28 @@ export async function openPaste(
   if (owner) return publicView(row, { content: !access.peek, owner });
 
   if (row.password_hash !== null) {
-    if (access.via === 'page') return publicView(row, { content: false, owner });
+    if (access.via === 'page') {
+      const meta = publicView(row, { content: false, owner });
+      return access.peek ? logged(deps, access, meta, row.id) : meta;
+    }
     if (!access.password) throw new ApiError(401, 'password_required', {}, { field: 'password', issue: 'required' });
     if (!(await verifyPassword(access.password, row.password_hash))) {
       throw new ApiError(401, 'wrong_password', {}, { field: 'password', issue: 'wrong' });
     }
   }
-  if (access.peek) return publicView(row, { content: false, owner, unlocked: true });
+  if (access.peek) return logged(deps, access, publicView(row, { content: false, owner, unlocked: true }), row.id);
 
   if (row.max_views === 0) {
     // No limit to keep: the view is counted in memory and written within a second (see ViewCounts).
     const unwritten = viewCountsOf(deps).add('pastes', row.id);
     const viewed = { ...row, views: row.views + unwritten };
     emitEvent(deps, 'paste.viewed', pasteObject(viewed));
-    return publicView(viewed, { content: true, owner });
+    return logged(deps, access, publicView(viewed, { content: true, owner }), row.id);
   }
   const counted = await countView(deps.db, row.id, deps.now());
   if (counted) {
     emitEvent(deps, 'paste.viewed', pasteObject(counted));
-    return publicView(counted, { content: true, owner });
+    return logged(deps, access, publicView(counted, { content: true, owner }), row.id);
   }
   // Lost the race for the last view, expired meanwhile, or deleted meanwhile.
   const latest = await deps.db.selectFrom('pastes').selectAll().where('id', '=', row.id).executeTakeFirst();

@@ -10,7 +10,7 @@ import { batchDeleteRequestSchema } from '../../../contract/lists';
 import { ENCRYPTED_PASTE_TYPE, sharePeekHeaders } from '../../../contract/share-peek';
 import { creatorOf, type AppDeps, type AppEnv } from '../../context';
 import { ApiError } from '../../errors';
-import { jsonBody, ok, okWithPeek, queryParams } from '../../http';
+import { jsonBody, ok, okWithPeek, queryParams, visitorOf } from '../../http';
 import { translate } from '../../i18n/messages';
 import { requireAdmin, requirePermission } from '../auth/middleware';
 import {
@@ -42,7 +42,7 @@ export function pasteRoutes(deps: AppDeps) {
   // Hono answers HEAD with the GET handler: a HEAD is a peek and must not spend a view. Its headers tell what the
   // share page shows before the visitor asks for the content (contract/share-peek.ts).
   app.get('/paste/:slug', async (c) => {
-    const opened = await openPaste(deps, c.get('principal'), c.req.param('slug'), { via: 'page', peek: isHead(c) });
+    const opened = await openPaste(deps, c.get('principal'), c.req.param('slug'), { via: 'page', peek: isHead(c), visitor: visitorOf(c, deps) });
     return okWithPeek(c, opened.paste, opened.peek);
   });
 
@@ -50,6 +50,7 @@ export function pasteRoutes(deps: AppDeps) {
     const opened = await openPaste(deps, c.get('principal'), c.req.param('slug'), {
       via: 'unlock',
       password: c.req.valid('json').password,
+      visitor: visitorOf(c, deps),
     });
     return okWithPeek(c, opened.paste, opened.peek);
   });
@@ -60,6 +61,7 @@ export function pasteRoutes(deps: AppDeps) {
         via: 'raw',
         password: c.req.query('password'),
         peek: isHead(c),
+        visitor: visitorOf(c, deps),
       });
       // An encrypted paste's payload is answered as stored, typed so that no browser shows it as text.
       const type = paste.encryption ? { 'Content-Type': ENCRYPTED_PASTE_TYPE } : {};

@@ -43,18 +43,19 @@ describe('/api/admin/system-settings', () => {
   const get = () => t.request('/api/admin/system-settings', { token: t.token });
   const put = (json: unknown) => t.request('/api/admin/system-settings', { method: 'PUT', token: t.token, json });
   const categories = [...DEFAULT_EXPENSE_CATEGORIES];
+  const accessLogDefaults = { access_log_full_ip: false, access_log_retention_days: 90 };
   const publicSize = async () =>
     (await expectOk(await t.request('/api/system/max-upload-size'), maxUploadSizeSchema)).max_upload_size;
 
   it('answers the defaults', async () => {
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false, ...accessLogDefaults });
   });
 
   it('saves a fractional size, and the public route follows', async () => {
     const res = await put({ max_upload_size: 0.5 });
     const saved = await expectOk(res.clone(), systemSettingsSchema);
     expect(((await res.json()) as { message: string }).message).toBe('Settings saved');
-    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
+    expect(saved).toEqual({ max_upload_size: 0.5, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false, ...accessLogDefaults });
     expect(await expectOk(await get(), systemSettingsSchema)).toEqual(saved);
     expect(await publicSize()).toBe(0.5);
   });
@@ -62,7 +63,7 @@ describe('/api/admin/system-settings', () => {
   it('changes only the settings given', async () => {
     await expectOk(await put({ max_upload_size: 250 }), systemSettingsSchema);
     const saved = await expectOk(await put({ webdav_upload_mode: 'multipart' }), systemSettingsSchema);
-    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
+    expect(saved).toEqual({ max_upload_size: 250, webdav_upload_mode: 'multipart', expense_categories: categories, strip_image_location: true, online_office_viewers: false, ...accessLogDefaults });
     expect(await expectOk(await put({}), systemSettingsSchema)).toEqual(saved);
   });
 
@@ -96,6 +97,10 @@ describe('/api/admin/system-settings', () => {
     ['a blank expense category', { expense_categories: ['travel', ' '] }, 'expense_categories.1', 'required'],
     ['a repeated expense category', { expense_categories: ['travel', 'travel'] }, 'expense_categories', 'duplicate'],
     ['a location setting given as a word', { strip_image_location: 'yes' }, 'strip_image_location', 'must_be_boolean'],
+    ['full addresses given as a word', { access_log_full_ip: 'yes' }, 'access_log_full_ip', 'must_be_boolean'],
+    ['no days of access log', { access_log_retention_days: 0 }, 'access_log_retention_days', 'must_be_positive'],
+    ['half a day of access log', { access_log_retention_days: 1.5 }, 'access_log_retention_days', 'must_be_integer'],
+    ['over ten years of access log', { access_log_retention_days: 3651 }, 'access_log_retention_days', 'too_large'],
   ])('answers 400 for %s and changes nothing', async (_name, json, field, issue) => {
     const body = await expectError(await put(json), 400);
     expect(body.data).toMatchObject({ error: 'validation', field });
@@ -113,7 +118,7 @@ describe('/api/admin/system-settings', () => {
 
   it('saves nothing when one of two values is bad', async () => {
     await expectError(await put({ max_upload_size: 5, webdav_upload_mode: 'bad' }), 400);
-    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false });
+    expect(await expectOk(await get(), systemSettingsSchema)).toEqual({ max_upload_size: 100, webdav_upload_mode: 'auto', expense_categories: categories, strip_image_location: true, online_office_viewers: false, ...accessLogDefaults });
   });
 
   it('needs an admin: 401 anonymous, 403 for an API key', async () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_ACCESS_LOG_RETENTION_DAYS } from '../../../contract/access-log';
 import { DEFAULT_EXPENSE_CATEGORIES } from '../../../contract/expenses';
 import { DEFAULT_MAX_UPLOAD_SIZE_MB, type SystemSettings, type UpdateSystemSettingsRequest } from '../../../contract/system';
 import type { DB } from '../../db/database';
@@ -9,6 +10,9 @@ const DEFAULTS: SystemSettings = {
   strip_image_location: true,
   // Off: the online viewers send a file's link to a third party.
   online_office_viewers: false,
+  // Off: a network is enough to tell visitors apart without keeping who they are.
+  access_log_full_ip: false,
+  access_log_retention_days: DEFAULT_ACCESS_LOG_RETENTION_DAYS,
 };
 
 /** Settings are rows of key → JSON value; absent keys take their defaults. */

@@ -19,7 +19,7 @@ export function actorOf(principal: Principal): Actor {
 }
 
 /** `body` passed through unchanged, each chunk counted into `transfer` (the caller ends it with the outcome). */
-export function counted(body: Readable, transfer: Transfer): Readable {
+export function counted(body: Readable, transfer: Pick<Transfer, 'progress'>): Readable {
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       transfer.progress(chunk.length);

@@ -27,6 +27,9 @@ export function authorizationOf({ adminToken, apiKey }: Credentials): string | u
   return apiKey ? `ApiKey ${apiKey}` : undefined;
 }
 
+/** The signed-in user's `Authorization`, for a request the client does not make itself (a share's peek). */
+export const signedInAuthorization = (): string | undefined => authorizationOf(hooks.credentials());
+
 interface ClientHooks {
   credentials: () => Credentials;
   language: () => string;
@@ -83,6 +86,14 @@ const serverReason = (body: EnvelopeLike | undefined): RequestFailureReason | un
   const data = body?.data as { error?: RequestFailureReason } | undefined;
   return data?.error;
 };
+
+/** Bytes that are not an envelope (a receipt, a CSV): fetched with the credentials (the signed-in user's by default), any failure an error. */
+export async function fetchBytes(path: string, credentials: Credentials = hooks.credentials(), signal?: AbortSignal): Promise<ArrayBuffer> {
+  const authorization = authorizationOf(credentials);
+  const response = await fetch(`${backendBaseUrl()}/api${path}`, { headers: authorization ? { Authorization: authorization } : {}, signal });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
 
 /** The headers of every call: the user's language, and the credentials' `Authorization`. */
 function baseHeaders(credentials: Credentials): Record<string, string> {

@@ -10,8 +10,7 @@ import {
   type ExpenseStatus,
   type UpdateExpenseRequest,
 } from '../../../contract/expenses';
-import { backendBaseUrl } from '../backend-url';
-import { apiRequest, authorizationOf, type Credentials } from './client';
+import { apiRequest, fetchBytes, type Credentials } from './client';
 
 const enc = encodeURIComponent;
 const claimPath = (id: string) => `/expenses/${enc(id)}`;
@@ -62,12 +61,4 @@ export async function exportExpensesCsv(query: ExpenseExportQuery, credentials: 
   const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
   const bytes = await fetchBytes(`/admin/expenses/export.csv${search.size > 0 ? `?${search}` : ''}`, credentials);
   return new Blob([bytes], { type: 'text/csv' });
-}
-
-/** Bytes that are not an envelope (a receipt, a CSV): fetched with the credentials, any failure an error. */
-async function fetchBytes(path: string, credentials: Credentials, signal?: AbortSignal): Promise<ArrayBuffer> {
-  const authorization = authorizationOf(credentials);
-  const response = await fetch(`${backendBaseUrl()}/api${path}`, { headers: authorization ? { Authorization: authorization } : {}, signal });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  return response.arrayBuffer();
 }

@@ -29,6 +29,7 @@ import { SpendNote, ViewGate, type Spend } from './ViewGate';
 /** Only owners edit and delete: visitors never load the dialogs' code. */
 const ConfirmDialog = lazy(() => import('../../components/ConfirmDialog').then((module) => ({ default: module.ConfirmDialog })));
 const FileEditDialog = lazy(() => import('../../components/file-edit/FileEditDialog').then((module) => ({ default: module.FileEditDialog })));
+const AccessLogPanel = lazy(() => import('../../components/access-log/AccessLogPanel'));
 
 type OpenFile = PublicFile & { previewUrl: string; downloadUrl: string };
 const isOpen = (file: PublicFile): file is OpenFile => Boolean(file.previewUrl && file.downloadUrl);
@@ -161,6 +162,7 @@ export default function FileViewPage() {
         <FilePreview file={file} />
       </section>
       <Suspense fallback={null}>
+        {file.canEdit && <AccessLogPanel shares="files" slug={file.slug} />}
         {editing && file.id && (
           <FileEditDialog
             file={{ ...file, id: file.id }}

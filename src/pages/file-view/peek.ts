@@ -1,6 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { readSharePeek, type SharePeek } from '../../../contract/share-peek';
-import { ApiRequestError } from '../../lib/api/client';
+import { ApiRequestError, signedInAuthorization } from '../../lib/api/client';
 import { backendBaseUrl } from '../../lib/backend-url';
 
 /** What a file share's page may show before a view is spent. */
@@ -30,7 +30,12 @@ function filenameIn(disposition: string | null): string | undefined {
 export async function peekFile(slug: string): Promise<FilePeek> {
   let response: Response;
   try {
-    response = await fetch(`${backendBaseUrl()}/api/file-download/${encodeURIComponent(slug)}`, { method: 'HEAD' });
+    // The owner's credentials go along (as with a paste's peek): an owner's own visit stays out of the access log.
+    const authorization = signedInAuthorization();
+    response = await fetch(`${backendBaseUrl()}/api/file-download/${encodeURIComponent(slug)}`, {
+      method: 'HEAD',
+      headers: authorization ? { Authorization: authorization } : {},
+    });
   } catch {
     throw new ApiRequestError('network', 0, t`Network error, please check your connection`);
   }

@@ -29,6 +29,8 @@ import { firstLook, type ShownPaste } from './paste-opening';
 
 /** Only owners edit: visitors never load the dialog's code. */
 const PasteEditDialog = lazy(() => import('../../components/paste-edit/PasteEditDialog').then((m) => ({ default: m.PasteEditDialog })));
+/** Only owners see who opened their share: visitors never load its code. */
+const AccessLogPanel = lazy(() => import('../../components/access-log/AccessLogPanel'));
 
 /** The cipher: its code loads only for an encrypted paste. */
 const loadCipher = () => import('../../lib/crypto/paste-cipher');
@@ -183,6 +185,11 @@ export default function PasteViewPage() {
         </p>
       )}
       <MarkdownView markdown={text} unsafeHtml={paste.contentHtml} className={styles.body} label={t`Shared content`} />
+      {paste.canEdit && (
+        <Suspense fallback={null}>
+          <AccessLogPanel shares="pastes" slug={paste.slug} />
+        </Suspense>
+      )}
       {editing && paste.id && (
         <Suspense fallback={null}>
           <PasteEditDialog

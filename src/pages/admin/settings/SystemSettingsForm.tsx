@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useState, type FormEvent } from 'react';
 import { asRequestFailure } from '../../../../contract/envelope';
+import { MAX_ACCESS_LOG_RETENTION_DAYS } from '../../../../contract/access-log';
 import { WEBDAV_UPLOAD_MODES, type SystemSettings, type WebdavUploadMode } from '../../../../contract/system';
 import { Button } from '../../../components/Button';
 import { Field, fieldStyles } from '../../../components/Field';
@@ -20,6 +21,9 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
   const [categories, setCategories] = useState<string[]>(initial.expense_categories);
   const [stripLocation, setStripLocation] = useState(initial.strip_image_location);
   const [onlineViewers, setOnlineViewers] = useState(initial.online_office_viewers);
+  const [fullAddresses, setFullAddresses] = useState(initial.access_log_full_ip);
+  const [retention, setRetention] = useState(String(initial.access_log_retention_days));
+  const [retentionError, setRetentionError] = useState<string>();
   // The categories are checked from the first save on, then as they change.
   const [checkCategories, setCheckCategories] = useState(false);
   const categoryProblems = checkCategories ? categoryErrors(categories) : [];
@@ -45,8 +49,11 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
     const value = Number(amount);
     const sizeValid = amount.trim() !== '' && Number.isFinite(value) && value > 0;
     setError(sizeValid ? undefined : t`Upload max size must be greater than 0`);
+    const days = Number(retention);
+    const retentionValid = Number.isInteger(days) && days >= 1 && days <= MAX_ACCESS_LOG_RETENTION_DAYS;
+    setRetentionError(retentionValid ? undefined : t`Keep accesses for 1 to ${MAX_ACCESS_LOG_RETENTION_DAYS} whole days`);
     setCheckCategories(true);
-    if (!sizeValid || categoryErrors(categories).some(Boolean)) return;
+    if (!sizeValid || !retentionValid || categoryErrors(categories).some(Boolean)) return;
     setSaving(true);
     try {
       const saved = await updateSystemSettings({
@@ -55,6 +62,8 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
         expense_categories: categoriesToSave(categories),
         strip_image_location: stripLocation,
         online_office_viewers: onlineViewers,
+        access_log_full_ip: fullAddresses,
+        access_log_retention_days: days,
       });
       setCategories(saved.expense_categories);
       toasts.success(t`Settings saved`);
@@ -120,6 +129,31 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
         </label>
         <p className={fieldStyles.hint}>
           {t`Office files, EPUB books and archives are previewed in the browser, with nothing sent elsewhere. The online viewers fetch the file's link from the internet themselves: a third party sees it, and they only work when this server has a public address.`}
+        </p>
+      </div>
+      <Field
+        label={t`Keep share access logs for (days)`}
+        error={retentionError}
+        hint={t`Each view, download and peek of a share is listed on its page for its owner; older ones are removed.`}
+      >
+        <input
+          name="accessLogRetentionDays"
+          type="number"
+          min={1}
+          max={MAX_ACCESS_LOG_RETENTION_DAYS}
+          step={1}
+          inputMode="numeric"
+          value={retention}
+          onChange={(e) => setRetention(e.target.value)}
+        />
+      </Field>
+      <div className={fieldStyles.field}>
+        <label className={fieldStyles.checkbox}>
+          <input type="checkbox" name="accessLogFullIp" checked={fullAddresses} onChange={(e) => setFullAddresses(e.target.checked)} />
+          {t`Keep visitors' full IP addresses in access logs`}
+        </label>
+        <p className={fieldStyles.hint}>
+          {t`Off, a log keeps only the network a visitor came from (IPv4 /24, IPv6 /48), which tells visitors apart without saying who they are.`}
         </p>
       </div>
       <ExpenseCategoriesEditor names={categories} errors={categoryProblems} onChange={setCategories} />

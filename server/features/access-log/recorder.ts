@@ -1,0 +1,146 @@
+import type { AccessKind } from '../../../contract/access-log';
+import type { AppDeps } from '../../context';
+import type { DB } from '../../db/database';
+import type { ShareAccessLogTable } from '../../db/schema';
+import { readSettings } from '../settings/settings';
+import { loggedAddress } from './addresses';
+
+/** How often recorded accesses reach the database. */
+export const ACCESS_FLUSH_MS = 1000;
+
+/** Rows per INSERT: 9 values each stays far below both databases' limits on bound parameters. */
+const ROWS_PER_INSERT = 500;
+
+/** Longer user agents are cut: the log is for telling visitors apart, not for keeping what a client sends. */
+const USER_AGENT_CHARS = 512;
+
+/** Who made a request, as the HTTP side found them (`clientAddress`, the User-Agent header). */
+export interface Visitor {
+  address: string;
+  userAgent: string;
+}
+
+export interface Access {
+  share: { table: 'pastes' | 'files'; id: string };
+  visitor: Visitor;
+  kind: AccessKind;
+  bytes: number;
+  completed: boolean;
+  at: Date;
+}
+
+/**
+ * Accesses of shares, kept in memory and written in one transaction about once a second (at shutdown, and before a
+ * log is read), as view counts are: a read of a share only pushes onto an array. Addresses are cut to their network
+ * when written, under the setting of that moment, and identical accesses of one second share a row (rowsOf). A
+ * crash loses at most the last second; an access of a share deleted before its row is written is dropped with it.
+ */
+export class AccessRecorder {
+  private pending: Access[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deps: Pick<AppDeps, 'db'>,
+    private readonly everyMs = ACCESS_FLUSH_MS,
+  ) {}
+
+  record(access: Access): void {
+    this.pending.push(access);
+    // Timers do not keep the process (or a test run) alive: shutdown flushes.
+    this.timer ??= setTimeout(() => void this.flush(), this.everyMs);
+    this.timer.unref?.();
+  }
+
+  /** Writes what is pending; concurrent calls wait for the same write. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return this.flushing;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing
+      .then(() => writeAccesses(this.deps.db, batch))
+      // A failed write (the database closing under it) loses these rows, not the next ones.
+      .catch((error: unknown) => console.error('Share accesses could not be written:', error));
+    return this.flushing;
+  }
+}
+
+async function writeAccesses(db: DB, batch: Access[]): Promise<void> {
+  const { access_log_full_ip: full } = await readSettings(db);
+  await db.transaction().execute(async (trx) => {
+    const living = new Set<string>();
+    for (const table of ['pastes', 'files'] as const) {
+      const ids = [...new Set(batch.filter((access) => access.share.table === table).map((access) => access.share.id))];
+      if (ids.length === 0) continue;
+      const found = await trx.selectFrom(table).select('id').where('id', 'in', ids).execute();
+      for (const { id } of found) living.add(`${table}:${id}`);
+    }
+    const rows = rowsOf(
+      batch.filter((access) => living.has(`${access.share.table}:${access.share.id}`)),
+      full,
+    );
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      await trx.insertInto('share_access_log').values(rows.slice(start, start + ROWS_PER_INSERT)).execute();
+    }
+  });
+}
+
+type AccessRow = Omit<ShareAccessLogTable, 'id'>;
+
+/**
+ * The rows of a batch: identical accesses (share, kind, address as logged, user agent, outcome) within one second
+ * become one row with their count and bytes summed, at the first one's time. A client reading a share in a loop
+ * costs the database a row a second, not a row a read.
+ */
+function rowsOf(batch: Access[], fullAddress: boolean): AccessRow[] {
+  const rows = new Map<string, AccessRow>();
+  // A batch holds few visitors, many times over: each address is cut once.
+  const addresses = new Map<string, string>();
+  for (const access of batch) {
+    const { address, userAgent } = access.visitor;
+    let ip = addresses.get(address);
+    if (ip === undefined) {
+      ip = loggedAddress(address, fullAddress);
+      addresses.set(address, ip);
+    }
+    const second = Math.floor(access.at.getTime() / 1000);
+    const key = `${access.share.table}\n${access.share.id}\n${access.kind}\n${ip}\n${access.completed}\n${second}\n${userAgent}`;
+    const row = rows.get(key);
+    if (row) {
+      row.count++;
+      row.bytes += access.bytes;
+      continue;
+    }
+    rows.set(key, {
+      paste_id: access.share.table === 'pastes' ? access.share.id : null,
+      file_id: access.share.table === 'files' ? access.share.id : null,
+      at: access.at.toISOString(),
+      ip,
+      user_agent: userAgent.slice(0, USER_AGENT_CHARS),
+      kind: access.kind,
+      bytes: access.bytes,
+      completed: access.completed ? 1 : 0,
+      count: 1,
+    });
+  }
+  return [...rows.values()];
+}
+
+/** A `HEAD` at a share by someone other than its owner: headers told, nothing spent, nothing sent. */
+export function recordPeek(deps: Pick<AppDeps, 'db' | 'now'>, share: Access['share'], visitor: Visitor): void {
+  accessRecorderOf(deps).record({ share, visitor, kind: 'peek', bytes: 0, completed: true, at: deps.now() });
+}
+
+const recorders = new WeakMap<object, AccessRecorder>();
+
+/** The app's access recorder (one per app, so each test app has its own). */
+export function accessRecorderOf(deps: Pick<AppDeps, 'db'>): AccessRecorder {
+  let recorder = recorders.get(deps);
+  if (!recorder) {
+    recorder = new AccessRecorder(deps);
+    recorders.set(deps, recorder);
+  }
+  return recorder;
+}
