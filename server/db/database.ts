@@ -19,6 +19,7 @@ import { remoteStorages } from './migrations/015-remote-storages';
 import { fsIndex } from './migrations/016-fs-index';
 import { shareSearch } from './migrations/017-share-search';
 import { fsIndexNames } from './migrations/018-fs-index-names';
+import { twoFactor } from './migrations/021-two-factor';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '016-fs-index': fsIndex,
   '017-share-search': shareSearch,
   '018-fs-index-names': fsIndexNames,
+  '021-two-factor': twoFactor,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
