@@ -30,6 +30,13 @@ export async function secondStepMethods(db: DB, adminId: string): Promise<Second
   return [...(status.totp ? (['totp'] as const) : []), ...(status.passkeys.length > 0 ? (['passkey'] as const) : []), 'recovery'];
 }
 
+/** Whether the admin has TOTP or a passkey on: two small lookups, for paths that ask on every request (WebDAV). */
+export async function hasSecondFactor(db: DB, adminId: string): Promise<boolean> {
+  const totp = await db.selectFrom('admin_second_factors').select('admin_id').where('admin_id', '=', adminId).where('totp_secret', 'is not', null).executeTakeFirst();
+  if (totp) return true;
+  return Boolean(await db.selectFrom('admin_passkeys').select('id').where('admin_id', '=', adminId).limit(1).executeTakeFirst());
+}
+
 /** Starts TOTP enrolment: a new secret, kept sealed until a first code confirms that the app has it. */
 export async function beginTotp(db: DB, secrets: SecretBox, adminId: string, username: string, now: Date): Promise<TotpSetup | undefined> {
   await ensureSecondFactorRow(db, adminId, now);

@@ -178,6 +178,21 @@ describe('login with a second factor', () => {
   });
 });
 
+describe('WebDAV with the admin password', () => {
+  const t = useTestApp({ perTest: true });
+  const basic = `Basic ${Buffer.from(`${ADMIN_USERNAME}:${ADMIN_PASSWORD}`).toString('base64')}`;
+  const propfind = (ip: string) => t.request('/dav/', { method: 'PROPFIND', headers: { authorization: basic, depth: '0' }, ip });
+
+  it('is refused once the admin has a second factor, as a wrong password is; API keys are unchanged', async () => {
+    expect((await propfind('198.51.100.60')).status).toBe(207);
+    await enrolTotp(t, t.token);
+    expect((await propfind('198.51.100.61')).status).toBe(401);
+    const { key } = await t.createKey(t.token, { mount_permission: true });
+    const withKey = await t.request('/dav/', { method: 'PROPFIND', headers: { authorization: `Basic ${Buffer.from(`${key}:${key}`).toString('base64')}`, depth: '0' } });
+    expect(withKey.status).toBe(207);
+  });
+});
+
 describe('turning two-factor sign-in off', () => {
   const t = useTestApp({ perTest: true });
 
