@@ -175,7 +175,8 @@ describe('login with a second factor', () => {
     for (let i = 0; i < 8; i++) await expectError(await passwordStep(t, `wrong-${i}`, other), 401);
     t.clock.advance(STEP_MS);
     await expectOk(await secondStep(t, await pendingToken(t, other), codeAt(t, secret)), loginResponseSchema);
-  });
+    // Two dozen scrypt checks of a password: seconds on a busy machine.
+  }, 60_000);
 });
 
 describe('WebDAV with the admin password', () => {
