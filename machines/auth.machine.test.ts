@@ -18,6 +18,8 @@ const keyInfo: ApiKeyTestResponse = {
 };
 
 interface Fakes {
+  /** The server has forgotten the pending login by the time a passkey answers. */
+  passkeyGone?: boolean;
   validToken?: string;
   validKey?: string;
   offline?: boolean;
@@ -33,8 +35,20 @@ function start(stored: StoredCredentials, fakes: Fakes = {}) {
     },
     actors: {
       login: fromPromise(async ({ input }) => {
+        if (input.password === 'second-factor-password') {
+          return { username: input.username, secondStep: { pendingToken: 'P1', expiresAt: '2030-01-01T00:05:00.000Z', methods: ['totp', 'passkey', 'recovery'] } };
+        }
         if (input.password !== 'right-password') throw failure(401, 'unauthorized', 'Wrong username or password');
         return { username: input.username, token: 'T1', expiresAt: '2030-01-01T00:00:00.000Z' };
+      }),
+      secondStepCode: fromPromise(async ({ input }) => {
+        if (input.pendingToken !== 'P1') throw { ...failure(401, 'unauthorized', 'Log in again'), data: { field: 'pendingToken' } };
+        if (input.code !== '123456') throw { ...failure(401, 'unauthorized', 'Wrong or already used code'), data: { field: 'code' } };
+        return { username: 'admin', token: 'T2', expiresAt: '2030-01-01T00:00:00.000Z' };
+      }),
+      secondStepPasskey: fromPromise(async ({ input }) => {
+        if (fakes.passkeyGone) throw { ...failure(401, 'unauthorized', 'Log in again'), data: { field: 'pendingToken' } };
+        return { username: 'admin', token: `T-passkey-${input.pendingToken}`, expiresAt: '2030-01-01T00:00:00.000Z' };
       }),
       validateAdminToken: fromPromise(async ({ input }) => {
         if (fakes.offline) throw failure(0, 'network');
@@ -160,5 +174,58 @@ describe('auth machine', () => {
     actor.send({ type: 'auth.credentialsChanged' });
     expect(actor.getSnapshot().matches('anonymous')).toBe(true);
     expect(actor.getSnapshot().context.prompt).toBeUndefined();
+  });
+
+  describe('second step of an admin login', () => {
+    const toSecondStep = async (fakes: Fakes = {}) => {
+      const started = start({}, fakes);
+      started.actor.send({ type: 'auth.login.admin', username: 'admin', password: 'second-factor-password' });
+      const snapshot = await settled(started.actor);
+      expect(snapshot.matches({ anonymous: 'secondStep' })).toBe(true);
+      return started;
+    };
+
+    it('asks for it after the password, with no session until a code is right', async () => {
+      const { actor, persisted } = await toSecondStep();
+      expect(actor.getSnapshot().hasTag('secondStep')).toBe(true);
+      expect(actor.getSnapshot().hasTag('signedIn')).toBe(false);
+      expect(actor.getSnapshot().context.secondStep?.methods).toEqual(['totp', 'passkey', 'recovery']);
+      expect(persisted.some((credentials) => credentials.adminToken)).toBe(false);
+
+      actor.send({ type: 'auth.secondStep.code', code: '000000' });
+      let snapshot = await settled(actor);
+      expect(snapshot.matches({ anonymous: { secondStep: 'waiting' } })).toBe(true);
+      expect(snapshot.context.loginError?.message).toBe('Wrong or already used code');
+
+      actor.send({ type: 'auth.secondStep.code', code: '123456' });
+      snapshot = await settled(actor);
+      expect(snapshot.matches('admin')).toBe(true);
+      expect(snapshot.context.secondStep).toBeUndefined();
+      expect(snapshot.context.loginError).toBeUndefined();
+      expect(persisted.at(-1)).toEqual({ adminToken: 'T2' });
+    });
+
+    it('signs in with a passkey', async () => {
+      const { actor } = await toSecondStep();
+      actor.send({ type: 'auth.secondStep.passkey' });
+      expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+      const snapshot = await settled(actor);
+      expect(snapshot.matches('admin')).toBe(true);
+      expect(snapshot.context.adminToken).toBe('T-passkey-P1');
+    });
+
+    it('goes back to the password when the server forgot the pending login, or when cancelled', async () => {
+      const gone = await toSecondStep({ passkeyGone: true });
+      gone.actor.send({ type: 'auth.secondStep.passkey' });
+      const snapshot = await settled(gone.actor);
+      expect(snapshot.matches({ anonymous: 'idle' })).toBe(true);
+      expect(snapshot.context.loginError?.message).toBe('Log in again');
+      expect(snapshot.context.secondStep).toBeUndefined();
+
+      const cancelled = await toSecondStep();
+      cancelled.actor.send({ type: 'auth.secondStep.cancel' });
+      expect(cancelled.actor.getSnapshot().matches({ anonymous: 'idle' })).toBe(true);
+      expect(cancelled.actor.getSnapshot().context.secondStep).toBeUndefined();
+    });
   });
 });

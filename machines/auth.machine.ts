@@ -1,6 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ApiKeyTestResponse, LoginResponse, Permissions } from '../contract/auth';
 import { asRequestFailure, type RequestFailure } from '../contract/envelope';
+import type { LoginAnswer, SecondStepRequired } from '../contract/two-factor';
 
 /** What is kept in localStorage between visits. */
 export interface StoredCredentials {
@@ -18,11 +19,17 @@ export interface AuthContext extends StoredCredentials {
   loginError?: RequestFailure;
   /** Set when the login prompt should open, with why. */
   prompt?: LoginPromptReason;
+  /** The password was right and the admin has a second factor: what the second step needs. */
+  secondStep?: SecondStepRequired['secondStep'];
 }
 
 export type AuthEvent =
   | { type: 'auth.login.admin'; username: string; password: string }
   | { type: 'auth.login.apiKey'; apiKey: string }
+  /** The second step of an admin login: a TOTP or recovery code, or a passkey. */
+  | { type: 'auth.secondStep.code'; code: string }
+  | { type: 'auth.secondStep.passkey' }
+  | { type: 'auth.secondStep.cancel' }
   | { type: 'auth.logout' }
   /** Entering an admin route: re-check a stored admin token; never blocks navigation. */
   | { type: 'auth.guard' }
@@ -41,6 +48,9 @@ const persistKey = {
 } as const;
 
 const isUnauthorized = (error: unknown) => asRequestFailure(error).status === 401;
+/** The server no longer knows the pending login (it expired, or was used): the password is asked again. */
+const isPendingGone = (error: unknown) =>
+  isUnauthorized(error) && (error as { data?: { field?: unknown } }).data?.field === 'pendingToken';
 
 /**
  * Who the user is: anonymous, an admin (bearer token) or an API-key user. The network calls and the
@@ -54,8 +64,16 @@ export const authMachine = setup({
     input: {} as StoredCredentials,
   },
   actors: {
-    login: fromPromise<LoginResponse, { username: string; password: string }>(async () => {
+    login: fromPromise<LoginAnswer, { username: string; password: string }>(async () => {
       throw new Error('login not provided');
+    }),
+    /** Exchanges the pending token and a TOTP or recovery code for a session. */
+    secondStepCode: fromPromise<LoginResponse, { pendingToken: string; code: string }>(async () => {
+      throw new Error('secondStepCode not provided');
+    }),
+    /** Asks the browser for a passkey assertion and exchanges it, with the pending token, for a session. */
+    secondStepPasskey: fromPromise<LoginResponse, { pendingToken: string }>(async () => {
+      throw new Error('secondStepPasskey not provided');
     }),
     testApiKey: fromPromise<ApiKeyTestResponse, { apiKey: string }>(async () => {
       throw new Error('testApiKey not provided');
@@ -70,6 +88,13 @@ export const authMachine = setup({
     /** Tells the server to drop the token; fire and forget, the local logout does not wait. */
     revokeSession: (_, _params: { token: string }) => {},
     clearLoginError: assign({ loginError: undefined }),
+    rememberLoginError: assign({ loginError: ({ event }) => asRequestFailure((event as { error?: unknown }).error) }),
+    signInAdmin: assign((_, session: LoginResponse) => ({
+      adminToken: session.token,
+      username: session.username,
+      prompt: undefined,
+      secondStep: undefined,
+    })),
     forgetCredentials: assign({
       adminToken: undefined,
       apiKey: undefined,
@@ -87,6 +112,8 @@ export const authMachine = setup({
   guards: {
     hasAdminToken: ({ context }) => Boolean(context.adminToken),
     hasApiKey: ({ context }) => Boolean(context.apiKey),
+    needsSecondStep: ({ event }) => 'secondStep' in (event as unknown as { output: LoginAnswer }).output,
+    pendingGone: ({ event }) => isPendingGone((event as { error?: unknown }).error),
     unauthorized: ({ event }) => isUnauthorized((event as { error?: unknown }).error),
   },
 }).createMachine({
@@ -124,15 +151,59 @@ export const authMachine = setup({
               const { username, password } = event as Extract<AuthEvent, { type: 'auth.login.admin' }>;
               return { username, password };
             },
-            onDone: {
-              target: '#auth.admin',
-              actions: assign({
-                adminToken: ({ event }) => event.output.token,
-                username: ({ event }) => event.output.username,
-                prompt: undefined,
-              }),
-            },
+            onDone: [
+              {
+                guard: 'needsSecondStep',
+                target: 'secondStep',
+                actions: assign({ secondStep: ({ event }) => (event.output as SecondStepRequired).secondStep }),
+              },
+              { target: '#auth.admin', actions: { type: 'signInAdmin', params: ({ event }) => event.output as LoginResponse } },
+            ],
             onError: { target: 'idle', actions: assign({ loginError: ({ event }) => asRequestFailure(event.error) }) },
+          },
+        },
+        /** The password was right; a session needs a TOTP or recovery code, or a passkey. */
+        secondStep: {
+          tags: ['secondStep'],
+          initial: 'waiting',
+          exit: assign({ secondStep: undefined }),
+          on: { 'auth.secondStep.cancel': { target: 'idle', actions: 'clearLoginError' } },
+          states: {
+            waiting: {
+              on: {
+                'auth.secondStep.code': 'checkingCode',
+                'auth.secondStep.passkey': 'checkingPasskey',
+              },
+            },
+            checkingCode: {
+              tags: ['busy'],
+              entry: 'clearLoginError',
+              invoke: {
+                src: 'secondStepCode',
+                input: ({ context, event }) => ({
+                  pendingToken: context.secondStep?.pendingToken ?? '',
+                  code: (event as Extract<AuthEvent, { type: 'auth.secondStep.code' }>).code,
+                }),
+                onDone: { target: '#auth.admin', actions: { type: 'signInAdmin', params: ({ event }) => event.output } },
+                onError: [
+                  { guard: 'pendingGone', target: '#auth.anonymous.idle', actions: 'rememberLoginError' },
+                  { target: 'waiting', actions: 'rememberLoginError' },
+                ],
+              },
+            },
+            checkingPasskey: {
+              tags: ['busy'],
+              entry: 'clearLoginError',
+              invoke: {
+                src: 'secondStepPasskey',
+                input: ({ context }) => ({ pendingToken: context.secondStep?.pendingToken ?? '' }),
+                onDone: { target: '#auth.admin', actions: { type: 'signInAdmin', params: ({ event }) => event.output } },
+                onError: [
+                  { guard: 'pendingGone', target: '#auth.anonymous.idle', actions: 'rememberLoginError' },
+                  { target: 'waiting', actions: 'rememberLoginError' },
+                ],
+              },
+            },
           },
         },
         loggingInApiKey: {

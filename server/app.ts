@@ -20,6 +20,7 @@ import { accessLogRoutes } from './features/access-log/routes';
 import { apiKeyRoutes } from './features/auth/key-routes';
 import { webhookRoutes } from './features/webhooks/routes';
 import { authRoutes } from './features/auth/routes';
+import { twoFactorRoutes } from './features/two-factor/routes';
 import { fileShareRoutes } from './features/file-shares/visitor-routes';
 import { fileRoutes } from './features/file-shares/manage-routes';
 import { expenseRoutes } from './features/expenses/routes';
@@ -56,6 +57,7 @@ export function createApp(deps: AppDeps) {
 
   const api = new Hono<AppEnv>();
   api.route('/', authRoutes(deps, limiter));
+  api.route('/admin/two-factor', twoFactorRoutes(deps, limiter));
   api.route('/', systemRoutes(deps));
   api.route('/admin/api-keys', apiKeyRoutes(deps));
   api.route('/admin/webhooks', webhookRoutes(deps));

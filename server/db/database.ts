@@ -21,6 +21,7 @@ import { shareSearch } from './migrations/017-share-search';
 import { fsIndexNames } from './migrations/018-fs-index-names';
 import { accessLog } from './migrations/019-access-log';
 import { webhooks } from './migrations/020-webhooks';
+import { twoFactor } from './migrations/021-two-factor';
 import { fileRequestSentNames } from './migrations/022-file-request-sent-names';
 import type { Database } from './schema';
 
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '018-fs-index-names': fsIndexNames,
   '019-access-log': accessLog,
   '020-webhooks': webhooks,
+  '021-two-factor': twoFactor,
   '022-file-request-sent-names': fileRequestSentNames,
 };
 

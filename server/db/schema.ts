@@ -26,6 +26,55 @@ export interface AdminTokensTable {
   created_at: string;
 }
 
+/** The admin's second factor (021-two-factor); TOTP secrets sealed with the SecretBox. */
+export interface AdminSecondFactorsTable {
+  admin_id: string;
+  totp_secret: string | null;
+  /** A secret shown for enrolment, not yet confirmed with a first code. */
+  totp_pending_secret: string | null;
+  /** The TOTP time step of the last code accepted: that code and older ones are refused. */
+  totp_last_step: number | null;
+  totp_enabled_at: string | null;
+  /** The challenge of a passkey registration in progress. */
+  passkey_challenge: string | null;
+  passkey_challenge_expires_at: string | null;
+  updated_at: string;
+}
+
+export interface AdminRecoveryCodesTable {
+  admin_id: string;
+  /** HMAC-SHA256 (base64url) of the normalised code under the SecretBox's `recovery-code` key. */
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface AdminPasskeysTable {
+  /** The WebAuthn credential id, base64url. */
+  id: string;
+  admin_id: string;
+  name: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A login whose password was right, waiting for its second step; known by the SHA-256 of its token. */
+export interface AdminPendingLoginsTable {
+  token_hash: string;
+  admin_id: string;
+  /** The login rate limit's key of the password step, which the second step counts against too. */
+  limit_key: string;
+  /** The challenge of a passkey assertion asked for. */
+  challenge: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface ApiKeysTable {
   id: string;
   name: string;
@@ -500,6 +549,10 @@ export interface ShareAccessLogTable {
 export interface Database {
   admins: AdminsTable;
   admin_tokens: AdminTokensTable;
+  admin_second_factors: AdminSecondFactorsTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  admin_passkeys: AdminPasskeysTable;
+  admin_pending_logins: AdminPendingLoginsTable;
   api_keys: ApiKeysTable;
   pastes: PastesTable;
   storage_configs: StorageConfigsTable;

@@ -1,7 +1,8 @@
 import { createActor, fromCallback, fromPromise, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
 import { authMachine, type StoredCredentials } from '../../machines/auth.machine';
 import { themeMachine, type ThemeEvent } from '../../machines/theme.machine';
-import { login, logout, testApiKey, validateAdminToken } from '../lib/api/auth';
+import { login, logout, secondStepCode, testApiKey, validateAdminToken } from '../lib/api/auth';
+import { secondStepPasskey } from '../lib/api/two-factor';
 import { whenSettled } from '../lib/idle';
 import { localStore, STORAGE_KEYS } from '../lib/storage';
 import { createPwaActors } from './pwa-actors';
@@ -56,6 +57,8 @@ export function createAppActors(inspect?: ActorOptions<AnyActorLogic>['inspect']
       },
       actors: {
         login: fromPromise(({ input }) => login(input)),
+        secondStepCode: fromPromise(({ input }) => secondStepCode(input)),
+        secondStepPasskey: fromPromise(({ input }) => secondStepPasskey(input)),
         testApiKey: fromPromise(({ input }) => testApiKey(input.apiKey)),
         validateAdminToken: fromPromise(({ input }) => validateAdminToken(input.token)),
       },

@@ -13,6 +13,8 @@ export function useAuth() {
     permissions: snapshot.context.permissions,
     basicPath: snapshot.context.basicPath,
     loginError: snapshot.context.loginError,
+    /** Set while a login waits for its second step. */
+    secondStep: snapshot.context.secondStep,
     prompt: snapshot.context.prompt,
     hasAdminToken: Boolean(snapshot.context.adminToken),
     send: auth.send,

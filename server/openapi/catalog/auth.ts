@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { apiKeyListSchema, apiKeySchema, createdApiKeySchema } from '../../../contract/api-keys';
 import { adminCheckResponseSchema, apiKeyTestResponseSchema, loginResponseSchema } from '../../../contract/auth';
+import {
+  enrolledSchema,
+  loginAnswerSchema,
+  recoveryCodesSchema,
+  totpSetupSchema,
+  twoFactorStatusSchema,
+  webAuthnOptionsSchema,
+} from '../../../contract/two-factor';
 import type { RouteDocs, Tag } from './types';
 
 const tag: Tag = 'Auth and keys';
@@ -9,9 +17,77 @@ export const authDocs: RouteDocs = {
   'POST /api/admin/login': {
     tag,
     summary: 'Log in as the admin',
-    description: 'Answers a bearer token valid 24 h: send it as `Authorization: Bearer <token>`. Rate limited per address and name.',
+    description:
+      'Answers a bearer token valid 24 h: send it as `Authorization: Bearer <token>`. Rate limited per address and name. ' +
+      'When the admin has a second factor, it answers `secondStep` instead: a pending token (5 minutes, not a session) ' +
+      'and the methods to finish with at `/api/admin/login/second-step` or `/api/admin/login/passkey`.',
+    data: loginAnswerSchema,
+    errors: [401, 429],
+  },
+  'POST /api/admin/login/second-step': {
+    tag,
+    summary: 'Finish a login with a TOTP code or a recovery code',
+    description:
+      'Six digits are a TOTP code (refused when already used), anything else a recovery code (good once). Counts ' +
+      'against the same rate limit as the password.',
     data: loginResponseSchema,
     errors: [401, 429],
+  },
+  'POST /api/admin/login/passkey-options': {
+    tag,
+    summary: 'WebAuthn options for finishing a login with a passkey',
+    data: webAuthnOptionsSchema,
+    errors: [401],
+  },
+  'POST /api/admin/login/passkey': {
+    tag,
+    summary: 'Finish a login with a passkey assertion',
+    data: loginResponseSchema,
+    errors: [401, 429],
+  },
+  'GET /api/admin/two-factor': { tag, summary: 'The admin\'s second factors', data: twoFactorStatusSchema },
+  'POST /api/admin/two-factor/totp/setup': {
+    tag,
+    summary: 'Start setting up an authenticator app',
+    description: 'A new secret and its `otpauth://` URI; TOTP is on only once `totp/confirm` gets a code of it.',
+    data: totpSetupSchema,
+    errors: [409],
+  },
+  'POST /api/admin/two-factor/totp/confirm': {
+    tag,
+    summary: 'Turn the authenticator app on with a first code',
+    description: 'Answers 10 recovery codes, once, when this is the first second factor.',
+    data: enrolledSchema,
+  },
+  'POST /api/admin/two-factor/recovery-codes': {
+    tag,
+    summary: 'Replace the recovery codes',
+    description: 'Answers 10 new codes, once; the old ones stop working.',
+    data: recoveryCodesSchema,
+    errors: [409],
+  },
+  'POST /api/admin/two-factor/passkeys/options': { tag, summary: 'WebAuthn options for adding a passkey', data: webAuthnOptionsSchema },
+  'POST /api/admin/two-factor/passkeys': {
+    tag,
+    summary: 'Add a passkey',
+    description: 'Answers 10 recovery codes, once, when this is the first second factor.',
+    data: enrolledSchema,
+    ok: [201],
+  },
+  'PATCH /api/admin/two-factor/passkeys/:id': { tag, summary: 'Rename a passkey', data: v.null(), errors: [404] },
+  'DELETE /api/admin/two-factor/passkeys/:id': {
+    tag,
+    summary: 'Remove a passkey',
+    description: 'The last second factor cannot be removed this way (409): turn two-factor sign-in off instead.',
+    data: v.null(),
+    errors: [404, 409],
+  },
+  'POST /api/admin/two-factor/disable': {
+    tag,
+    summary: 'Turn two-factor sign-in off',
+    description: 'Needs the password and a TOTP or recovery code; removes TOTP, recovery codes and passkeys.',
+    data: v.null(),
+    errors: [401, 409, 429],
   },
   'POST /api/admin/logout': { tag, summary: 'Revoke this token', data: v.null() },
   'GET /api/admin/check': { tag, summary: 'Is this bearer token valid?', data: adminCheckResponseSchema },

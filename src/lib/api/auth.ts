@@ -7,14 +7,24 @@ import {
   type ChangePasswordRequest,
   type LoginRequest,
 } from '../../../contract/auth';
+import { loginAnswerSchema } from '../../../contract/two-factor';
 import { apiRequest } from './client';
 
+/** The password step: a session, or (the admin has a second factor) what the second step needs. */
 export const login = (body: LoginRequest) =>
   apiRequest('/admin/login', {
     method: 'POST',
     body,
-    schema: loginResponseSchema,
+    schema: loginAnswerSchema,
     ownUnauthorizedMessage: t`Wrong username or password`,
+  });
+
+export const secondStepCode = (body: { pendingToken: string; code: string }) =>
+  apiRequest('/admin/login/second-step', {
+    method: 'POST',
+    body,
+    schema: loginResponseSchema,
+    ownUnauthorizedMessage: t`Wrong or already used code`,
   });
 
 /** Fire and forget: the local logout never waits for the server. */

@@ -5,6 +5,7 @@ import { getSystemSettings } from '../../../lib/api/system';
 import { useResource } from '../../../lib/use-resource';
 import { AccountForm } from './AccountForm';
 import { SystemSettingsForm } from './SystemSettingsForm';
+import { TwoFactorSettings } from './two-factor/TwoFactorSettings';
 import styles from './Settings.module.css';
 
 export default function SettingsModule({ title }: { title: string }) {
@@ -22,6 +23,10 @@ export default function SettingsModule({ title }: { title: string }) {
         <div className={styles.card}>
           <h3>{t`Admin account`}</h3>
           <AccountForm />
+        </div>
+        <div className={styles.card}>
+          <h3>{t`Two-factor sign-in`}</h3>
+          <TwoFactorSettings />
         </div>
       </div>
     </section>
