@@ -7,6 +7,7 @@ import { sweepExpiredNames } from './fs/name-reservations';
 import { sweepStagedRemoteUploads } from './storages/remote-staging';
 import { moveSharesIntoArea } from './storages/share-area';
 import { sweepTransfers } from './transfers/records';
+import { log } from '../observability/log';
 
 /**
  * Removes abandoned pending uploads (see isStale in file-uploads.ts) with whatever reached storage: the object of a single PUT, the
@@ -53,7 +54,7 @@ export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
 /** Runs the sweep every few minutes; returns the stop function. */
 export function startUploadSweeper(deps: AppDeps, everyMs = SWEEP_EVERY_MS): () => void {
   const timer = setInterval(() => {
-    sweepAsLeader(deps, everyMs).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
+    sweepAsLeader(deps, everyMs).catch((error: unknown) => log.error({ err: error }, 'Sweeping stale uploads failed'));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

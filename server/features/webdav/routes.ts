@@ -25,7 +25,7 @@ export function davRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
       handle = await loaded();
     } catch (error) {
       // WebDAV answers never carry the API's JSON envelope: a client gets a bare 503 and may retry.
-      console.error(`[${c.req.method} ${c.req.path}] WebDAV could not be loaded`, error);
+      c.get('log').error({ err: error }, 'WebDAV could not be loaded');
       return new Response(null, { status: 503 });
     }
     return handle(c);

@@ -61,7 +61,7 @@ function failure(c: Context<AppEnv>, error: unknown): Response {
   if (error instanceof ApiError) return new Response(null, { status: statusOf(error) });
   // A client that went away mid-request (a stopped PUT) is not a fault of ours; what it sent was cleaned up.
   if (c.req.raw.signal.aborted) return new Response(null, { status: 400 });
-  console.error(`[${c.req.method} ${c.req.path}]`, error);
+  c.get('log').error({ err: error }, `WebDAV ${c.req.method} failed`);
   return new Response(null, { status: 500 });
 }
 
