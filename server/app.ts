@@ -18,7 +18,7 @@ import { securityHeaders } from './middleware/security-headers';
 import { log } from './observability/log';
 import { metricsEnabled, metricsOf } from './observability/metrics';
 import { metricsRoutes } from './observability/metrics-routes';
-import { requestLog } from './observability/request-log';
+import { requestLog, requestLogger } from './observability/request-log';
 import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './openapi/docs-routes';
 import { apiKeyRoutes } from './features/auth/key-routes';
@@ -104,8 +104,7 @@ export function createApp(deps: AppDeps) {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof HTTPException && error.status === 400) apiError = new ApiError(400, 'invalid_json', {}, { field: 'body', issue: 'invalid_json' });
     else {
-      // The request's own logger (its id); a failure before the first middleware ran has only the app's.
-      (c.get('log') ?? deps.log ?? log).error({ err: error }, `${c.req.method} ${routePath(c)} failed`);
+      requestLogger(c).error({ err: error }, `${c.req.method} ${routePath(c)} failed`);
       apiError = new ApiError(500, 'internal');
     }
     const body: Envelope<ErrorData> = {

@@ -41,8 +41,9 @@ export interface AppEnv {
     principal: Principal;
     credentialProblem: CredentialProblem;
     lang: Lang;
-    /** The request's logger: every line carries its `reqId` (server/observability/request-log.ts). */
+    /** The app's logger and the request's id: `requestLogger(c)` (server/observability/request-log.ts) stamps it. */
     log: Logger;
+    requestId: string;
   };
 }
 

@@ -4,27 +4,17 @@ import type { LogLevel } from './log-levels';
 export type { Logger };
 
 /**
- * Fields censored wherever they appear in a logged object, one level deep: credentials and request headers that
- * carry them, and a share's content. The request line logs none of them; this catches an object logged whole.
+ * Fields censored in a logged object: credentials, the request headers that carry them, and a share's content. The
+ * request line logs none of them; this catches an object logged whole. Exact paths, no wildcards: pino compiles
+ * them into plain property checks, which cost every line next to nothing.
  */
-const REDACTED = [
-  'authorization',
-  'cookie',
-  'password',
-  'token',
-  'secret',
-  'content',
-  '*.authorization',
-  '*.cookie',
-  '*["set-cookie"]',
-  '*["x-api-key"]',
-  '*.password',
-  '*.token',
-  '*.secret',
-  '*.content',
-  'req.headers.authorization',
-  'req.headers.cookie',
-];
+const REDACTED = ['password', 'token', 'secret', 'content', 'authorization', 'cookie'].flatMap((field) => [
+  field,
+  `headers.${field}`,
+  `req.headers.${field}`,
+  `res.headers.${field}`,
+  `body.${field}`,
+]).concat(['req.headers["x-api-key"]', 'res.headers["set-cookie"]', 'headers["set-cookie"]']);
 
 /** Signed URLs and tokens in an error's text: logs keep the URL without them. */
 const SECRET_QUERY = /([?&](?:X-Amz-[A-Za-z-]+|sig|signature|token|exp)=)[^&\s'"]+/gi;
