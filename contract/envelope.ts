@@ -15,6 +15,7 @@ export const ERROR_REASONS = [
   'gone',
   'too_large',
   'rate_limited',
+  'unavailable',
   'internal',
 ] as const;
 export type ErrorReason = (typeof ERROR_REASONS)[number];

@@ -47,5 +47,12 @@ export const maxUploadSizeSchema = v.object({ max_upload_size: v.number() });
 /** What the upload page starts from: `GET /api/system/upload-defaults`. */
 export const uploadDefaultsSchema = v.object({ strip_image_location: v.boolean() });
 export const healthSchema = v.object({ status: v.literal('ok') });
+
+/** One readiness check: passed, failed, or nothing to check (no default storage configured yet). */
+export const readinessCheckSchema = v.picklist(['ok', 'failed', 'none']);
+export const readinessChecksSchema = v.object({ database: readinessCheckSchema, storage: readinessCheckSchema });
+export type ReadinessChecks = v.InferOutput<typeof readinessChecksSchema>;
+/** `GET /api/health/ready` when every check passed; a 503 carries `draining`, and `checks` unless draining. */
+export const readinessSchema = v.object({ status: v.literal('ready'), checks: readinessChecksSchema });
 export const versionSchema = v.object({ version: v.string(), commit: v.optional(v.string()) });
 export type VersionInfo = v.InferOutput<typeof versionSchema>;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import type { Envelope, ErrorData } from '../contract/envelope';
 import type { AppDeps, AppEnv } from './context';
 import { LOCAL_STORAGE_PREFIX } from './storage/local-urls';
@@ -14,6 +15,10 @@ import { LoginRateLimiter } from './features/auth/login-rate-limit';
 import { compressJson } from './middleware/compression';
 import { cors } from './middleware/cors';
 import { securityHeaders } from './middleware/security-headers';
+import { log } from './observability/log';
+import { metricsEnabled, metricsOf } from './observability/metrics';
+import { metricsRoutes } from './observability/metrics-routes';
+import { requestLog, requestLogger } from './observability/request-log';
 import { mountSpa } from './static/spa';
 import { apiDocsRoutes } from './openapi/docs-routes';
 import { accessLogRoutes } from './features/access-log/routes';
@@ -45,6 +50,7 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   const limiter = new LoginRateLimiter(deps.db, deps.now);
 
+  app.use('*', requestLog(deps.log ?? log, metricsEnabled(deps) ? metricsOf(deps) : undefined));
   app.use('*', securityHeaders(deps.db));
   app.use('/api/*', cors(deps.config.corsOrigins));
   app.use('/api/*', async (c, next) => {
@@ -95,6 +101,7 @@ export function createApp(deps: AppDeps) {
   app.route('/', davRoutes(deps, limiter));
   // CloudPaste's face: the same API again under a prefix, its answers in CloudPaste's shapes.
   app.route(CLOUDPASTE_PREFIX, cloudpasteCompatRoutes((request, env) => app.fetch(request, env)));
+  app.route('/', metricsRoutes(deps));
 
   app.all('/api/*', () => {
     throw new ApiError(404, 'not_found');
@@ -106,7 +113,7 @@ export function createApp(deps: AppDeps) {
     if (error instanceof ApiError) apiError = error;
     else if (error instanceof HTTPException && error.status === 400) apiError = new ApiError(400, 'invalid_json', {}, { field: 'body', issue: 'invalid_json' });
     else {
-      console.error(`[${c.req.method} ${c.req.path}]`, error);
+      requestLogger(c).error({ err: error }, `${c.req.method} ${routePath(c)} failed`);
       apiError = new ApiError(500, 'internal');
     }
     const body: Envelope<ErrorData> = {

@@ -31,6 +31,10 @@ describe('readConfig', () => {
       sharedDataDir: false,
       corsOrigins: [],
       jobLeaseSeconds: 30,
+      logLevel: 'info',
+      metricsToken: undefined,
+      metricsPort: undefined,
+      shutdownGraceMs: 30_000,
     });
   });
 
@@ -48,6 +52,10 @@ describe('readConfig', () => {
       TRUST_PROXY: '1',
       ADMIN_TOKEN_TTL_HOURS: '48',
       JOB_LEASE_SECONDS: '5',
+      LOG_LEVEL: 'Debug',
+      METRICS_TOKEN: 'a metrics token of some length',
+      METRICS_PORT: '9464',
+      SHUTDOWN_GRACE_MS: '500',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -61,7 +69,25 @@ describe('readConfig', () => {
       trustProxy: true,
       adminTokenTtlHours: 48,
       jobLeaseSeconds: 5,
+      logLevel: 'debug',
+      metricsToken: 'a metrics token of some length',
+      metricsPort: 9464,
+      shutdownGraceMs: 500,
     });
+  });
+
+  it.each([
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ METRICS_PORT: '0' }, 'METRICS_PORT must be a whole number from 1 to 65535'],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS must be a whole number from 0 to 3600000'],
+  ])('rejects %j', (env, problem) => {
+    expect(problemWith(env)).toContain(problem);
+  });
+
+  it('rejects a short METRICS_TOKEN without echoing it', () => {
+    const problem = problemWith({ METRICS_TOKEN: 'guessable' });
+    expect(problem).toContain('METRICS_TOKEN must be at least 16 characters');
+    expect(problem).not.toContain('guessable');
   });
 
   it('does not read process.env when given an environment', () => {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { LOG_LEVELS, type LogLevel } from './observability/log-levels';
 
 export interface ServerConfig {
   port: number;
@@ -31,6 +32,14 @@ export interface ServerConfig {
    * long (server/features/search/indexer.ts). Default 30.
    */
   jobLeaseSeconds: number;
+  /** `LOG_LEVEL`: the least severe level written (server/observability/log.ts). Default info. */
+  logLevel: LogLevel;
+  /** `METRICS_TOKEN`: the bearer token `GET /metrics` asks for; undefined: no token opens it. Never log it. */
+  metricsToken: string | undefined;
+  /** `METRICS_PORT`: a port of its own serving only `/metrics`, without a token; undefined: none. */
+  metricsPort: number | undefined;
+  /** `SHUTDOWN_GRACE_MS`: how long a SIGTERM waits for requests in flight before closing their connections. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -75,6 +84,13 @@ export function readConfig(env: Env = process.env): ServerConfig {
     );
   }
   const corsOrigins = originList(env, 'CORS_ORIGINS', problems);
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  // Named, never echoed: the value is a secret.
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  const metricsPort = env.METRICS_PORT?.trim() ? integerIn(env, 'METRICS_PORT', 0, 1, 65535, problems) : undefined;
+  const shutdownGraceMs = integerIn(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000, problems);
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
@@ -94,6 +110,10 @@ export function readConfig(env: Env = process.env): ServerConfig {
     sharedDataDir,
     corsOrigins,
     jobLeaseSeconds,
+    logLevel,
+    metricsToken,
+    metricsPort,
+    shutdownGraceMs,
   };
 }
 

@@ -3,6 +3,7 @@ import type { ServerConfig } from './config';
 import type { DB } from './db/database';
 import type { Lang } from './i18n/messages';
 import type { FetchPolicy } from './net/safe-fetch';
+import type { Logger } from './observability/log';
 import type { SecretBox } from './security/secret-box';
 import type { StorageConfigRow } from './storage/registry';
 import type { RemoteFileSystem } from './storage/remote/remote-fs';
@@ -31,6 +32,8 @@ export interface AppDeps {
    * in memory, for the routes over the remote driver). Absent: the protocol's (server/storage/remote/protocols.ts).
    */
   remoteFileSystemOf?: (config: StorageConfigRow) => RemoteFileSystem;
+  /** Where the app's request lines and errors go; absent: the process's logger (server/observability/log.ts). */
+  log?: Logger;
 }
 
 export interface AppEnv {
@@ -38,6 +41,9 @@ export interface AppEnv {
     principal: Principal;
     credentialProblem: CredentialProblem;
     lang: Lang;
+    /** The app's logger and the request's id: `requestLogger(c)` (server/observability/request-log.ts) stamps it. */
+    log: Logger;
+    requestId: string;
   };
 }
 

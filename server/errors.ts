@@ -13,6 +13,7 @@ const REASON_BY_STATUS: Record<number, ErrorReason> = {
   410: 'gone',
   413: 'too_large',
   429: 'rate_limited',
+  503: 'unavailable',
 };
 
 /** An expected failure: becomes one envelope with a translated message and the status as `code`. */

@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import { CurrentSchemaPostgresDialect } from './pg-introspector';
 import type { Database } from './schema';
+import { log } from '../observability/log';
 
 /**
  * Everything that differs between SQLite (the default) and PostgreSQL (`DATABASE_URL`) lives here; the rest of the
@@ -100,10 +101,21 @@ export function connectPostgres(url: string): Kysely<Database> {
     const pool = new pg.Pool({ connectionString: url, types });
     // An idle connection dropped by the server (restart, failover) must not bring the process down; the next query
     // opens a new one. The message names no credentials.
-    pool.on('error', (error) => console.error('PostgreSQL connection lost:', error.message));
+    pool.on('error', (error) => log.error(`PostgreSQL connection lost: ${error.message}`));
+    postgresPools.set(db, pool);
     return pool;
   };
-  return new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: openPool }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: openPool }) });
+  return db;
+}
+
+/** The pool under each database connectPostgres opened, once its first query opened it. */
+const postgresPools = new WeakMap<AnyDb, { totalCount: number; idleCount: number; waitingCount: number }>();
+
+/** The PostgreSQL pool's connections (all, idle) and the queries waiting for one; undefined on SQLite or before use. */
+export function postgresPoolStats(db: AnyDb): { total: number; idle: number; waiting: number } | undefined {
+  const pool = postgresPools.get(db);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 /**

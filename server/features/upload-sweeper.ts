@@ -8,6 +8,7 @@ import { sweepStagedRemoteUploads } from './storages/remote-staging';
 import { moveSharesIntoArea } from './storages/share-area';
 import { sweepTransfers } from './transfers/records';
 import { sweepAccessLog } from './access-log/records';
+import { log } from '../observability/log';
 
 /**
  * Removes abandoned pending uploads (see isStale in file-uploads.ts) with whatever reached storage: the object of a single PUT, the
@@ -56,7 +57,7 @@ export async function sweepAsLeader(deps: AppDeps, everyMs = SWEEP_EVERY_MS) {
 /** Runs the sweep every few minutes; returns the stop function. */
 export function startUploadSweeper(deps: AppDeps, everyMs = SWEEP_EVERY_MS): () => void {
   const timer = setInterval(() => {
-    sweepAsLeader(deps, everyMs).catch((error: unknown) => console.error('Sweeping stale uploads failed:', error));
+    sweepAsLeader(deps, everyMs).catch((error: unknown) => log.error({ err: error }, 'Sweeping stale uploads failed'));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

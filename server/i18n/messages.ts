@@ -20,6 +20,12 @@ export const messages = {
   invalid_input: { en: 'Invalid value for {field}: {issue}', zh: '{field} 的值无效：{issue}' },
   invalid_json: { en: 'The request body is not valid JSON', zh: '请求体不是有效的 JSON' },
   unauthorized: { en: 'Unauthorised, please log in', zh: '未授权，请登录' },
+  metrics_token_required: {
+    en: 'The metrics need the server\'s METRICS_TOKEN as a bearer token',
+    zh: '指标需要以服务器的 METRICS_TOKEN 作为 Bearer 令牌',
+  },
+  not_ready: { en: 'The server is not ready: a check failed', zh: '服务器尚未就绪：有检查未通过' },
+  shutting_down: { en: 'The server is shutting down', zh: '服务器正在停止' },
   invalid_credentials: { en: 'Wrong username or password', zh: '用户名或密码错误' },
   token_expired: { en: 'Admin session expired, please log in again', zh: '管理员会话已过期，请重新登录' },
   api_key_invalid: { en: 'API key invalid or expired', zh: 'API 密钥无效或已过期' },

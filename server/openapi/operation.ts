@@ -20,6 +20,7 @@ export const ERROR_RESPONSES: Record<ErrorStatus, { name: string; description: s
   416: { name: 'RangeNotSatisfiable', description: 'The `Range` asked for lies outside the object (no body).', empty: true },
   422: { name: 'Unreadable', description: 'The file could not be decoded (corrupt, hostile, or too slow to decode).' },
   429: { name: 'RateLimited', description: 'Too many attempts: `data.retryAfterMinutes`.' },
+  503: { name: 'Unavailable', description: 'Not ready: `data.checks` says which check failed, `data.draining` whether the server is stopping.' },
 };
 
 const SUCCESS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Done, with some failures (see `data`)', 204: 'No content' };

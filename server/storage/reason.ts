@@ -1,4 +1,5 @@
 import type { MessageRef } from '../i18n/messages';
+import { log, withoutSecrets } from '../observability/log';
 
 /**
  * Why a storage or system call failed, as far as a client may know. The error itself (its message can hold the
@@ -73,9 +74,6 @@ export function failureReasonOf(error: unknown): FailureReason {
   return 'unknown';
 }
 
-/** Signed URLs and tokens in an error's text: the log keeps the URL without them. */
-const SECRET_QUERY = /([?&](?:X-Amz-[A-Za-z-]+|sig|signature|token|exp)=)[^&\s'"]+/gi;
-
 /** The whole story of an error, for the server's log only: names, codes, messages and causes, secrets cut out. */
 export function describeError(error: unknown): string {
   const parts: string[] = [];
@@ -91,7 +89,7 @@ export function describeError(error: unknown): string {
     parts.push(`${name}: ${e.message}${status ? ` [HTTP ${status}]` : ''}`);
     current = e.cause;
   }
-  return parts.join(' <- ').replace(SECRET_QUERY, '$1…').slice(0, 2000);
+  return withoutSecrets(parts.join(' <- ')).slice(0, 2000);
 }
 
 /**
@@ -100,6 +98,6 @@ export function describeError(error: unknown): string {
  */
 export function reasonOf(error: unknown): MessageRef & { reason: FailureReason } {
   const reason = failureReasonOf(error);
-  console.warn(`Storage failure (${reason}): ${describeError(error)}`);
+  log.warn(`Storage failure (${reason}): ${describeError(error)}`);
   return { messageKey: `reason_${reason}`, reason };
 }

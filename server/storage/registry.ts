@@ -9,6 +9,7 @@ import { createRemoteDriver, isRemoteDriver, type RemoteStorageDriver } from './
 import { remoteFileSystemOf } from './remote/protocols';
 import type { AddressOf } from './remote/remote-fs';
 import { createS3Driver } from './s3';
+import { log } from '../observability/log';
 
 export type StorageConfigRow = Selectable<StorageConfigsTable>;
 
@@ -58,7 +59,7 @@ export function forgetDriver(deps: AppDeps, configId: string): void {
 
 /** A remote driver holds pooled connections: they go with it (a request still using them fails). */
 function closeQuietly(driver: StorageDriver) {
-  if (isRemoteDriver(driver)) driver.close().catch((error: unknown) => console.warn('Closing a storage connection failed:', error));
+  if (isRemoteDriver(driver)) driver.close().catch((error: unknown) => log.warn({ err: error }, 'Closing a storage connection failed'));
 }
 
 /**

@@ -43,9 +43,13 @@ export async function startServer(extraEnv: Record<string, string> = {}, keptDat
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
+      // The start-up line is JSON: the URL ends at its closing quote.
+      const match = /running at (http:\/\/[^\s"]+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
+        // From now on the server's log lines are read and dropped: a pipe nobody reads would block its writes.
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
         resolve(match[1].replace('localhost', '127.0.0.1'));
       }
     };

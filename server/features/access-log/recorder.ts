@@ -4,6 +4,7 @@ import type { DB } from '../../db/database';
 import type { ShareAccessLogTable } from '../../db/schema';
 import { readSettings } from '../settings/settings';
 import { loggedAddress } from './addresses';
+import { log } from '../../observability/log';
 
 /** How often recorded accesses reach the database. */
 export const ACCESS_FLUSH_MS = 1000;
@@ -62,7 +63,7 @@ export class AccessRecorder {
     this.flushing = this.flushing
       .then(() => writeAccesses(this.deps.db, batch))
       // A failed write (the database closing under it) loses these rows, not the next ones.
-      .catch((error: unknown) => console.error('Share accesses could not be written:', error));
+      .catch((error: unknown) => log.error({ err: error }, 'Share accesses could not be written'));
     return this.flushing;
   }
 }

@@ -3,6 +3,7 @@ import type { WebhookEvent } from '../../../contract/webhooks';
 import type { AppDeps } from '../../context';
 import { writeToOutbox, type OutgoingEvent } from '../webhooks/outbox';
 import { deliveryOf } from '../webhooks/delivery';
+import { log } from '../../observability/log';
 
 /** How often queued events reach the outbox, as view counts reach their rows (shares/view-counts.ts). */
 export const EVENT_FLUSH_MS = 1000;
@@ -47,7 +48,7 @@ export class EventBus {
         if ((await writeToOutbox(this.deps, batch)) > 0) deliveryOf(this.deps).nudge();
       })
       // A failed write (the database closing under it) loses these events, not the next ones.
-      .catch((error: unknown) => console.error('Events could not be written to the webhook outbox:', error));
+      .catch((error: unknown) => log.error({ err: error }, 'Events could not be written to the webhook outbox'));
     return this.flushing;
   }
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../context';
 import { dialectOf, migrationSchemaOf } from '../../db/dialect';
+import { log } from '../../observability/log';
 
 type Listener = (jobId: string) => void;
 
@@ -26,7 +27,7 @@ export class JobEvents {
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: this.deps.config.databaseUrl });
     client.on('notification', (message) => message.payload && this.dispatch(message.payload));
-    client.on('error', (error) => console.error('Job events: PostgreSQL connection lost:', error.message));
+    client.on('error', (error) => log.error(`Job events: PostgreSQL connection lost: ${error.message}`));
     await client.connect();
     await client.query(`LISTEN ${channel}`);
     this.client = client;

@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { AppDeps } from '../../context';
 import { dialectOf, migrationSchemaOf } from '../../db/dialect';
+import { log } from '../../observability/log';
 
 /**
  * Hands job ids to a worker: `send` when a job is created or resumed, and the worker calls `handle` with it.
@@ -54,7 +55,7 @@ class LocalQueue implements JobQueue {
       this.running++;
       void handle(jobId)
         .catch((error: unknown) => {
-          console.error(`Job ${jobId} stopped:`, error);
+          log.error({ err: error }, `Job ${jobId} stopped`);
           return 'done' as const;
         })
         .then((outcome) => {
@@ -109,7 +110,7 @@ class PgBossQueue implements JobQueue {
       maintenanceIntervalSeconds: Math.max(1, Math.min(lease, 60)),
       schedule: false,
     });
-    boss.on('error', (error: Error) => console.error('Job queue:', error.message));
+    boss.on('error', (error: Error) => log.error(`Job queue: ${error.message}`));
     await boss.start();
     await createQueueOnce(boss);
     await boss.work<{ jobId: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([message]) => {

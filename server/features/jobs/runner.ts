@@ -20,6 +20,7 @@ import { listedKinds } from './placement';
 import { countItems, findJobRow, type JobItemRow, type JobRow, type StoredMessage } from './records';
 import { emitEvent } from '../events/bus';
 import { jobObject } from '../events/objects';
+import { log } from '../../observability/log';
 
 /**
  * Files of one job copied at once: small files cost a round trip or two each, so enough are in flight to keep the
@@ -103,6 +104,11 @@ export class JobRunner {
   /** Stops this instance's run of the job, if it has one (the record already says paused or cancelled). */
   interrupt(jobId: string, reason: 'pause' | 'cancel') {
     this.runs.get(jobId)?.stop(reason);
+  }
+
+  /** Jobs this instance is running now. */
+  get running(): number {
+    return this.runs.size;
   }
 
   /** The server stops: every run puts its items in flight back and lets its job go, for another instance or the next start. */
@@ -233,7 +239,7 @@ class JobRun {
   private failure(item: JobItemRow, error: unknown): { reason: string; reason_message: string } {
     const apiError = storageError(item.source_path ?? item.target_path, error);
     if (!(apiError instanceof ApiError)) throw apiError;
-    if (apiError.status >= 500 && apiError.messageKey === 'internal') console.error(`Job ${item.job_id} item ${item.seq}:`, error);
+    if (apiError.status >= 500 && apiError.messageKey === 'internal') log.error({ err: error }, `Job ${item.job_id} item ${item.seq} failed`);
     const message: StoredMessage = { key: apiError.messageKey, params: apiError.params };
     return { reason: batchErrorOf(apiError), reason_message: JSON.stringify(message) };
   }
@@ -417,7 +423,7 @@ class JobRun {
   }
 
   private flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.writeProgress()).catch((error: unknown) => console.error(`Job ${this.row.id} progress:`, error));
+    this.flushing = this.flushing.then(() => this.writeProgress()).catch((error: unknown) => log.error({ err: error }, `Job ${this.row.id}: its progress could not be written`));
     return this.flushing;
   }
 
@@ -522,7 +528,7 @@ export async function cleanUpCancelled(deps: AppDeps, jobId: string, caller: FsC
       await releaseName(deps, target);
       await deps.db.updateTable('job_items').set({ checkpoint: null }).where('job_id', '=', jobId).where('seq', '=', item.seq).execute();
     } catch (error) {
-      console.error(`Job ${jobId}: cleaning up item ${item.seq} failed:`, error);
+      log.error({ err: error }, `Job ${jobId}: cleaning up item ${item.seq} failed`);
     }
   }
 }

@@ -12,6 +12,7 @@ import { normalizePath } from '../fs/paths';
 import { callerOf } from '../fs/resolve';
 import { dryRunOf, planSync } from './plan';
 import { jobsOf } from './service';
+import { log } from '../../observability/log';
 
 /** Sync schedules: a sync job started by cron (UTC), as the admin who made the schedule; one instance starts them. */
 
@@ -146,7 +147,7 @@ export async function runDueSchedules(deps: AppDeps): Promise<void> {
     .execute();
   for (const { id } of due) {
     await runSchedule(deps, id, 'en').catch(async (error: unknown) => {
-      console.error(`Sync schedule ${id} could not start:`, error instanceof ApiError ? error.messageKey : error);
+      log.error(error instanceof ApiError ? {} : { err: error }, `Sync schedule ${id} could not start${error instanceof ApiError ? `: ${error.messageKey}` : ''}`);
       const row = await findRow(deps, id);
       await deps.db.updateTable('sync_schedules').set({ next_run_at: nextRunOf(row.cron, now) }).where('id', '=', id).execute();
     });
@@ -158,7 +159,7 @@ export function startScheduleClock(deps: AppDeps): () => void {
   const tick = async () => {
     if (await holdLease(deps.db, SCHEDULE_LEASE, deps.now(), TICK_MS * 2)) await runDueSchedules(deps);
   };
-  const timer = setInterval(() => void tick().catch((error: unknown) => console.error('Sync schedules:', error)), TICK_MS);
+  const timer = setInterval(() => void tick().catch((error: unknown) => log.error({ err: error }, 'Sync schedules failed')), TICK_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -45,6 +45,11 @@ export class Jobs {
     return this.starting;
   }
 
+  /** Jobs this instance is running now (0 before the jobs started). */
+  running(): number {
+    return this.runner.running;
+  }
+
   /** A clean shutdown: runs stop and let their jobs go (another instance, or the next start, goes on with them). */
   async stop(): Promise<void> {
     if (!this.starting) return;

@@ -4,6 +4,7 @@ import { dialectOf, skipLocked } from '../../db/dialect';
 import { INSTANCE_ID } from '../../db/leases';
 import { hasIndex, queueDueRescans, queueFolders, queueMissingBuilds, releaseClaims, ROOT_FOLDER } from './index-records';
 import { readFolder, type PendingFolder } from './read-folder';
+import { log } from '../../observability/log';
 
 /** How long a folder whose reading failed waits before it is tried again. */
 const RETRY_MS = 2 * 60_000;
@@ -48,7 +49,7 @@ export class Indexer {
     this.timer = setInterval(() => {
       queueDueRescans(this.deps)
         .then(() => this.kick())
-        .catch((error: unknown) => console.error('Queueing index rescans failed:', error));
+        .catch((error: unknown) => log.error({ err: error }, 'Queueing index rescans failed'));
     }, tickMs);
     this.timer.unref();
   }
@@ -70,7 +71,7 @@ export class Indexer {
     }
     this.running = this.drain()
       .then(() => this.wakeWhenAClaimLapses())
-      .catch((error: unknown) => console.error('Indexing mounts failed:', error))
+      .catch((error: unknown) => log.error({ err: error }, 'Indexing mounts failed'))
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -129,7 +130,7 @@ export class Indexer {
       () => true,
       (error: unknown) => {
         // No path or storage message goes to the log.
-        console.error(`Indexing a folder of mount ${row.mount_id} failed (${error instanceof Error ? error.name : 'error'}); it is tried again later`);
+        log.error(`Indexing a folder of mount ${row.mount_id} failed (${error instanceof Error ? error.name : 'error'}); it is tried again later`);
         return false;
       },
     );

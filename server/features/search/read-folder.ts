@@ -7,6 +7,7 @@ import type { FolderListing } from '../../storage/driver';
 import { innerOfKey, listMount, mountTarget, withInner, type MountTarget } from '../fs/resolve';
 import { pathOfSegments } from '../fs/paths';
 import { completeIfDrained, failBuild, queueFolders, ROOT_FOLDER } from './index-records';
+import { log } from '../../observability/log';
 
 /** A claimed row of the queue: one folder of one mount to read into the index. */
 export interface PendingFolder {
@@ -65,7 +66,7 @@ async function listOrNothing(deps: AppDeps, target: MountTarget, pending: Pendin
     return await listMount(target);
   } catch (error) {
     if (pending.folder === ROOT_FOLDER) {
-      console.error(`Indexing mount ${pending.mount_id} failed: its root cannot be listed (${error instanceof Error ? error.name : 'error'})`);
+      log.error(`Indexing mount ${pending.mount_id} failed: its root cannot be listed (${error instanceof Error ? error.name : 'error'})`);
       await failBuild(deps.db, pending.mount_id, 'fs_index_unreadable', deps.now());
       return undefined;
     }

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../context';
 import { jsonBody, ok } from '../../http';
 import { requireAdmin } from '../auth/middleware';
 import { dashboardStats } from './dashboard';
+import { readiness } from './readiness';
 import { readSettings, writeSettings } from './settings';
 import { versionInfo } from '../../version';
 
@@ -12,6 +13,7 @@ export function systemRoutes(deps: AppDeps) {
   const app = new Hono<AppEnv>();
 
   app.get('/health', (c) => ok(c, { status: 'ok' as const }));
+  app.get('/health/ready', async (c) => ok(c, await readiness(deps)));
   app.get('/version', (c) => ok(c, versionInfo()));
 
   app.get('/system/max-upload-size', async (c) => {

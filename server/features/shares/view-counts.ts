@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../context';
+import { log } from '../../observability/log';
 
 /** How often counted views of shares without a view limit reach the database. */
 export const VIEW_FLUSH_MS = 1000;
@@ -33,6 +34,11 @@ export class ViewCounts {
     return entry.count;
   }
 
+  /** Shares whose counted views wait for the next write. */
+  get queued(): number {
+    return this.pending.size;
+  }
+
   /** Writes what is pending in one transaction; concurrent calls wait for the same write. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
@@ -49,7 +55,7 @@ export class ViewCounts {
         }),
       )
       // A failed write (the database closing under it) loses these counts, not the next ones.
-      .catch((error: unknown) => console.error('View counts could not be written:', error));
+      .catch((error: unknown) => log.error({ err: error }, 'View counts could not be written'));
     return this.flushing;
   }
 }

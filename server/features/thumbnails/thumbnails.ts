@@ -8,6 +8,7 @@ import { describeError } from '../../storage/reason';
 import { ToolError } from './external-tools';
 import { createLimiter } from './queue';
 import { renderThumbnail, sourceKindOf, TooManyPixelsError, type RenderInput } from './render';
+import { log } from '../../observability/log';
 
 /** A file to make a thumbnail of: where it is and what tells its versions apart. */
 export interface ThumbnailSource {
@@ -112,7 +113,7 @@ async function keep(source: ThumbnailSource, place: ReturnType<typeof cachePlace
     const stale = listing.objects.filter((object) => !object.key.split('/').pop()?.startsWith(`${place.version}-`));
     await Promise.all(stale.map((object) => source.driver.delete(object.key)));
   } catch (error) {
-    console.warn(`Thumbnail cache: could not keep a thumbnail (${describeError(error)}); it is made again next time.`);
+    log.warn(`Thumbnail cache: could not keep a thumbnail (${describeError(error)}); it is made again next time.`);
   }
 }
 

@@ -2,6 +2,7 @@ import type { LiveTransfer } from '../../../contract/jobs';
 import type { AppDeps } from '../../context';
 import { othersSince } from './records';
 import { transfersOf, type TransferListener, type TransferRegistry } from './registry';
+import { log } from '../../observability/log';
 
 /** How often a watched instance reads what the others wrote. */
 export const OTHERS_POLL_MS = 1000;
@@ -69,7 +70,7 @@ export class TransferFeed {
       }
       for (const [id, version] of this.seen) if (version < since) this.seen.delete(id);
     } catch (error) {
-      console.error('Reading other instances\' transfers failed:', error);
+      log.error({ err: error }, 'Reading other instances\' transfers failed');
     } finally {
       this.polling = false;
     }

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../context';
 import { INSTANCE_ID } from '../../db/leases';
 import { readTransfer, writeTransfers } from './records';
 import { SpeedMeter } from './speed';
+import { log } from '../../observability/log';
 
 export type TransferEnd = Exclude<TransferOutcome, 'running'>;
 
@@ -128,6 +129,13 @@ export class TransferRegistry {
     return this.handleOf(entry);
   }
 
+  /** Transfers this instance carries now. */
+  inFlight(): number {
+    let running = 0;
+    for (const { transfer } of this.live.values()) if (transfer.outcome === 'running') running++;
+    return running;
+  }
+
   /** Called with every transfer of this instance as it is written; answers the unsubscribe function. */
   subscribe(listener: TransferListener): () => void {
     this.listeners.add(listener);
@@ -208,7 +216,7 @@ export class TransferRegistry {
     this.writing = this.writing
       .then(() => writeTransfers(this.deps.db, snapshot))
       // The admin's view may miss a beat (the database closing under it); the transfer itself goes on.
-      .catch((error: unknown) => console.error('Live transfers could not be written:', error));
+      .catch((error: unknown) => log.error({ err: error }, 'Live transfers could not be written'));
     return this.writing;
   }
 }

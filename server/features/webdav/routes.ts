@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context';
 import type { LoginRateLimiter } from '../auth/login-rate-limit';
 import { DAV_PREFIX } from './request';
+import { requestLogger } from '../../observability/request-log';
 
 type DavHandler = (c: Context<AppEnv>) => Promise<Response>;
 
@@ -25,7 +26,7 @@ export function davRoutes(deps: AppDeps, limiter: LoginRateLimiter) {
       handle = await loaded();
     } catch (error) {
       // WebDAV answers never carry the API's JSON envelope: a client gets a bare 503 and may retry.
-      console.error(`[${c.req.method} ${c.req.path}] WebDAV could not be loaded`, error);
+      requestLogger(c).error({ err: error }, 'WebDAV could not be loaded');
       return new Response(null, { status: 503 });
     }
     return handle(c);

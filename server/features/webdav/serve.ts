@@ -18,6 +18,7 @@ import { put } from './put';
 import { pathOfUrlPath } from './request';
 import { getFile, mkcol, remove } from './resource-methods';
 import { errorBody } from './xml';
+import { requestLogger } from '../../observability/request-log';
 
 const METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'MKCOL', 'COPY', 'MOVE', 'PROPFIND', 'PROPPATCH', 'LOCK', 'UNLOCK'];
 
@@ -61,7 +62,7 @@ function failure(c: Context<AppEnv>, error: unknown): Response {
   if (error instanceof ApiError) return new Response(null, { status: statusOf(error) });
   // A client that went away mid-request (a stopped PUT) is not a fault of ours; what it sent was cleaned up.
   if (c.req.raw.signal.aborted) return new Response(null, { status: 400 });
-  console.error(`[${c.req.method} ${c.req.path}]`, error);
+  requestLogger(c).error({ err: error }, `WebDAV ${c.req.method} failed`);
   return new Response(null, { status: 500 });
 }
 

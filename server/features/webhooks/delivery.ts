@@ -9,6 +9,7 @@ import { APP_VERSION } from '../../version';
 import { bodyFor } from './formats';
 import type { WebhookRow } from './records';
 import { signatureHeader } from './signature';
+import { log } from '../../observability/log';
 
 type OutboxRow = Selectable<WebhookOutboxTable>;
 
@@ -75,7 +76,7 @@ export class WebhookDelivery {
   }
 
   nudge(): void {
-    this.deliverDue().catch((error: unknown) => console.error('Delivering webhooks failed:', error));
+    this.deliverDue().catch((error: unknown) => log.error({ err: error }, 'Delivering webhooks failed'));
   }
 
   /** Delivers everything due now; a call while a pass runs makes it run once more, and waits for that. */

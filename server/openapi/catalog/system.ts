@@ -1,11 +1,20 @@
 import { dashboardStatsSchema } from '../../../contract/files';
-import { healthSchema, maxUploadSizeSchema, previewSettingsSchema, systemSettingsSchema, uploadDefaultsSchema, versionSchema } from '../../../contract/system';
+import { healthSchema, readinessSchema, maxUploadSizeSchema, previewSettingsSchema, systemSettingsSchema, uploadDefaultsSchema, versionSchema } from '../../../contract/system';
 import type { RouteDocs, Tag } from './types';
 
 const tag: Tag = 'System';
 
 export const systemDocs: RouteDocs = {
   'GET /api/health': { tag, summary: 'Is the server up?', data: healthSchema },
+  'GET /api/health/ready': {
+    tag,
+    summary: 'Can the server take requests?',
+    description:
+      'For a load balancer: runs a trivial database query and a cheap call to the default storage. 503 names the check ' +
+      'that failed, or says the server is draining after a SIGTERM. `/api/health` stays the cheap liveness check.',
+    data: readinessSchema,
+    errors: [503],
+  },
   'GET /api/version': { tag, summary: 'The server\'s version', data: versionSchema },
   'GET /api/system/max-upload-size': {
     tag,

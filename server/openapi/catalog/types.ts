@@ -39,7 +39,7 @@ export type RouteKey = `${Method} /api/${string}`;
 
 export type SuccessStatus = 200 | 201 | 202;
 /** Failures a route documents besides those its middlewares imply (400 for checked input, 401/403 for access). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 429 | 503;
 
 /** An answer that is not the JSON envelope: a stream, plain text, a page, an empty body. */
 export interface RawAnswer {

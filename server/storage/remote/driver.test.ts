@@ -10,6 +10,7 @@ import { UnsafeKeyError } from '../driver';
 import { verifyLocalUrl } from '../local-urls';
 import { createRemoteDriver, type RemoteStorageDriver } from './driver';
 import type { RemoteEntry } from './remote-fs';
+import { log } from '../../observability/log';
 
 const entry = (name: string, kind: RemoteEntry['kind'] = 'file'): RemoteEntry => ({ name, kind, size: 1, modified: null, etag: null });
 
@@ -43,7 +44,7 @@ describe('remote driver', () => {
   });
 
   it('leaves out and logs the names a hostile server lists, and no key built from them leaves the base', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
     try {
       await driver.makeFolder('docs');
       await driver.put('docs/fine.txt', Readable.from([Buffer.from('ok')]), { contentType: 'text/plain' });

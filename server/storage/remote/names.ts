@@ -1,6 +1,7 @@
 import { assertSafeKey } from '../driver';
 import { PARTIAL_PREFIX, type RemoteContext } from './context';
 import type { RemoteEntry } from './remote-fs';
+import { log } from '../../observability/log';
 
 const CONTROL = /\p{Cc}/u;
 
@@ -26,7 +27,7 @@ export function usableEntries(context: RemoteContext, folder: string, entries: R
   return entries.filter((entry) => {
     if (entry.name.startsWith(PARTIAL_PREFIX)) return false;
     if (isSafeName(entry.name, keyOf)) return true;
-    console.warn(`${context.type} storage ${context.configId}: left out an entry named ${JSON.stringify(entry.name)} in folder ${JSON.stringify(folder)}`);
+    log.warn(`${context.type} storage ${context.configId}: left out an entry named ${JSON.stringify(entry.name)} in folder ${JSON.stringify(folder)}`);
     return false;
   });
 }
