@@ -7,6 +7,7 @@ import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { postgresAvailable } from '../tests/fixtures/postgres';
 import { batch } from './batch/index';
 import { batchPicker } from './batch/picker';
+import { bigFolder } from './big-folder';
 import { copy } from './copy/index';
 import { driversBench } from './drivers/index';
 import { fsBench } from './fs';
@@ -25,6 +26,7 @@ import { webdavBench } from './webdav';
 const benchmarks: Record<string, () => Promise<void>> = {
   batch,
   'batch-picker': batchPicker,
+  'big-folder': bigFolder,
   copy,
   drivers: driversBench,
   fs: fsBench,
@@ -51,9 +53,9 @@ const slow = ['transfer', 'copy'];
  * `batch` and `batch-picker` (2,000 small files uploaded by the browser, and by a Node client, minutes),
  * `server-copy` (a 2 GiB file and 2,000 small ones copied three ways by a server's copy jobs and by the SDK) and
  * `search` (100,000 files indexed and searched on SQLite and PostgreSQL) and `thumbnails` (500 photos of 12
- * megapixels) run only when named.
+ * megapixels) and `big-folder` (folders of 10,000 and 100,000 files in the explorer) run only when named.
  */
-const namedOnly = ['batch', 'batch-picker', 'server-copy', 'search', 'thumbnails'];
+const namedOnly = ['batch', 'batch-picker', 'big-folder', 'server-copy', 'search', 'thumbnails'];
 const byDefault = Object.keys(benchmarks).filter(
   (name) => !namedOnly.includes(name) && (!slow.includes(name) || process.env.BENCH_SIZE_MB !== undefined),
 );

@@ -30,8 +30,15 @@ export const fsListingSchema = v.object({
   /** The mount the folder belongs to; null for virtual folders. */
   mountId: v.nullable(v.string()),
   items: v.array(fsItemSchema),
+  /** With `limit` only: how many items the whole folder has. */
+  total: v.optional(v.number()),
+  /** With `limit` only: the `offset` of the next page; null once this page holds the last item. */
+  nextOffset: v.optional(v.nullable(v.number())),
 });
 export type FsListing = v.InferOutput<typeof fsListingSchema>;
+
+/** The most items one page of a listing holds (`limit`); more is refused rather than quietly cut. */
+export const FS_LIST_PAGE_MAX = 10_000;
 
 export const fsEntrySchema = v.object({
   ...fsItemSchema.entries,
@@ -60,6 +67,17 @@ export const fsPathQuerySchema = v.object({
   path: v.optional(pathField, '/'),
   /** Any other value is a no. */
   refresh: v.pipe(v.optional(v.string(), 'false'), v.transform((flag) => isYes(flag))),
+});
+const pageField = (max: number) =>
+  v.optional(numberish(v.pipe(v.number(), v.integer('must_be_integer'), v.minValue(0, 'must_not_be_negative'), v.maxValue(max, 'too_large'))));
+/**
+ * `list`: with `limit`, one page of the folder's items from `offset` (in the order of the whole listing), plus
+ * `total` and `nextOffset`; without it the whole folder, as CloudPaste's clients and WebDAV expect.
+ */
+export const fsListQuerySchema = v.object({
+  ...fsPathQuerySchema.entries,
+  offset: pageField(Number.MAX_SAFE_INTEGER),
+  limit: v.pipe(pageField(FS_LIST_PAGE_MAX), v.check((limit) => limit !== 0, 'must_be_positive')),
 });
 /** `download` and `preview`: no path, or an empty one, is the root. */
 export const fsFileQuerySchema = v.object({ path: v.optional(fsPathSchema, '/') });

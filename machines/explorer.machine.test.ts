@@ -137,4 +137,50 @@ describe('explorer machine', () => {
     expect(actor.getSnapshot().context.view).toBe('grid');
     expect(saved).toEqual(['grid']);
   });
+
+  it('shows the first page of a large folder at once, adds the rest page by page, and keeps what came when a page fails', async () => {
+    const many = Array.from({ length: 25 }, (_, index) => file(`f${index}.txt`, index, '2026-01-01'));
+    const pageOf = (offset: number, limit: number): FsListing => ({
+      ...listing('/local/', many.slice(offset, offset + limit)),
+      total: many.length,
+      nextOffset: offset + limit < many.length ? offset + limit : null,
+    });
+    const asked: number[] = [];
+    let failAt = -1;
+    const machine = explorerMachine.provide({
+      actors: {
+        listFolder: fromPromise(async () => pageOf(0, 10)),
+        listMore: fromPromise(async ({ input }: { input: { path: string; offset: number } }) => {
+          asked.push(input.offset);
+          if (input.offset === failAt) throw Object.assign(new Error('The storage did not answer'), { status: 502 });
+          // A page may repeat an item of the one before when the folder changed in between: it is listed once.
+          return pageOf(input.offset - 1, 11);
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: { path: '/local', view: 'list' } }).start();
+    await ready(actor);
+    await waitFor(actor, (state) => !state.hasTag('paging'));
+    expect(asked).toEqual([10, 20]);
+    const context = actor.getSnapshot().context;
+    expect(context.listing?.items.map((item) => item.name)).toEqual(many.map((item) => item.name));
+    actor.send({ type: 'selection.all' });
+    expect(actor.getSnapshot().context.selection).toHaveLength(25);
+
+    failAt = 20;
+    asked.length = 0;
+    actor.send({ type: 'explorer.refresh' });
+    await waitFor(actor, (state) => state.hasTag('ready') && !state.hasTag('paging'));
+    expect(asked).toEqual([10, 20]);
+    expect(actor.getSnapshot().context.listing?.items).toHaveLength(20);
+    expect(actor.getSnapshot().context.pageFailure).toEqual({ status: 502, message: 'The storage did not answer' });
+  });
+
+  it('sorts a listing once per order: the same listing and sort answer the same array', () => {
+    const shown = listing('/local/', items);
+    const byName = sortedItems(shown, { key: 'name', direction: 'asc' });
+    expect(sortedItems(shown, { key: 'name', direction: 'asc' })).toBe(byName);
+    expect(sortedItems(shown, { key: 'size', direction: 'asc' })).not.toBe(byName);
+    expect(sortedItems({ ...shown }, { key: 'name', direction: 'asc' })).toEqual(byName);
+  });
 });

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { itemWindow } from '../lib/windowing';
 import styles from './VirtualList.module.css';
 
 /** Rows drawn above and below the visible ones, so that a quick scroll shows no gap. */
@@ -23,8 +24,7 @@ interface VirtualListProps<T> {
 export function VirtualList<T>({ items, rowHeight, maxHeight, label, itemKey, children }: VirtualListProps<T>) {
   const [scrollTop, setScrollTop] = useState(0);
   const height = Math.min(maxHeight, items.length * rowHeight);
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
-  const last = Math.min(items.length, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
+  const { start: first, end: last } = itemWindow({ count: items.length, columns: 1, rowHeight }, scrollTop, scrollTop + height, OVERSCAN);
   return (
     <div className={styles.viewport} style={{ height }} tabIndex={0} role="region" aria-label={label} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
       <ul className={styles.rows} style={{ height: items.length * rowHeight }} aria-label={label}>

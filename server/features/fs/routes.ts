@@ -11,6 +11,7 @@ import {
   fsExistsRequestSchema,
   fsFileQuerySchema,
   fsLinkQuerySchema,
+  fsListQuerySchema,
   fsMkdirRequestSchema,
   fsMultipartAbortRequestSchema,
   fsMultipartCompleteRequestSchema,
@@ -29,7 +30,7 @@ import { ApiError, badInput } from '../../errors';
 import { batchCopy, commitClientCopies } from './copy';
 import { existingAt } from './exists';
 import { batchMove, commitMoves } from './move';
-import { listFolder, statPath } from './listing';
+import { listFolder, listingPage, statPath } from './listing';
 import { nameOf } from './paths';
 import { callerOf, resolveInMount } from './resolve';
 import { onStorage } from './storage-errors';
@@ -68,9 +69,10 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
   const app = new Hono<AppEnv>();
   app.use('*', kind === 'admin' ? requireAdmin : requirePermission('mount'));
 
-  app.get('/list', queryParams(fsPathQuerySchema), async (c) => {
-    const { path, refresh } = c.req.valid('query');
-    return ok(c, await listFolder(deps, caller(c), path, refresh));
+  app.get('/list', queryParams(fsListQuerySchema), async (c) => {
+    const { path, refresh, offset, limit } = c.req.valid('query');
+    const listing = await listFolder(deps, caller(c), path, refresh);
+    return ok(c, limit === undefined ? listing : listingPage(listing, offset ?? 0, limit));
   });
 
   app.get('/get', queryParams(fsPathQuerySchema), async (c) => ok(c, await statPath(deps, caller(c), c.req.valid('query').path)));

@@ -13,13 +13,20 @@ import { apiRequest, currentScope } from './client';
 const fs = (call: string) => `/${currentScope()}/fs/${call}`;
 const query = (params: Record<string, string>) => new URLSearchParams(params).toString();
 
-/** `refresh` bypasses the server's directory cache. */
-export const listFolder = (path: string, options: { refresh?: boolean; signal?: AbortSignal } = {}) =>
-  apiRequest(`${fs('list')}?${query({ path, ...(options.refresh && { refresh: 'true' }) })}`, {
-    schema: fsListingSchema,
-    fileRoute: true,
-    ...(options.signal && { signal: options.signal }),
-  });
+/** `refresh` bypasses the server's directory cache; `page` asks for `limit` items from `offset` rather than all. */
+export const listFolder = (path: string, options: { refresh?: boolean; signal?: AbortSignal; page?: { offset: number; limit: number } } = {}) =>
+  apiRequest(
+    `${fs('list')}?${query({
+      path,
+      ...(options.refresh && { refresh: 'true' }),
+      ...(options.page && { offset: String(options.page.offset), limit: String(options.page.limit) }),
+    })}`,
+    {
+      schema: fsListingSchema,
+      fileRoute: true,
+      ...(options.signal && { signal: options.signal }),
+    },
+  );
 
 export const statPath = (path: string) => apiRequest(`${fs('get')}?${query({ path })}`, { schema: fsEntrySchema, fileRoute: true });
 

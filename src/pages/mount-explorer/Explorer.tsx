@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
@@ -44,7 +44,10 @@ export function Explorer() {
   const tasks = useTaskManager();
   const context = snapshot.context;
   const items = sortedItems(context.listing, context.sort);
-  const selected = items.filter((item) => context.selection.includes(item.path));
+  const selected = useMemo(() => {
+    const paths = new Set(context.selection);
+    return items.filter((item) => paths.has(item.path));
+  }, [items, context.selection]);
   const writable = Boolean(context.listing && !context.listing.isVirtual);
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const watch = useTasksSettled(tasks, () => send({ type: 'explorer.refresh' }));
@@ -203,7 +206,10 @@ export function Explorer() {
           {search.active ? (
             <SearchResults search={search} field={searchField} list={searchList} onOpen={openHit} onOpenFolder={openFolder} />
           ) : snapshot.hasTag('ready') && items.length > 0 ? (
-            <ItemList items={items} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
+            <>
+              <ItemList items={items} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
+              <ListingProgress snapshot={snapshot} />
+            </>
           ) : (
             <FolderStatus snapshot={snapshot} writable={writable} onUp={goUp} onDropFiles={upload} />
           )}
@@ -212,6 +218,28 @@ export function Explorer() {
       )}
       <ExplorerDialogs folder={folder} context={context} send={send} items={items} onRemove={remove} onCopy={(paths, destination, operation) => void copy(paths, destination, operation)} />
     </div>
+  );
+}
+
+/** A large folder's listing as its pages arrive, and why the rest is missing when a page failed. */
+function ListingProgress({ snapshot }: { snapshot: ReturnType<typeof useExplorer>['snapshot'] }) {
+  const { t, i18n } = useLingui();
+  const { listing, pageFailure } = snapshot.context;
+  if (!listing?.total) return null;
+  const listed = listing.items.length.toLocaleString(i18n.locale);
+  const total = listing.total.toLocaleString(i18n.locale);
+  if (pageFailure) {
+    return (
+      <p role="alert" className={styles.listingProgress}>
+        {t`Only ${listed} of ${total} items could be listed (${pageFailure.message}); refresh to try again.`}
+      </p>
+    );
+  }
+  if (!snapshot.hasTag('paging')) return null;
+  return (
+    <p role="status" className={styles.listingProgress}>
+      {t`Listing… ${listed} of ${total} items`}
+    </p>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { ArrowDown, ArrowUp, Check } from 'lucide-react';
-import { useCallback, useEffect, useId, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { FsItem } from '../../../contract/fs';
 import type { ExplorerContext, ExplorerEvent, SortKey } from '../../../machines/explorer.machine';
 import { formatBytes, formatDateTime } from '../../lib/format';
@@ -14,6 +14,7 @@ import { Thumbnail } from './Thumbnail';
 import { hasThumbnail } from '../../../contract/thumbnail-sizes';
 import { COARSE_POINTER, useMediaQuery } from './use-media-query';
 import { useLongPress } from './use-long-press';
+import { gridColumns, useItemWindow } from './use-item-window';
 
 interface ItemListProps {
   items: FsItem[];
@@ -27,7 +28,9 @@ interface ItemListProps {
 }
 
 /**
- * The folder's items as one listbox (list or grid): the keyboard moves through it with the arrows, opens with
+ * The folder's items as one listbox (list or grid); in a large folder only the rows in view are drawn, each option
+ * telling its place in the whole (aria-setsize, aria-posinset), while the keyboard, the selection and "select all"
+ * work over every item. The keyboard moves through it with the arrows, PageUp/PageDown and Home/End, opens with
  * Enter, goes up with Backspace, deletes with Delete, renames with F2, selects with Space, Shift and Ctrl/Cmd+A,
  * and opens the context menu with the ContextMenu key or Shift+F10. A mouse selects with a click and opens with a
  * double-click; a finger opens with a tap, and selects with a long press or the item's tick box (then taps tick).
@@ -45,22 +48,28 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
   /** A press is under way: the focus it gives the list is not the keyboard's, so it moves no item into view. */
   const pressing = useRef(false);
   const grid = context.view === 'grid';
-  const focusedIndex = items.findIndex((item) => item.path === context.focused);
+  const { windowed, drawn, reveal, page } = useItemWindow(box, items.length, grid);
+  const focusedIndex = useMemo(() => items.findIndex((item) => item.path === context.focused), [items, context.focused]);
   const optionId = (index: number) => `${id}-item-${index}`;
-  const selectedItems = items.filter((item) => context.selection.includes(item.path));
+  const selection = useMemo(() => new Set(context.selection), [context.selection]);
+  const selectedItems = useMemo(() => items.filter((item) => selection.has(item.path)), [items, selection]);
   const menuActions = useSelectionActions(selectedItems, handlers);
   const toggle = (item: FsItem) => send({ type: 'selection.click', path: item.path, toggle: true });
   const longPress = useLongPress(toggle);
 
   useEffect(() => {
-    if (focusedIndex >= 0) document.getElementById(optionId(focusedIndex))?.scrollIntoView({ block: 'nearest' });
+    if (focusedIndex < 0) return;
+    // A drawn item scrolls itself into view; one outside the window is scrolled to by its row, then drawn.
+    const option = document.getElementById(optionId(focusedIndex));
+    if (option) option.scrollIntoView({ block: 'nearest' });
+    else reveal(focusedIndex);
     // optionId only depends on id, which never changes.
-  }, [focusedIndex]);
+  }, [focusedIndex, reveal]);
 
   const selectedPaths = () => (context.selection.length ? context.selection : context.focused ? [context.focused] : []);
   /** The menu acts on the selection; an item outside it becomes the selection first, as file managers do. */
   const openMenu = (item: FsItem, at: { x: number; y: number }) => {
-    if (!context.selection.includes(item.path)) send({ type: 'selection.click', path: item.path });
+    if (!selection.has(item.path)) send({ type: 'selection.click', path: item.path });
     setMenuAt(at);
   };
   const closeMenu = useCallback(() => {
@@ -84,6 +93,8 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
       ArrowLeft: () => move(grid ? -1 : 0),
       Home: () => move(-items.length),
       End: () => move(items.length),
+      PageUp: () => move(-page()),
+      PageDown: () => move(page()),
       Enter: () => focused && onOpen(focused),
       Backspace: onUp,
       Escape: () => send({ type: 'selection.clear' }),
@@ -158,7 +169,7 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
         aria-label={t`Files and folders`}
         aria-activedescendant={focusedIndex >= 0 ? optionId(focusedIndex) : undefined}
         tabIndex={0}
-        className={grid ? styles.grid : styles.list}
+        className={[grid ? styles.grid : styles.list, windowed ? styles.windowed : ''].join(' ')}
         onKeyDown={onKeyDown}
         onPointerDown={(event) => {
           pointer.current = event.pointerType;
@@ -169,15 +180,23 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
         onContextMenu={(event) => event.target === event.currentTarget && event.preventDefault()}
         onFocus={() => !pressing.current && focusedIndex < 0 && items.length > 0 && send({ type: 'focus.set', path: items[0]!.path })}
       >
-        {items.map((item, index) => {
-          const selected = context.selection.includes(item.path);
+        {/* The rows not drawn stand in as spacers, so that the scroll bar measures the whole folder. */}
+        {drawn.padTop > 0 && <div aria-hidden className={styles.spacer} style={{ height: drawn.padTop }} />}
+        {items.slice(drawn.start, drawn.end).map((item, offset) => {
+          const index = drawn.start + offset;
+          const selected = selection.has(item.path);
           return (
             <div
               key={item.path}
               id={optionId(index)}
               role="option"
               aria-selected={selected}
+              aria-setsize={items.length}
+              aria-posinset={index + 1}
               data-path={item.path}
+              data-index={index}
+              // A windowed name stays on one line (rows are one height): the whole of it shows on hover.
+              title={windowed ? item.name : undefined}
               className={[
                 grid ? styles.tile : styles.row,
                 selected ? styles.selected : '',
@@ -239,6 +258,7 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
             </div>
           );
         })}
+        {drawn.padBottom > 0 && <div aria-hidden className={styles.spacer} style={{ height: drawn.padBottom }} />}
       </div>
       {menuAt && menuActions.length > 0 && (
         <ItemMenu
@@ -255,13 +275,6 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
       </p>
     </div>
   );
-}
-
-/** How many tiles fit in a row of the grid, so that Up and Down move by rows. */
-function gridColumns(grid: HTMLElement | null): number {
-  if (!grid) return 1;
-  const template = getComputedStyle(grid).gridTemplateColumns;
-  return Math.max(1, template.split(' ').filter(Boolean).length);
 }
 
 function SortHeader({ context, send, count }: { context: ExplorerContext; send: (event: ExplorerEvent) => void; count: number }) {

@@ -7,8 +7,18 @@ import { localStore, STORAGE_KEYS } from '../../lib/storage';
 
 const savedView = (): ExplorerView => (localStore.get(STORAGE_KEYS.explorerView) === 'grid' ? 'grid' : 'list');
 
+/**
+ * A folder comes in pages: a small first one, so that its first rows show at once, then larger ones, each small
+ * enough to be read and drawn without holding the page up (a long task) in a folder of 100,000 files.
+ */
+const FIRST_PAGE = 500;
+const NEXT_PAGES = 5000;
+
 const explorerLogic = explorerMachine.provide({
-  actors: { listFolder: fromPromise(({ input, signal }) => listFolder(input.path, { refresh: input.refresh, signal })) },
+  actors: {
+    listFolder: fromPromise(({ input, signal }) => listFolder(input.path, { refresh: input.refresh, signal, page: { offset: 0, limit: FIRST_PAGE } })),
+    listMore: fromPromise(({ input, signal }) => listFolder(input.path, { signal, page: { offset: input.offset, limit: NEXT_PAGES } })),
+  },
   actions: {
     saveView: (_, { view }) => localStore.set(STORAGE_KEYS.explorerView, view),
   },
