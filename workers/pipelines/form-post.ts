@@ -69,3 +69,10 @@ export async function postFormWithRetries<T>(context: FormPostContext, post: For
     throw new TransferFailure(post.refusal(outcome.status ?? 0, body));
   }
 }
+
+/**
+ * The files' bytes sent so far, from the form's: never all of them, since only the server's answer says they are
+ * stored (the form's boundaries and headers make its total a little over the files' size).
+ */
+export const sentShare = (size: number, loaded: number, total: number): number =>
+  total > 0 ? Math.max(0, Math.min(size - 1, Math.floor((loaded / total) * size))) : 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchFile } from '../../contract/transfer';
 import { apiAnswer, fakeContext, fakeTransport, type SeenRequest } from '../testing/fakes';
-import { fsBatchUpload, type BatchHooks } from './fs-batch-upload';
+import { CurrentFile, fileAtOffset, fsBatchUpload, type BatchHooks } from './fs-batch-upload';
 
 const api = { baseUrl: 'https://app.test', language: 'en-US' };
 const entry = (relativePath: string, content: string): BatchFile => ({ file: new File([content], relativePath.split('/').pop()!), relativePath });
@@ -84,5 +84,50 @@ describe('a batch upload into names that exist', () => {
     expect(recorded.acknowledged).toEqual(['same.txt']);
     expect(result.succeeded).toEqual(['same.txt']);
     expect(result.conflicts?.map((conflict) => conflict.path)).toEqual(['changed.txt']);
+  });
+});
+
+describe("a batch's current file", () => {
+  const group = [entry('a.txt', 'aaaa'), entry('b.txt', 'bb'), entry('c.txt', 'cccccc')];
+
+  it('is the file whose bytes go at that offset of the group', () => {
+    expect([0, 3, 4, 5, 6, 11, 99].map((offset) => fileAtOffset(group, offset))).toEqual(['a.txt', 'a.txt', 'b.txt', 'b.txt', 'c.txt', 'c.txt', 'c.txt']);
+  });
+
+  it('is the earliest file any lane is sending, so it moves forward through the batch', () => {
+    const batch = Array.from({ length: 10 }, (_, index) => entry(`f-${index}`, 'x'));
+    const told: string[] = [];
+    const current = new CurrentFile(batch, (path) => told.push(path));
+    current.at(0, 'f-0');
+    current.at(1, 'f-5');
+    current.at(2, 'f-8');
+    current.at(0, 'f-1');
+    current.done(0);
+    current.at(2, 'f-9');
+    expect(told).toEqual(['f-0', 'f-0', 'f-0', 'f-1', 'f-5', 'f-5']);
+  });
+});
+
+describe('a batch group on its way', () => {
+  it("moves the bar and the current file with the group's bytes, before the server answers", async () => {
+    const group = [entry('a.txt', 'a'.repeat(400)), entry('b.txt', 'b'.repeat(400)), entry('c.txt', 'c'.repeat(400))];
+    let midway: { loaded: number; files: string[] } | undefined;
+    const { transport } = fakeTransport(async (request) => {
+      if (request.path.endsWith('/fs/exists')) return apiAnswer({ existing: [] });
+      // Half of the form sent: the middle file's bytes are going.
+      request.onUploadProgress?.(1000, 2000);
+      // The meter and the current file are sent at most a few times a second: wait for their next turn.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const progress = events.filter((event) => event.type === 'engine.progress').map((event) => event.progress.loaded);
+      const current = events.filter((event) => event.type === 'engine.item').map((event) => event.currentFile);
+      midway = { loaded: Math.max(...progress), files: current };
+      const paths = group.map((item) => item.relativePath);
+      return apiAnswer({ succeeded: paths.map((path) => ({ relativePath: path, outcome: 'created', path: `/local/up/${path}`, size: 400, etag: 'e', mimetype: 'text/plain' })), failed: [] });
+    });
+    const { context, events } = fakeContext(transport);
+    const result = await fsBatchUpload({ taskId: 't', api, folder: '/local/up/', files: group, done: new Set() }, context, hooks().value);
+    expect(result.succeeded).toHaveLength(3);
+    expect(midway?.loaded).toBe(600);
+    expect(midway?.files.at(-1)).toBe('b.txt');
   });
 });

@@ -6,7 +6,7 @@ import { planBatch, type BatchUnit } from '../planner/batch';
 import { apiFailure } from '../transport/api';
 import { BatchProgress } from './batch-progress';
 import { conflictPolicies, failuresToConflicts, findConflicts, recordOutcome } from './conflicts';
-import { postFormWithRetries } from './form-post';
+import { postFormWithRetries, sentShare } from './form-post';
 import { allFailed, emptyItemsResult, inLanes, isCancelled, itemReporter } from './fs-items';
 import { fsUpload } from './fs-upload';
 import { fsBase } from './multipart-protocol';
@@ -86,12 +86,22 @@ export async function fsBatchUpload(batch: BatchJob, context: MultipartContext, 
   progress.show();
   const waitForNetwork = () => progress.waitForNetwork();
 
-  const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>) => {
+  const current = new CurrentFile(job.files, report);
+  const sendGroup = async (unit: Extract<BatchUnit, { kind: 'group' }>, lane: number) => {
     const paths = unit.files.map((entry) => entry.relativePath);
-    const answer = await postGroup(job, unit, policyOf, context, waitForNetwork).catch((error: unknown) => {
+    const groupKey = `group:${paths[0] ?? ''}`;
+    const groupBytes = unit.files.reduce((sum, entry) => sum + entry.file.size, 0);
+    // The bar and the current file follow the group's bytes as they go, not only its answer.
+    const onSent = (loaded: number, total: number) => {
+      const sent = sentShare(groupBytes, loaded, total);
+      progress.partly(groupKey, sent);
+      current.at(lane, fileAtOffset(unit.files, sent));
+    };
+    const answer = await postGroup(job, unit, policyOf, context, waitForNetwork, onSent).catch((error: unknown) => {
       if (isCancelled(error) || signal.aborted) throw cancelled();
       return { succeeded: [], failed: [], refused: error };
     });
+    progress.partly(groupKey, undefined);
     if ('refused' in answer) {
       result.failed.push(...allFailed(paths, answer.refused));
       return;
@@ -132,13 +142,16 @@ export async function fsBatchUpload(batch: BatchJob, context: MultipartContext, 
   };
 
   let next = 0;
+  let lanes = 0;
   const lane = async () => {
+    const laneId = lanes++;
     for (let unit = units[next++]; unit; unit = units[next++]) {
-      report(firstPath(unit));
-      if (unit.kind === 'group') await sendGroup(unit);
+      current.at(laneId, firstPath(unit));
+      if (unit.kind === 'group') await sendGroup(unit, laneId);
       else await sendLarge(unit.file);
       progress.show();
     }
+    current.done(laneId);
   };
   try {
     await inLanes(Math.min(BATCH_LANES, units.length), lane);
@@ -154,6 +167,50 @@ export async function fsBatchUpload(batch: BatchJob, context: MultipartContext, 
 
 const firstPath = (unit: BatchUnit) => (unit.kind === 'group' ? (unit.files[0]?.relativePath ?? '') : unit.file.relativePath);
 
+/** The file of a group whose bytes are going at `offset` bytes into the group's files (the form keeps their order). */
+export function fileAtOffset(files: readonly BatchFile[], offset: number): string {
+  let end = 0;
+  for (const { file, relativePath } of files) {
+    end += file.size;
+    if (offset < end) return relativePath;
+  }
+  return files.at(-1)?.relativePath ?? '';
+}
+
+/**
+ * The "current file" of a batch sent in several lanes: the earliest one in the batch's order that a lane is sending,
+ * so that it moves forward through the batch instead of jumping between the lanes' places.
+ */
+export class CurrentFile {
+  private readonly order: Map<string, number>;
+  private readonly byLane = new Map<number, string>();
+
+  constructor(
+    files: readonly BatchFile[],
+    private readonly report: (path: string) => void,
+  ) {
+    this.order = new Map(files.map((entry, index) => [entry.relativePath, index]));
+  }
+
+  at(lane: number, path: string) {
+    this.byLane.set(lane, path);
+    this.tell();
+  }
+
+  done(lane: number) {
+    this.byLane.delete(lane);
+    if (this.byLane.size > 0) this.tell();
+  }
+
+  private tell() {
+    let earliest: string | undefined;
+    for (const path of this.byLane.values()) {
+      if (earliest === undefined || (this.order.get(path) ?? 0) < (this.order.get(earliest) ?? 0)) earliest = path;
+    }
+    if (earliest !== undefined) this.report(earliest);
+  }
+}
+
 /** One group's request, tried again as a part would be; any other refusal fails the group's files. */
 const postGroup = (
   job: BatchJob,
@@ -161,6 +218,7 @@ const postGroup = (
   policyOf: (path: string) => FsConflictPolicy,
   context: MultipartContext,
   waitForNetwork: () => Promise<void>,
+  onUploadProgress: (loaded: number, total: number) => void,
 ) =>
   postFormWithRetries<FsUploadBatchResult>(context, {
     taskId: job.taskId,
@@ -168,6 +226,9 @@ const postGroup = (
     path: `${fsBase(job.api)}/upload-batch`,
     form: () => groupForm(job.folder, unit, policyOf),
     waitForNetwork,
+    // A new attempt starts from none of the group's bytes.
+    onAttempt: () => onUploadProgress(0, 1),
+    onUploadProgress,
     refusal: (status, body) => apiFailure(status, body, 'unknown'),
   });
 

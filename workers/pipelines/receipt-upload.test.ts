@@ -3,7 +3,8 @@ import type { ExpenseReceipt } from '../../contract/expenses';
 import type { EngineEvent, ReceiptUpload, TransferError } from '../../contract/transfer';
 import { Scheduler } from '../engine/scheduler';
 import type { HttpRequest, HttpResponse, Transport } from '../transport/http';
-import { receiptUpload, sentShare, type ReceiptContext } from './receipt-upload';
+import { sentShare } from './form-post';
+import { receiptUpload, type ReceiptContext } from './receipt-upload';
 
 const api = { baseUrl: 'http://test', language: 'zh-CN', authorization: 'ApiKey k1' };
 const receipt: ExpenseReceipt = { id: 'r1', filename: 'taxi.png', content_type: 'image/png', size: 1000, created_at: '2026-11-20T10:00:00Z' };

@@ -2,7 +2,7 @@ import type { ExpenseReceipt } from '../../contract/expenses';
 import type { ReceiptUpload, TransferError, UploadStage } from '../../contract/transfer';
 import { ProgressMeter } from '../engine/progress';
 import { apiFailure, type Envelope } from '../transport/api';
-import { postFormWithRetries } from './form-post';
+import { postFormWithRetries, sentShare } from './form-post';
 import type { MultipartContext } from './multipart-upload';
 
 /** What a receipt's upload needs of the engine: its transport, the shared scheduler and the network's state. */
@@ -51,13 +51,6 @@ function formOf(file: File): FormData {
   form.append('file', file, file.name);
   return form;
 }
-
-/**
- * The file's bytes sent so far, from the form's: never all of them, since only the server's answer says the
- * receipt is stored (the form's boundaries and headers make its total a little over the file's size).
- */
-export const sentShare = (size: number, loaded: number, total: number): number =>
-  total > 0 ? Math.max(0, Math.min(size - 1, Math.floor((loaded / total) * size))) : 0;
 
 /**
  * What a refusal means for a receipt. A 403 or 409 is about a share's storage or link to the other uploads; here
