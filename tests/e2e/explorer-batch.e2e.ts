@@ -109,6 +109,26 @@ describe('a folder upload in the mount explorer', () => {
     await context.close();
   }, 240_000);
 
+  it("moves its bar with a group's bytes on a slow line, before the group is answered", async () => {
+    const { root } = seedFolder('slow-line', 64);
+    const { page, context } = await newPerson(suite.browser);
+    await openExplorer(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 5, downloadThroughput: -1, uploadThroughput: 40 * 1024 });
+    let answered = 0;
+    context.on('requestfinished', (request) => void (isBatchRequest(request.url()) && answered++));
+    await page.getByLabel('Folder to upload').setInputFiles(root);
+    await page.getByRole('button', { name: /^Tasks/ }).click();
+    const row = page.locator('li[data-task-type="upload"]').first();
+    const bar = row.getByRole('progressbar');
+    await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 30_000, interval: 100 }).toBeGreaterThan(0);
+    expect(answered).toBe(0);
+    expect(await row.textContent()).toMatch(/\D0 done, /);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await page.locator('li[data-task-type="upload"][data-task-status="completed"]').waitFor({ timeout: 60_000 });
+    await context.close();
+  }, 120_000);
+
   it('ends "n failed" when requests fail, lists the files, and its retry sends only those', async () => {
     const { root, files } = seedFolder('flaky', 600);
     const { page, context } = await newPerson(suite.browser);
