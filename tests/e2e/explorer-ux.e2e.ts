@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson, seedMountFile } from './harness';
+import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson, seedMountFile, smallTargets } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
@@ -178,21 +178,6 @@ async function phone(locale = 'en-US'): Promise<{ page: Page; context: BrowserCo
   const person = await newPerson(suite.browser, { locale, viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
   await loginAsAdmin(person.page, suite.server.url);
   return person;
-}
-
-/**
- * The explorer's and the header's controls smaller than 44 px on a side (buttons, tick boxes with their labels, sort
- * headers, links, the header's icon links and language select).
- */
-function smallTargets(page: Page) {
-  return page.evaluate(() =>
-    [...document.querySelectorAll('main button, main [role="checkbox"], main input[type="checkbox"], main a, main select, header button, header a[aria-label], header select')]
-      .map((element) => element.closest('label') ?? element)
-      .filter((element) => (element as HTMLElement).offsetParent !== null)
-      .map((element) => ({ element, box: element.getBoundingClientRect() }))
-      .filter(({ box }) => box.width < 44 || box.height < 44)
-      .map(({ element, box }) => `${element.tagName} "${element.getAttribute('aria-label') ?? element.textContent}" ${Math.round(box.width)}×${Math.round(box.height)}`),
-  );
 }
 
 /** Elements that scroll on their own, besides the page. */

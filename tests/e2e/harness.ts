@@ -262,3 +262,18 @@ export async function taskEnds(page: Page, label: string, status: 'Completed' | 
   await sheet.waitFor({ state: 'hidden' });
   return text;
 }
+
+/**
+ * The page's and the header's controls smaller than 44 px on a side (buttons, tick boxes with their labels, sort
+ * headers, links, the header's icon links and language select).
+ */
+export function smallTargets(page: Page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main button, main [role="checkbox"], main input[type="checkbox"], main a, main select, header button, header a[aria-label], header select')]
+      .map((element) => element.closest('label') ?? element)
+      .filter((element) => (element as HTMLElement).offsetParent !== null)
+      .map((element) => ({ element, box: element.getBoundingClientRect() }))
+      .filter(({ box }) => box.width < 44 || box.height < 44)
+      .map(({ element, box }) => `${element.tagName} "${element.getAttribute('aria-label') ?? element.textContent}" ${Math.round(box.width)}×${Math.round(box.height)}`),
+  );
+}
