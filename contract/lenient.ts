@@ -71,8 +71,10 @@ export function optionalPassword<S extends v.GenericSchema<string, string>>(sche
 
 /** An expiry where null means none; CloudPaste's key form writes that none as `"never"`. */
 export function nullableOrNever<S extends v.GenericSchema<string, string>>(schema: S) {
+  // Checked after the transform, so that a bad date keeps its own reason (`invalid_date`), not a union's.
   return v.pipe(
-    v.nullable(v.union([v.literal('never'), schema])),
+    v.nullable(v.string()),
     v.transform((value) => (value === 'never' ? null : value)),
+    v.nullable(schema),
   );
 }
