@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDateTime } from './format';
+import { formatBytes, formatCalendarDate, formatCount, formatDateTime } from './format';
 import { formatDuration, formatShortDateTime } from './format-short';
 
 describe('formatBytes', () => {
@@ -41,6 +41,19 @@ describe('formatDateTime', () => {
     expect(formatDateTime(date.toISOString(), 'de-DE')).toBe(intl(date, 'de-DE'));
     expect(formatDateTime(null, 'en-US')).toBe('—');
     expect(formatDateTime('not a date', 'zh-CN')).toBe('—');
+  });
+});
+
+describe('formatCalendarDate', () => {
+  it.each(['en-US', 'zh-CN', 'de-DE'])('writes a calendar day in %s as Intl writes that date, whatever the time zone', (locale) => {
+    for (const day of ['2026-11-28', '2024-02-29', '2031-01-01']) {
+      const intl = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+      expect(formatCalendarDate(day, locale)).toBe(intl);
+    }
+  });
+
+  it('leaves what is no calendar day as it is', () => {
+    expect(formatCalendarDate('soon', 'en-US')).toBe('soon');
   });
 });
 

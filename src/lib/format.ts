@@ -40,6 +40,19 @@ export function formatDateTime(iso: string | null | undefined, locale: string): 
 }
 
 /**
+ * A calendar day (`2026-11-28`, no time of day, no time zone) in the reader's locale, as formatDateTime writes its
+ * date part ("Nov 28, 2026", "2026年11月28日"): one date style per language across a page.
+ */
+export function formatCalendarDate(day: string, locale: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return day;
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (locale === 'en-US') return `${EN_MONTHS[month - 1]} ${date}, ${year}`;
+  if (locale === 'zh-CN') return `${year}年${month}月${date}日`;
+  return dateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, date));
+}
+
+/**
  * A whole number as the app's two locales write it (1,234,567), without `Intl`, for the same reason as dates:
  * Lingui writes a plural's `#` with `Intl.NumberFormat`, the first of which loads ICU's data in a share page's render.
  */

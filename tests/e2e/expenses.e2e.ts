@@ -122,6 +122,10 @@ describe('expense claims', () => {
     await owner.page.locator('iframe[title="PDF receipt invoice.pdf"]').waitFor();
     expect(await statusOf(owner.page)).toBe('draft');
     await owner.page.getByText('€42.50').first().waitFor();
+    // The day spent is written as the filing date is: one date style per language.
+    const dateOf = (label: string) => owner.page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd').textContent();
+    expect(await dateOf('Date spent')).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    expect(await dateOf('Filed')).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, /);
     report.push(...(await a11yInBothThemes(owner.page, 'draft claim')));
     await owner.page.getByRole('button', { name: 'Submit for review' }).click();
     await owner.page.getByText('Claim submitted for review').first().waitFor();

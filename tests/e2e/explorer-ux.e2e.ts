@@ -236,8 +236,16 @@ describe('mount explorer on a phone', () => {
     await page.getByText('1 selected').waitFor();
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     expect(await option(page, 'sub').getAttribute('aria-selected')).toBe('true');
+    // Delete keeps its place on the bar whether one item or several are selected.
+    const actions = page.getByRole('toolbar', { name: 'Selection actions' });
+    const deleteAt = async () => {
+      const box = await actions.getByRole('button', { name: 'Delete' }).boundingBox();
+      return box && [Math.round(box.x), Math.round(box.y)];
+    };
+    const withOne = await deleteAt();
     await option(page, 'two.txt').tap();
     await page.getByText('2 selected').waitFor();
+    expect(await deleteAt()).toEqual(withOne);
     expect(page.url()).toMatch(/\/mount-explorer\/local\/phone$/);
     expect(errors).toEqual([]);
   }, 90_000);
@@ -259,6 +267,14 @@ describe('mount explorer on a phone', () => {
     expect(await option(page, 'file-25.txt').getAttribute('aria-selected')).toBe('true');
     expect(await smallTargets(page)).toEqual([]);
 
+    // A toast raised from the bar stacks above it, never over its buttons.
+    const selectionBar = page.getByRole('toolbar', { name: 'Selection actions' });
+    await selectionBar.getByRole('button', { name: 'Copy link' }).tap();
+    const toast = page.getByText(/copied|Copy failed/).first();
+    await toast.waitFor();
+    const [toastBox, barBox] = [await toast.boundingBox(), await selectionBar.boundingBox()];
+    expect(toastBox!.y + toastBox!.height).toBeLessThanOrEqual(barBox!.y);
+
     // The copy dialog's controls are large enough too, and it opens here.
     await page.getByRole('toolbar', { name: 'Selection actions' }).getByRole('button', { name: 'Copy to…' }).tap();
     const copy = page.getByRole('dialog', { name: 'Copy 1 items to…' });
@@ -266,6 +282,10 @@ describe('mount explorer on a phone', () => {
     for (const control of [copy.getByRole('button', { name: 'Up one level' }), copy.getByRole('button', { name: 'Copy here' }), copy.getByRole('button', { name: 'Close' })]) {
       expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
+    // "Up one level" starts at the left of its row, its icon beside its words, as the folders below it do.
+    const up = copy.getByRole('button', { name: 'Up one level' });
+    const [upBox, upIcon] = [await up.boundingBox(), await up.locator('svg').boundingBox()];
+    expect(upIcon!.x - upBox!.x).toBeLessThan(24);
     // Move sits beside Copy on the phone's selection bar; its picker refuses the folder the item is already in.
     await copy.getByRole('button', { name: 'Close' }).tap();
     await page.getByRole('toolbar', { name: 'Selection actions' }).getByRole('button', { name: 'Move to…' }).tap();

@@ -11,7 +11,7 @@ import { Notice } from '../../components/Notice';
 import { Pagination } from '../../components/Pagination';
 import { ResourceStatus } from '../../components/ResourceStatus';
 import { listExpenses } from '../../lib/api/expenses';
-import { formatCount, formatDateTime } from '../../lib/format';
+import { formatCalendarDate, formatCount, formatDateTime } from '../../lib/format';
 import { useResource } from '../../lib/use-resource';
 import { ExportCsv } from './ExportCsv';
 import { useExpenseText } from './expense-text';
@@ -114,7 +114,7 @@ export function ClaimListView({ viewer }: { viewer: ClaimViewer }) {
                     <td data-label={t`Amount`} className={styles.amount}>
                       {text.money(claim.amount_minor, claim.currency)}
                     </td>
-                    <td data-label={t`Date`}>{claim.spent_on}</td>
+                    <td data-label={t`Date`}>{formatCalendarDate(claim.spent_on, i18n.locale)}</td>
                     <td data-label={t`Category`}>{text.category(claim.category)}</td>
                     <td data-label={t`Status`}>
                       <StatusBadge status={claim.status} />

@@ -13,7 +13,7 @@ import { Notice } from '../../components/Notice';
 import { PageSkeleton } from '../../components/PageSkeleton';
 import { TaskRow } from '../../components/task-manager/TaskRow';
 import taskStyles from '../../components/task-manager/TaskManager.module.css';
-import { formatDateTime } from '../../lib/format';
+import { formatCalendarDate, formatDateTime } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { ClaimEditForm } from './ClaimEditForm';
 import { sortReceipts } from './claim-form';
@@ -192,7 +192,7 @@ function ClaimDetails({ claim, showOwner }: { claim: ExpenseClaimDetail; showOwn
       </div>
       <div>
         <dt>{t`Date spent`}</dt>
-        <dd>{claim.spent_on}</dd>
+        <dd>{formatCalendarDate(claim.spent_on, i18n.locale)}</dd>
       </div>
       <div>
         <dt>{t`Category`}</dt>

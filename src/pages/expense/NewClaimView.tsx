@@ -16,6 +16,7 @@ import { emptyClaimForm, sortReceipts, validateClaimForm, type ClaimFormErrors, 
 import { useExpenseText } from './expense-text';
 import { ReceiptPicker } from './ReceiptPicker';
 import styles from './Expense.module.css';
+import { BreakableName } from '../../components/BreakableName';
 
 /**
  * A new claim: its fields and its receipts. It is filed as a draft, then each receipt uploads as a task of the task
@@ -89,7 +90,9 @@ export function NewClaimView() {
             <ul className={styles.chosen} aria-label={t`Chosen receipts`}>
               {receipts.map((file, index) => (
                 <li key={`${file.name}-${index}`}>
-                  <span className={styles.chosenName}>{file.name}</span>
+                  <span className={styles.chosenName}>
+                    <BreakableName name={file.name} />
+                  </span>
                   <span className={styles.muted}>{formatBytes(file.size)}</span>
                   <Button size="small" variant="ghost" aria-label={t`Remove ${file.name}`} onClick={() => setReceipts(receipts.filter((_, at) => at !== index))}>
                     <Trash2 size={15} aria-hidden />

@@ -10,6 +10,7 @@ import { formatBytes } from '../../lib/format';
 import tableStyles from '../../components/DataTable.module.css';
 import previewStyles from '../../components/file-preview/FilePreview.module.css';
 import styles from './Expense.module.css';
+import { BreakableName } from '../../components/BreakableName';
 
 interface ReceiptListProps {
   claimId: string;
@@ -68,7 +69,9 @@ function ReceiptPreview({ claimId, receipt, onDelete, busy }: { claimId: string;
   return (
     <>
       <div className={styles.receiptHead}>
-        <span className={styles.chosenName}>{name}</span>
+        <span className={styles.chosenName}>
+          <BreakableName name={name} />
+        </span>
         <span className={styles.muted}>{formatBytes(receipt.size)}</span>
         {loaded.status === 'ready' && (
           <a className={tableStyles.iconLink} href={loaded.url} download={name} aria-label={t`Download ${name}`} title={t`Download ${name}`}>

@@ -112,7 +112,13 @@ export function SelectionBar({ selected, handlers, compact }: { selected: FsItem
   const { t } = useLingui();
   const actions = useSelectionActions(selected, handlers);
   return (
-    <div className={compact ? styles.selectionBarBottom : styles.selectionBar} role="toolbar" aria-label={t`Selection actions`}>
+    <div
+      className={compact ? styles.selectionBarBottom : styles.selectionBar}
+      role="toolbar"
+      aria-label={t`Selection actions`}
+      // Toasts stack above a bar at the screen's bottom, not over its buttons (Toaster.module.css).
+      {...(compact && { 'data-bottom-bar': '' })}
+    >
       <Button variant="ghost" size="icon" aria-label={t`Clear selection`} title={t`Clear selection`} onClick={() => handlers.send({ type: 'selection.clear' })}>
         <X size={16} aria-hidden />
       </Button>
@@ -120,7 +126,7 @@ export function SelectionBar({ selected, handlers, compact }: { selected: FsItem
         {t`${selected.length} selected`}
       </span>
       {actions.map((action) => (
-        <Button key={action.id} variant={action.danger ? 'danger' : 'default'} onClick={action.run}>
+        <Button key={action.id} variant={action.danger ? 'danger' : 'default'} data-action={action.id} onClick={action.run}>
           {action.icon}
           {action.label}
         </Button>
