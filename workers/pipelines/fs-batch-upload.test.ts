@@ -117,10 +117,14 @@ describe('a batch group on its way', () => {
       // Half of the form sent: the middle file's bytes are going.
       request.onUploadProgress?.(1000, 2000);
       // The meter and the current file are sent at most a few times a second: wait for their next turn.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      const progress = events.filter((event) => event.type === 'engine.progress').map((event) => event.progress.loaded);
-      const current = events.filter((event) => event.type === 'engine.item').map((event) => event.currentFile);
-      midway = { loaded: Math.max(...progress), files: current };
+      const seen = () => ({
+        loaded: Math.max(0, ...events.flatMap((event) => (event.type === 'engine.progress' ? [event.progress.loaded] : []))),
+        files: events.flatMap((event) => (event.type === 'engine.item' ? [event.currentFile] : [])),
+      });
+      for (let waited = 0; waited < 10_000 && (seen().loaded === 0 || seen().files.at(-1) !== 'b.txt'); waited += 100) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      midway = seen();
       const paths = group.map((item) => item.relativePath);
       return apiAnswer({ succeeded: paths.map((path) => ({ relativePath: path, outcome: 'created', path: `/local/up/${path}`, size: 400, etag: 'e', mimetype: 'text/plain' })), failed: [] });
     });
