@@ -4,7 +4,7 @@ import type { DB } from '../../db/database';
 import type { ShareAccessLogTable } from '../../db/schema';
 import { readSettings } from '../settings/settings';
 import { loggedAddress } from './addresses';
-import { log } from '../../observability/log';
+import { BatchedWrites } from '../../db/batched-writes';
 
 /** How often recorded accesses reach the database. */
 export const ACCESS_FLUSH_MS = 1000;
@@ -37,34 +37,19 @@ export interface Access {
  * crash loses at most the last second; an access of a share deleted before its row is written is dropped with it.
  */
 export class AccessRecorder {
-  private pending: Access[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writes: BatchedWrites<Access>;
 
-  constructor(
-    private readonly deps: Pick<AppDeps, 'db'>,
-    private readonly everyMs = ACCESS_FLUSH_MS,
-  ) {}
+  constructor(deps: Pick<AppDeps, 'db'>, everyMs = ACCESS_FLUSH_MS) {
+    this.writes = new BatchedWrites((batch) => writeAccesses(deps.db, batch), 'Share accesses could not be written', everyMs);
+  }
 
   record(access: Access): void {
-    this.pending.push(access);
-    // Timers do not keep the process (or a test run) alive: shutdown flushes.
-    this.timer ??= setTimeout(() => void this.flush(), this.everyMs);
-    this.timer.unref?.();
+    this.writes.add(access);
   }
 
   /** Writes what is pending; concurrent calls wait for the same write. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return this.flushing;
-    const batch = this.pending;
-    this.pending = [];
-    this.flushing = this.flushing
-      .then(() => writeAccesses(this.deps.db, batch))
-      // A failed write (the database closing under it) loses these rows, not the next ones.
-      .catch((error: unknown) => log.error({ err: error }, 'Share accesses could not be written'));
-    return this.flushing;
+    return this.writes.flush();
   }
 }
 

@@ -3,7 +3,7 @@ import type { WebhookEvent } from '../../../contract/webhooks';
 import type { AppDeps } from '../../context';
 import { writeToOutbox, type OutgoingEvent } from '../webhooks/outbox';
 import { deliveryOf } from '../webhooks/delivery';
-import { log } from '../../observability/log';
+import { BatchedWrites } from '../../db/batched-writes';
 
 /** How often queued events reach the outbox, as view counts reach their rows (shares/view-counts.ts). */
 export const EVENT_FLUSH_MS = 1000;
@@ -16,40 +16,30 @@ const EVENTS_HELD = 1000;
  * emits one (a view, a download) never waits on a write. A crash loses at most the last second of events.
  */
 export class EventBus {
-  private pending: OutgoingEvent[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly writes: BatchedWrites<OutgoingEvent>;
 
   constructor(
     private readonly deps: AppDeps,
-    private readonly everyMs = EVENT_FLUSH_MS,
-  ) {}
-
-  emit(event: WebhookEvent, data: Record<string, unknown>, onceKey?: string): void {
-    this.pending.push({ payload: { id: randomUUID(), event, time: this.deps.now().toISOString(), data }, ...(onceKey !== undefined && { onceKey }) });
-    if (this.pending.length >= EVENTS_HELD) {
-      void this.flush();
-      return;
-    }
-    // Timers do not keep the process (or a test run) alive: shutdown flushes.
-    this.timer ??= setTimeout(() => void this.flush(), this.everyMs);
-    this.timer.unref?.();
+    everyMs = EVENT_FLUSH_MS,
+  ) {
+    this.writes = new BatchedWrites(
+      async (batch) => {
+        // Delivery is nudged once the events are in the outbox.
+        if ((await writeToOutbox(deps, batch)) > 0) deliveryOf(deps).nudge();
+      },
+      'Events could not be written to the webhook outbox',
+      everyMs,
+      EVENTS_HELD,
+    );
   }
 
-  /** Writes what is queued; concurrent calls wait for the same write. Delivery is nudged after. */
+  emit(event: WebhookEvent, data: Record<string, unknown>, onceKey?: string): void {
+    this.writes.add({ payload: { id: randomUUID(), event, time: this.deps.now().toISOString(), data }, ...(onceKey !== undefined && { onceKey }) });
+  }
+
+  /** Writes what is queued; concurrent calls wait for the same write. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length === 0) return this.flushing;
-    const batch = this.pending;
-    this.pending = [];
-    this.flushing = this.flushing
-      .then(async () => {
-        if ((await writeToOutbox(this.deps, batch)) > 0) deliveryOf(this.deps).nudge();
-      })
-      // A failed write (the database closing under it) loses these events, not the next ones.
-      .catch((error: unknown) => log.error({ err: error }, 'Events could not be written to the webhook outbox'));
-    return this.flushing;
+    return this.writes.flush();
   }
 }
 
