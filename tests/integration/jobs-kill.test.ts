@@ -18,7 +18,7 @@ const ADMIN_PASSWORD = 'a job cut short';
 const FILES = 300;
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const nameOf = (n: number) => `f-${String(n).padStart(3, '0')}.bin`;
-const jobsInstanceOf = (instance: Instance) => /Jobs instance: ([0-9a-f-]{36})/.exec(instance.output())?.[1];
+const jobsInstanceOf = (instance: Instance) => /"jobsInstance":"([0-9a-f-]{36})"/.exec(instance.output())?.[1];
 
 describe('kill -9 of the instance running a server job', () => {
   let schema: FreshSchema;
