@@ -58,6 +58,8 @@ async function main() {
       { url, dataDir: config.dataDir, database: config.databaseUrl ? describePostgresUrl(config.databaseUrl) : 'SQLite in the data folder' },
       `Clipstash is running at ${url}`,
     );
+    // Whoever started the server (a supervisor, a test) waits for this line: out at once, not with the next block.
+    log.flush();
     if (generatedPassword) {
       // Shown to the person starting the server, once, as plain text: a password is never a log line.
       console.log(
