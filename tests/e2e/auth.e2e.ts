@@ -81,6 +81,7 @@ describe('admin login', () => {
       'Storage config',
       'Mount management',
       'Key management',
+      'Webhooks',
       'System settings',
     ]);
     await context.close();
