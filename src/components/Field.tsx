@@ -35,4 +35,20 @@ export function Field({ label, hint, error, children }: FieldProps) {
   );
 }
 
+/** A tick box with its label and a hint under it, the hint announced with the box. */
+export function CheckboxField({ name, label, hint, checked, onChange }: { name: string; label: ReactNode; hint: ReactNode; checked: boolean; onChange: (checked: boolean) => void }) {
+  const hintId = `${useId()}-hint`;
+  return (
+    <div className={styles.field}>
+      <label className={styles.checkbox}>
+        <input type="checkbox" name={name} checked={checked} aria-describedby={hintId} onChange={(event) => onChange(event.target.checked)} />
+        {label}
+      </label>
+      <p id={hintId} className={styles.hint}>
+        {hint}
+      </p>
+    </div>
+  );
+}
+
 export const fieldStyles = styles;

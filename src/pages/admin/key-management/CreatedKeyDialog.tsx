@@ -6,7 +6,6 @@ import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { copyText } from '../../../lib/clipboard';
 import { toasts } from '../../../lib/toast';
 import { ShareXDownloads } from './ShareXDownloads';
-import styles from './KeyManagement.module.css';
 
 /**
  * The answer to a creation: the only time the whole key is shown (the server keeps only its hash and first
@@ -27,7 +26,7 @@ export function CreatedKeyDialog({ apiKey, onClose }: { apiKey: CreatedApiKey | 
     >
       {apiKey && (
         <>
-          <code className={styles.createdKey} data-testid="created-key">
+          <code className="secret-once" data-testid="created-key">
             {apiKey.key}
           </code>
           <div className={dialogStyles.actions}>

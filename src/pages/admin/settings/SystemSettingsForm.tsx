@@ -4,7 +4,7 @@ import { asRequestFailure } from '../../../../contract/envelope';
 import { MAX_ACCESS_LOG_RETENTION_DAYS } from '../../../../contract/access-log';
 import { WEBDAV_UPLOAD_MODES, type SystemSettings, type WebdavUploadMode } from '../../../../contract/system';
 import { Button } from '../../../components/Button';
-import { Field, fieldStyles } from '../../../components/Field';
+import { CheckboxField, Field } from '../../../components/Field';
 import { updateSystemSettings } from '../../../lib/api/system';
 import { toasts } from '../../../lib/toast';
 import { ExpenseCategoriesEditor } from './ExpenseCategoriesEditor';
@@ -113,24 +113,20 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
           ))}
         </select>
       </Field>
-      <div className={fieldStyles.field}>
-        <label className={fieldStyles.checkbox}>
-          <input type="checkbox" name="stripImageLocation" checked={stripLocation} onChange={(e) => setStripLocation(e.target.checked)} />
-          {t`Remove location from shared images`}
-        </label>
-        <p className={fieldStyles.hint}>
-          {t`The default of the upload page (each upload may choose otherwise) and of uploads through the API: the shared copy of a JPEG, WebP, HEIC or AVIF photo loses its GPS position. Files in mounts are never changed.`}
-        </p>
-      </div>
-      <div className={fieldStyles.field}>
-        <label className={fieldStyles.checkbox}>
-          <input type="checkbox" name="onlineOfficeViewers" checked={onlineViewers} onChange={(e) => setOnlineViewers(e.target.checked)} />
-          {t`Offer Microsoft's and Google's online viewers for Office files`}
-        </label>
-        <p className={fieldStyles.hint}>
-          {t`Office files, EPUB books and archives are previewed in the browser, with nothing sent elsewhere. The online viewers fetch the file's link from the internet themselves: a third party sees it, and they only work when this server has a public address.`}
-        </p>
-      </div>
+      <CheckboxField
+        name="stripImageLocation"
+        checked={stripLocation}
+        onChange={setStripLocation}
+        label={t`Remove location from shared images`}
+        hint={t`The default of the upload page (each upload may choose otherwise) and of uploads through the API: the shared copy of a JPEG, WebP, HEIC or AVIF photo loses its GPS position. Files in mounts are never changed.`}
+      />
+      <CheckboxField
+        name="onlineOfficeViewers"
+        checked={onlineViewers}
+        onChange={setOnlineViewers}
+        label={t`Offer Microsoft's and Google's online viewers for Office files`}
+        hint={t`Office files, EPUB books and archives are previewed in the browser, with nothing sent elsewhere. The online viewers fetch the file's link from the internet themselves: a third party sees it, and they only work when this server has a public address.`}
+      />
       <Field
         label={t`Keep share access logs for (days)`}
         error={retentionError}
@@ -147,15 +143,13 @@ export function SystemSettingsForm({ initial }: { initial: SystemSettings }) {
           onChange={(e) => setRetention(e.target.value)}
         />
       </Field>
-      <div className={fieldStyles.field}>
-        <label className={fieldStyles.checkbox}>
-          <input type="checkbox" name="accessLogFullIp" checked={fullAddresses} onChange={(e) => setFullAddresses(e.target.checked)} />
-          {t`Keep visitors' full IP addresses in access logs`}
-        </label>
-        <p className={fieldStyles.hint}>
-          {t`Off, a log keeps only the network a visitor came from (IPv4 /24, IPv6 /48), which tells visitors apart without saying who they are.`}
-        </p>
-      </div>
+      <CheckboxField
+        name="accessLogFullIp"
+        checked={fullAddresses}
+        onChange={setFullAddresses}
+        label={t`Keep visitors' full IP addresses in access logs`}
+        hint={t`Off, a log keeps only the network a visitor came from (IPv4 /24, IPv6 /48), which tells visitors apart without saying who they are.`}
+      />
       <ExpenseCategoriesEditor names={categories} errors={categoryProblems} onChange={setCategories} />
       <Button type="submit" variant="primary" disabled={saving}>
         {saving ? t`Saving…` : t`Save settings`}

@@ -5,7 +5,6 @@ import { Button } from '../../../components/Button';
 import { Dialog, dialogStyles } from '../../../components/Dialog';
 import { copyText } from '../../../lib/clipboard';
 import { toasts } from '../../../lib/toast';
-import styles from './Webhooks.module.css';
 
 /** The only time the signing secret is shown whole: after a creation or a new secret. */
 export function SecretDialog({ webhook, onClose }: { webhook: WebhookWithSecret | undefined; onClose: () => void }) {
@@ -23,7 +22,7 @@ export function SecretDialog({ webhook, onClose }: { webhook: WebhookWithSecret 
     >
       {webhook && (
         <>
-          <code className={styles.secret} data-testid="webhook-secret">
+          <code className="secret-once" data-testid="webhook-secret">
             {webhook.secret}
           </code>
           <div className={dialogStyles.actions}>
