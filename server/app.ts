@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps) {
 
   app.route('/', davRoutes(deps, limiter));
   // CloudPaste's face: the same API again under a prefix, its answers in CloudPaste's shapes.
-  app.route(CLOUDPASTE_PREFIX, cloudpasteCompatRoutes((request, env) => app.fetch(request, env)));
+  app.route(CLOUDPASTE_PREFIX, cloudpasteCompatRoutes(deps, (request, env) => app.fetch(request, env)));
   app.route('/', metricsRoutes(deps));
 
   app.all('/api/*', () => {

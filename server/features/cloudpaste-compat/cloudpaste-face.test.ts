@@ -9,7 +9,7 @@ import { apiKeySchema } from '../../../contract/api-keys';
 import { envelopeSchema } from '../../../contract/envelope';
 import { directUploadSchema, fileListSchema, fileShareSchema, presignResponseSchema } from '../../../contract/files';
 import { fsMultipartInitSchema, fsPartSchema, fsUploadResultSchema } from '../../../contract/fs';
-import { adminPasteListSchema, createdPasteSchema } from '../../../contract/pastes';
+import { adminPasteListSchema, createdPasteSchema, pasteDetailSchema } from '../../../contract/pastes';
 import { publicFileSchema } from '../../../contract/public-file';
 import { publicPasteSchema } from '../../../contract/public-paste';
 import { storageConfigSchema } from '../../../contract/storage';
@@ -276,6 +276,129 @@ describe.each(['LOCAL', 'S3'] as const)('a multipart mount upload as CloudPaste 
     // Its own folder with another folder's key: a mismatch, nothing of theirs touched.
     await expectError(await t.request(cp('/user/fs/multipart/abort'), { ...keyed, json: { path: `${root}/a`, uploadId: theirs.uploadId, key: theirs.key } }), 400);
     await expectOk(await post('multipart/abort', { path: `${root}/b`, uploadId: theirs.uploadId, key: theirs.key }), v.null());
+  });
+});
+
+/** The edits of FileManagement.vue (and FileView.vue) and TextManagement.vue, as CloudPaste's dialogs build them. */
+describe('editing shares as CloudPaste\'s lists send it', () => {
+  const t = useTestApp();
+  let key: string;
+  const inHours = (hours: number) => new Date(t.clock.now().getTime() + hours * 3_600_000).toISOString();
+  const put = (path: string, auth: RequestOptions, json: unknown) => t.request(cp(path), { ...auth, method: 'PUT', json });
+  const fileOf = async (id: string) => expectOk(await t.request(`/api/admin/files/${id}`, { token: t.token }), fileShareSchema);
+  const pasteOf = async (id: string) => expectOk(await t.request(`/api/admin/pastes/${id}`, { token: t.token }), pasteDetailSchema);
+
+  beforeAll(async () => {
+    key = (await t.createKey(t.token, { text_permission: true, file_permission: true })).key;
+  });
+
+  it('reads a file share in CloudPaste\'s names and edits it with `slug: null` (kept) and snake_case fields', async () => {
+    const share = await fileClient(t).uploadOk(Buffer.from('edit me'), { token: t.token }, { filename: 'edit.txt' });
+    // openEditModal(): the detail, whose `max_views`, `expires_at` and `has_password` fill the dialog.
+    const detail = (await json(await t.request(cp(`/admin/files/${share.id}`), { token: t.token }))).data;
+    expect(detail).toMatchObject({ id: share.id, slug: share.slug, max_views: 0, expires_at: null, has_password: false });
+
+    // saveChanges() with the link field left empty: `slug: null`; FileView.vue sends the `id` too.
+    const expiresAt = inHours(24);
+    const edited = await json(await put(`/admin/files/${share.id}`, { token: t.token }, {
+      id: share.id, slug: null, remark: 'a note', max_views: 5, use_proxy: true, password: 'pw', expires_at: expiresAt,
+    }));
+    expect(edited).toMatchObject({ code: 200, success: true, data: { slug: share.slug, max_views: 5, expires_at: expiresAt, has_password: true } });
+    expect(await fileOf(share.id)).toMatchObject({ slug: share.slug, remark: 'a note', maxViews: 5, expiresAt, hasPassword: true });
+    expect((await t.request(`/api/file-download/${share.slug}?password=pw`)).status).toBe(200);
+
+    // A new link, and every "none" as CloudPaste writes it: remark null, max_views null, expires_at null, password "".
+    await json(await put(`/admin/files/${share.id}`, { token: t.token }, {
+      slug: 'cp-edited', remark: null, max_views: null, use_proxy: false, password: '', expires_at: null,
+    }));
+    expect(await fileOf(share.id)).toMatchObject({ slug: 'cp-edited', remark: null, maxViews: 0, expiresAt: null, hasPassword: false });
+    // No password sent: the one set stays.
+    await json(await put(`/admin/files/${share.id}`, { token: t.token }, { password: 'again' }));
+    await json(await put(`/admin/files/${share.id}`, { token: t.token }, { slug: null, remark: 'kept password', max_views: null, expires_at: null }));
+    expect(await fileOf(share.id)).toMatchObject({ slug: 'cp-edited', remark: 'kept password', hasPassword: true });
+  });
+
+  it('lets a key edit its own file shares from its list, and no one else\'s', async () => {
+    const mine = await fileClient(t).uploadOk(Buffer.from('mine'), { apiKey: key }, { filename: 'mine.txt' });
+    const admins = await fileClient(t).uploadOk(Buffer.from('theirs'), { token: t.token }, { filename: 'theirs.txt' });
+    await json(await put(`/user/files/${mine.id}`, { apiKey: key }, { slug: null, remark: 'by the key', max_views: 2, expires_at: null, use_proxy: true }));
+    expect(await fileOf(mine.id)).toMatchObject({ slug: mine.slug, remark: 'by the key', maxViews: 2 });
+    await expectError(await put(`/user/files/${admins.id}`, { apiKey: key }, { slug: null, remark: 'not mine' }), 404);
+    await expectError(await put(`/user/files/${mine.id}`, {}, { slug: null, remark: 'nobody' }), 401);
+    expect((await fileOf(admins.id)).remark).toBeNull();
+  });
+
+  it('refuses a bad file edit as /api does, naming the field CloudPaste sent, and changes nothing', async () => {
+    const share = await fileClient(t).uploadOk(Buffer.from('stays'), { token: t.token }, { filename: 'stays.txt' });
+    await fileClient(t).uploadOk(Buffer.from('other'), { token: t.token }, { filename: 'other.txt', fields: { slug: 'cp-taken' } });
+    const before = await fileOf(share.id);
+    const edit = (body: unknown) => put(`/admin/files/${share.id}`, { token: t.token }, body);
+
+    const negative = await expectError(await edit({ slug: null, max_views: -1 }), 400);
+    expect(negative.data).toMatchObject({ field: 'max_views', issue: 'must_not_be_negative' });
+    expect(negative.message).toBe('Invalid value for max_views: must_not_be_negative');
+    expect((await expectError(await edit({ max_views: 'many' }), 400)).data).toMatchObject({ field: 'max_views' });
+    expect((await expectError(await edit({ expires_at: 'tomorrow' }), 400)).data).toMatchObject({ field: 'expires_at' });
+    expect((await expectError(await edit({ expires_at: inHours(-1) }), 400)).data).toMatchObject({ field: 'expires_at', issue: 'in_past' });
+    expect((await expectError(await edit({ slug: 'no spaces' }), 400)).data).toMatchObject({ field: 'slug' });
+    expect((await expectError(await edit({ slug: 'cp-taken', remark: 'lost' }), 409)).data).toMatchObject({ field: 'slug' });
+    expect((await expectError(await edit({ password: 'p'.repeat(129) }), 400)).data).toMatchObject({ field: 'password', issue: 'too_long' });
+    // In Chinese too; a body that is not JSON is refused as /api refuses it.
+    const zh = await expectError(await t.request(cp(`/admin/files/${share.id}`), { token: t.token, method: 'PUT', json: { max_views: -1 }, headers: { 'accept-language': 'zh-CN' } }), 400);
+    expect(zh.message).toContain('max_views');
+    const notJson = await t.request(cp(`/admin/files/${share.id}`), { token: t.token, method: 'PUT', body: '{"slug":', headers: { 'content-type': 'application/json' } });
+    expect((await expectError(notJson, 400)).data).toMatchObject({ issue: 'invalid_json' });
+    // A body that is no object goes on as it came: /api's answer, whatever it is.
+    const [faceStatus, apiStatus] = [(await edit('text')).status, (await t.request(`/api/admin/files/${share.id}`, { token: t.token, method: 'PUT', json: 'text' })).status];
+    expect(faceStatus).toBe(apiStatus);
+    await expectError(await put('/admin/files/no-such-id', { token: t.token }, { slug: null }), 404);
+    // A body past /api's limit for JSON goes on unread, whole, and meets that limit.
+    const huge = JSON.stringify({ remark: 'x'.repeat(12 * 1024 * 1024) });
+    await expectError(await t.request(cp(`/admin/files/${share.id}`), { token: t.token, method: 'PUT', body: huge, headers: { 'content-type': 'application/json' } }), 413);
+    expect(await fileOf(share.id)).toEqual(before);
+  });
+
+  it('edits a paste named by its slug, as TextManagement.vue and the paste page send it', async () => {
+    const { id, slug } = await paste(t, { token: t.token }, { content: 'first words', slug: 'cp-paste', password: 'pw', remark: 'old' });
+    // openEditModal(): getPasteById(id), whose `max_views` and `expires_at` fill the dialog.
+    const detail = (await json(await t.request(cp(`/admin/pastes/${id}`), { token: t.token }))).data;
+    expect(detail).toMatchObject({ id, slug, content: 'first words', max_views: 0, expires_at: null, has_password: true });
+
+    // PasteEditModal.vue's saveEdit(): the current slug in the path and the body, the new one as `newSlug`.
+    const expiresAt = inHours(168);
+    const answer = await json(await put(`/admin/pastes/${slug}`, { token: t.token }, {
+      id, slug, content: 'first words', remark: null, maxViews: null, newSlug: 'cp-renamed', clearPassword: true, expiresAt,
+    }));
+    expect(answer).toMatchObject({ success: true, data: { id, slug: 'cp-renamed' } });
+    expect(await pasteOf(id)).toMatchObject({ slug: 'cp-renamed', remark: null, maxViews: 0, hasPassword: false, expiresAt });
+
+    // PasteViewMain.vue's saveEdit(): new content and a password, the link unchanged (no `newSlug`).
+    await json(await put('/admin/pastes/cp-renamed', { token: t.token }, { content: 'second words', remark: 'r', maxViews: 3, password: 'new', clearPassword: false, expiresAt: null }));
+    expect(await pasteOf(id)).toMatchObject({ slug: 'cp-renamed', content: 'second words', remark: 'r', maxViews: 3, hasPassword: true, expiresAt: null });
+
+    // The link field emptied: `newSlug: null`, a new random link as CloudPaste made.
+    const renamed = await json(await put('/admin/pastes/cp-renamed', { token: t.token }, { slug: 'cp-renamed', content: 'second words', newSlug: null }));
+    const random = (renamed.data as { slug: string }).slug;
+    expect(random).toMatch(/^[A-Za-z0-9]{6,}$/);
+    expect(await pasteOf(id)).toMatchObject({ slug: random, hasPassword: true });
+  });
+
+  it('lets a key edit its own paste by slug, and refuses a bad edit naming CloudPaste\'s field', async () => {
+    const mine = await paste(t, { apiKey: key }, { content: 'key text', slug: 'cp-key-paste' });
+    const admins = await paste(t, { token: t.token }, { content: 'admin text', slug: 'cp-admin-paste' });
+    await json(await put('/user/pastes/cp-key-paste', { apiKey: key }, { content: 'key text, edited', remark: 'k', maxViews: null, expiresAt: null }));
+    expect(await pasteOf(mine.id)).toMatchObject({ content: 'key text, edited', remark: 'k' });
+    await expectError(await put('/user/pastes/cp-admin-paste', { apiKey: key }, { content: 'not mine' }), 404);
+    await expectError(await put('/admin/pastes/no-such-paste', { token: t.token }, { content: 'x' }), 404);
+
+    const edit = (body: unknown) => put('/admin/pastes/cp-admin-paste', { token: t.token }, body);
+    expect((await expectError(await edit({ content: 'x', newSlug: 'cp-key-paste' }), 409)).data).toMatchObject({ field: 'newSlug' });
+    const badSlug = await expectError(await edit({ content: 'x', newSlug: 'no spaces' }), 400);
+    expect(badSlug.data).toMatchObject({ field: 'newSlug' });
+    expect(badSlug.message).toContain('newSlug');
+    expect((await expectError(await edit({ content: 'x', maxViews: -2 }), 400)).data).toMatchObject({ field: 'maxViews' });
+    expect((await expectError(await edit({ content: '   ' }), 400)).data).toMatchObject({ field: 'content' });
+    expect(await pasteOf(admins.id)).toMatchObject({ slug: 'cp-admin-paste', content: 'admin text', maxViews: 0 });
   });
 });
 

@@ -50,6 +50,12 @@ const fileList: Shape = (answer) => {
   return { ...answer, data: { files: answer.data.items.map(withCloudPasteNames), pagination: answer.data.pagination } };
 };
 
+/**
+ * One share, as the edit dialogs read it before and after an edit (FileEditModal.vue reads `max_views`,
+ * `expires_at`, `has_password`; PasteEditModal.vue `max_views`, `expires_at`): in CloudPaste's names too.
+ */
+const oneShare: Shape = (answer) => ({ ...answer, data: withCloudPasteNames(answer.data) });
+
 /** The paste page reads the paste itself, locked (`requiresPassword`) or with its content. */
 const bare: Shape = (answer) => answer.data;
 
@@ -58,6 +64,8 @@ const RESHAPES: readonly Reshape[] = [
   { method: 'POST', path: /^\/api\/paste\/[^/]+$/, shape: bare },
   { method: 'GET', path: /^\/api\/(admin|user)\/pastes$/, shape: pasteList },
   { method: 'GET', path: /^\/api\/(admin|user)\/files$/, shape: fileList },
+  { method: 'GET', path: /^\/api\/(admin|user)\/(files|pastes)\/[^/]+$/, shape: oneShare },
+  { method: 'PUT', path: /^\/api\/(admin|user)\/(files|pastes)\/[^/]+$/, shape: oneShare },
 ];
 
 /** How the answer to `method path` (a path under `/api`) is shaped for CloudPaste; undefined: as it is. */

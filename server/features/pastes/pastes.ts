@@ -181,6 +181,11 @@ function pasteBySlug(db: DB, slug: string): Promise<PasteRow | undefined> {
   return lookup([slug]);
 }
 
+/** The id of the paste with `slug`, if any: CloudPaste's frontend names a paste it edits by its slug. */
+export async function pasteIdOfSlug(db: DB, slug: string): Promise<string | undefined> {
+  return (await pasteBySlug(db, slug))?.id;
+}
+
 /** `opened`, once put in the access log: a peek, or a view whose bytes are the content's. */
 function logged(deps: AppDeps, access: PasteAccess, opened: OpenedPaste, id: string): OpenedPaste {
   if (access.visitor) {
