@@ -134,11 +134,24 @@ export const directUploadSchema = v.object({
   expires_at: v.nullable(v.string()),
   previewUrl: v.string(),
   downloadUrl: v.string(),
+  /** Whether the object is stored under the file's own name (`original_filename=true`), not a random prefix and it. */
+  used_original_filename: v.boolean(),
 });
 export type DirectUpload = v.InferOutput<typeof directUploadSchema>;
 
-/** The query of `PUT /api/upload-direct/{filename}`: the fields `POST /api/upload`'s form takes beside its file. */
-export const directUploadQuerySchema = uploadFormSchema;
+/** A yes/no of a query as CloudPaste writes it; absent: no. */
+const queryFlag = v.optional(v.picklist(['true', 'false'], 'invalid_choice'));
+
+/**
+ * The query of `PUT /api/upload-direct/{filename}`: the fields `POST /api/upload`'s form takes beside its file, and
+ * CloudPaste's `override` (the upload replaces the caller's share that holds the slug, or the file name below) and
+ * `original_filename` (the object is stored under the file's own name in its folder, without a random prefix).
+ */
+export const directUploadQuerySchema = v.object({
+  ...uploadFormSchema.entries,
+  override: queryFlag,
+  original_filename: queryFlag,
+});
 
 export const fileListSchema = v.object({ items: v.array(fileShareSchema), pagination: offsetPaginationSchema });
 export const fileListQuerySchema = offsetQuery(ADMIN_FILE_PAGE_SIZE, FILE_PAGE_SIZE_MAX);

@@ -78,6 +78,15 @@ export const messages = {
     zh: '这是最后一个第二因素：请改为关闭两步验证（需要密码和验证码）',
   },
   slug_taken: { en: 'Link suffix is already taken, please try another', zh: '链接后缀已被占用，请换一个' },
+  share_replace_forbidden: { en: 'Only the creator of a share can replace it', zh: '只有分享的创建者才能替换它' },
+  share_name_taken: {
+    en: 'A share is already stored under this file name; add override=true to replace yours',
+    zh: '已有分享以此文件名存储；如要替换你自己的分享，请加上 override=true',
+  },
+  share_name_busy: {
+    en: 'Another upload under this file name is under way; try again when it ends',
+    zh: '另一个同名文件的上传正在进行，请在其结束后重试',
+  },
   share_expiry_past: { en: 'The expiry time must be in the future', zh: '过期时间必须晚于当前时间' },
   wrong_password: { en: 'Wrong password', zh: '密码错误' },
   password_required: { en: 'This share is protected by a password', zh: '此分享受密码保护' },

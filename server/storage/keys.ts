@@ -57,10 +57,12 @@ export const shareAreaKeyOf = (legacyKey: string): string => `${SHARE_AREA}/${le
 
 /**
  * The storage key of a new file share: `<share area>/<config folder>/<client folder>/<random>-<file name>`. Built
- * here and only here; the random part keeps two uploads of one name apart.
+ * here and only here; the random part keeps two uploads of one name apart. With `originalName` (CloudPaste's
+ * `original_filename`) the key ends in the file name alone, and the caller keeps two uploads apart.
  */
-export function shareObjectKey(configFolder: string, clientFolder: string | undefined, filename: string): string {
-  const name = `${randomBase62(10)}-${safeSegment(filename) || 'file'}`;
+export function shareObjectKey(configFolder: string, clientFolder: string | undefined, filename: string, originalName = false): string {
+  const safeName = safeSegment(filename) || 'file';
+  const name = originalName ? safeName : `${randomBase62(10)}-${safeName}`;
   const key = [SHARE_AREA, ...folderSegments(configFolder, 'default_folder'), ...folderSegments(clientFolder), name].join('/');
   assertSafeKey(key);
   return key;

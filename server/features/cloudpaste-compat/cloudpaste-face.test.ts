@@ -17,6 +17,12 @@ import { fileClient, md5, type Bytes } from '../../../tests/fixtures/files';
 import { mountOfKind } from '../../../tests/fixtures/fs';
 import type { RunningS3rver } from '../../../tests/fixtures/s3rver';
 import { expectError, expectOk, useTestApp, type RequestOptions, type TestApp } from '../../../tests/fixtures/test-app';
+import { SHARE_AREA } from '../../storage/keys';
+import { driverFor } from '../../storage/registry';
+import { retireShares } from '../file-shares/replacement';
+import { releaseName, reserveName } from '../fs/name-reservations';
+import { findStorageConfig } from '../storages/configs';
+import { sweepStaleUploads } from '../upload-sweeper';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
@@ -461,5 +467,130 @@ describe('PUT /api/upload-direct/{filename}', () => {
     expect(views.data).toMatchObject({ field: 'max_views' });
     const files = await expectOk(await t.request('/api/user/files', { apiKey: key }), fileListSchema);
     expect(files.items.map((file) => file.filename).sort()).toEqual(['a.txt', 'notes.md', 'plain.txt', 'report.pdf']);
+  });
+});
+
+/** CloudPaste's `override` and `original_filename` (Api-s3_direct.md and s3UploadRoutes.js at 929c46ed). */
+describe.each(['LOCAL', 'S3'] as const)('PUT /api/upload-direct/{filename} with override and original_filename, on %s', (kind) => {
+  const t = useTestApp();
+  let s3: RunningS3rver | undefined;
+  let configId: string;
+  let key: string;
+  let otherKey: string;
+
+  /** A direct upload to the storage under test, as CloudPaste's scripts send it. */
+  const upload = (name: string, query: Record<string, string>, bytes: string, apiKey = key) =>
+    t.request(cp(`/upload-direct/${name}?${new URLSearchParams({ ...query, s3_config_id: configId })}`), { apiKey, method: 'PUT', body: Buffer.from(bytes) });
+  const download = async (slug: string) => (await t.request(`/api/file-download/${slug}`)).text();
+  /** Every object in the share area, and every record's object: the same set, or something was left behind. */
+  const objectsAndRecords = async () => {
+    const config = await findStorageConfig(t.db, configId);
+    const objects = (await driverFor(t.deps, config!).listTree(SHARE_AREA)).objects.map((object) => object.key).sort();
+    const records = (await t.db.selectFrom('files').select('storage_path').where('storage_config_id', '=', configId).execute()).map((row) => row.storage_path).sort();
+    return { objects, records };
+  };
+  const expectNothingLeftBehind = async () => {
+    const { objects, records } = await objectsAndRecords();
+    expect(objects).toEqual(records);
+  };
+
+  beforeAll(async () => {
+    ({ configId, s3 } = await mountOfKind(t, t.token, kind, { at: '/bucket' }));
+    if (kind === 'S3') await t.request(`/api/s3-configs/${configId}`, { token: t.token, method: 'PUT', json: { is_public: true } });
+    key = (await t.createKey(t.token, { file_permission: true })).key;
+    otherKey = (await t.createKey(t.token, { file_permission: true })).key;
+  });
+  afterAll(async () => {
+    await s3?.stop();
+  });
+
+  it('replaces the caller\'s share holding the slug with override=true: same link, new file, the old one gone', async () => {
+    const first = await expectOk(await upload('first.txt', { slug: 'ov-slug', remark: 'old' }, 'first bytes'), directUploadSchema);
+    await expectError(await upload('second.txt', { slug: 'ov-slug' }, 'refused'), 409);
+    await expectError(await upload('second.txt', { slug: 'ov-slug', override: 'false' }, 'refused'), 409);
+
+    const second = await expectOk(await upload('second.txt', { slug: 'ov-slug', override: 'true' }, 'second bytes'), directUploadSchema);
+    expect(second).toMatchObject({ slug: 'ov-slug', filename: 'second.txt', remark: null, used_original_filename: false });
+    expect(second.id).not.toBe(first.id);
+    expect(await download('ov-slug')).toBe('second bytes');
+    const mine = await expectOk(await t.request('/api/user/files', { apiKey: key }), fileListSchema);
+    expect(mine.items.filter((file) => file.slug === 'ov-slug').map((file) => file.id)).toEqual([second.id]);
+    await expectNothingLeftBehind();
+
+    // override=true with a slug nobody holds is an ordinary upload.
+    expect(await expectOk(await upload('fresh.txt', { slug: 'ov-fresh', override: 'true' }, 'fresh'), directUploadSchema)).toMatchObject({ slug: 'ov-fresh' });
+  });
+
+  it('never replaces another\'s share, and refuses bad flags, storing nothing', async () => {
+    await expectOk(await upload('theirs.txt', { slug: 'ov-theirs' }, 'theirs'), directUploadSchema);
+    const before = await objectsAndRecords();
+    const refused = await expectError(await upload('mine.txt', { slug: 'ov-theirs', override: 'true' }, 'mine', otherKey), 403);
+    expect(refused.data).toMatchObject({ field: 'slug' });
+    // The admin neither: CloudPaste let only a share's creator replace it.
+    const asAdmin = `/upload-direct/admin.txt?${new URLSearchParams({ slug: 'ov-theirs', override: 'true', s3_config_id: configId })}`;
+    await expectError(await t.request(cp(asAdmin), { token: t.token, method: 'PUT', body: Buffer.from('admin') }), 403);
+    expect((await expectError(await upload('x.txt', { override: 'yes' }, 'x'), 400)).data).toMatchObject({ field: 'override' });
+    expect((await expectError(await upload('x.txt', { original_filename: '1' }, 'x'), 400)).data).toMatchObject({ field: 'original_filename' });
+    expect(await download('ov-theirs')).toBe('theirs');
+    expect(await objectsAndRecords()).toEqual(before);
+  });
+
+  it('stores under the file\'s own name with original_filename=true, and replaces only with override=true', async () => {
+    const first = await expectOk(await upload('report.txt', { original_filename: 'true', path: 'docs' }, 'version 1'), directUploadSchema);
+    expect(first).toMatchObject({ filename: 'report.txt', used_original_filename: true });
+    expect(first.storage_path).toMatch(/(^|\/)docs\/report\.txt$/);
+    expect(first.storage_path.startsWith(`${SHARE_AREA}/`)).toBe(true);
+
+    const taken = await expectError(await upload('report.txt', { original_filename: 'true', path: 'docs' }, 'version 2'), 409);
+    expect(taken.data).toMatchObject({ field: 'original_filename' });
+    expect(await expectError(await upload('report.txt', { original_filename: 'true', path: 'docs', override: 'true' }, 'not theirs', otherKey), 403)).toBeDefined();
+    expect(await download(first.slug)).toBe('version 1');
+
+    // As CloudPaste: the same name again replaces it; the link it had now gives the new file.
+    const second = await expectOk(await upload('report.txt', { original_filename: 'true', path: 'docs', override: 'true', remark: 'v2' }, 'version 2'), directUploadSchema);
+    expect(second).toMatchObject({ slug: first.slug, storage_path: first.storage_path, used_original_filename: true, remark: 'v2', size: 9 });
+    expect(second.id).not.toBe(first.id);
+    expect(await download(first.slug)).toBe('version 2');
+    await expectNothingLeftBehind();
+
+    // Another folder, or without the flag: a name of its own.
+    const elsewhere = await expectOk(await upload('report.txt', { original_filename: 'true', path: 'other' }, 'other'), directUploadSchema);
+    expect(elsewhere.storage_path).toMatch(/(^|\/)other\/report\.txt$/);
+    const prefixed = await expectOk(await upload('report.txt', { path: 'docs' }, 'prefixed'), directUploadSchema);
+    expect(prefixed).toMatchObject({ used_original_filename: false });
+    expect(prefixed.storage_path).toMatch(/(^|\/)docs\/[A-Za-z0-9]{10}-report\.txt$/);
+    await expectNothingLeftBehind();
+  });
+
+  it('keeps the old share whole when the replacing upload fails, and one writer of a name at a time', async () => {
+    const kept = await expectOk(await upload('kept.txt', { original_filename: 'true', slug: 'ov-kept' }, 'small'), directUploadSchema);
+    const setMax = (mb: number) => t.request('/api/admin/system-settings', { token: t.token, method: 'PUT', json: { max_upload_size: mb } });
+    expect((await setMax(0.00001)).status).toBe(200);
+    try {
+      await expectError(await upload('kept.txt', { original_filename: 'true', override: 'true' }, 'far too large for the limit'), 413);
+      await expectError(await upload('other.txt', { slug: 'ov-kept', override: 'true' }, 'far too large for the limit'), 413);
+    } finally {
+      expect((await setMax(100)).status).toBe(200);
+    }
+    expect(await download('ov-kept')).toBe('small');
+    await expectNothingLeftBehind();
+
+    // While another upload holds the name, a second one is told to wait, and stores nothing.
+    const name = { configId, key: kept.storage_path.replace(/kept\.txt$/, 'busy.txt') };
+    expect(await reserveName(t.deps, name, 'created', 60_000)).toBe(true);
+    const busy = await expectError(await upload('busy.txt', { original_filename: 'true' }, 'busy'), 409);
+    expect(busy.data).toMatchObject({ field: 'original_filename' });
+    await releaseName(t.deps, name);
+    await expectNothingLeftBehind();
+  });
+
+  it('leaves a replaced share the sweeper can finish when its removal fails after the commit', async () => {
+    const share = await expectOk(await upload('retired.txt', {}, 'retired'), directUploadSchema);
+    const row = await t.db.selectFrom('files').selectAll().where('id', '=', share.id).executeTakeFirstOrThrow();
+    await t.db.transaction().execute((trx) => retireShares(trx, [row]));
+    expect((await t.request(`/api/file-download/${share.slug}`)).status).toBe(404);
+    expect((await expectOk(await t.request('/api/user/files', { apiKey: key }), fileListSchema)).items.map((file) => file.id)).not.toContain(share.id);
+    expect(await sweepStaleUploads(t.deps)).toMatchObject({ removed: 1, failed: 0 });
+    await expectNothingLeftBehind();
   });
 });

@@ -31,8 +31,8 @@ export function fileRoutes(deps: AppDeps) {
   app.put('/upload-direct/:filename', requirePermission('file'), queryParams(directUploadQuerySchema), async (c) => {
     const filename = c.req.param('filename');
     const { request, settle } = watchedRequest(deps, c.req.raw, { kind: 'share-upload', who: actorOf(c.get('principal')), name: filename });
-    const share = await settle(receiveDirectUpload(deps, c.get('principal'), filename, c.req.valid('query'), request));
-    return ok(c, directUploadAnswer(share, publicBaseUrl(c, deps)), 'file_uploaded');
+    const uploaded = await settle(receiveDirectUpload(deps, c.get('principal'), filename, c.req.valid('query'), request));
+    return ok(c, directUploadAnswer(uploaded, publicBaseUrl(c, deps)), 'file_uploaded');
   });
 
   app.post('/s3/presign', requirePermission('file'), jsonBody(presignRequestSchema), async (c) =>

@@ -45,7 +45,7 @@ export interface PendingFile {
  * against the quota until it is committed or swept.
  */
 export async function insertPendingFile(deps: AppDeps, principal: Principal, pending: PendingFile): Promise<FileRow> {
-  return insertFile(deps, principal, deps.now(), pending.slug, {
+  return insertFile(deps.db, principal, deps.now(), pending.slug, {
     filename: pending.filename,
     mimetype: pending.mimetype,
     size: pending.size,

@@ -6,6 +6,7 @@ import * as v from 'valibot';
 import { shareOptionsSchema, type FileShare } from '../../../contract/files';
 import type { AppDeps, Principal } from '../../context';
 import { creatorOf } from '../../context';
+import type { DB } from '../../db/database';
 import type { FilesTable } from '../../db/schema';
 import { badInput, notFound } from '../../errors';
 import { hashPassword } from '../../security/passwords';
@@ -79,14 +80,14 @@ type NewFileColumns = Omit<FileRow, 'id' | 'slug' | 'views' | 'moved_from' | 'cr
 
 /** Inserts a file record holding `slug` (a random one when none is asked for). */
 export async function insertFile(
-  deps: AppDeps,
+  db: DB,
   principal: Principal,
   now: Date,
   slug: string | undefined,
   columns: NewFileColumns,
 ): Promise<FileRow> {
   const stamp = now.toISOString();
-  return writeWithSlug(deps.db, 'files', slug, async (freeSlug) => {
+  return writeWithSlug(db, 'files', slug, async (freeSlug) => {
     const values: FileRow = {
       id: randomUUID(),
       slug: freeSlug,
@@ -97,7 +98,7 @@ export async function insertFile(
       created_at: stamp,
       updated_at: stamp,
     };
-    await deps.db.insertInto('files').values(values).execute();
+    await db.insertInto('files').values(values).execute();
     return values;
   });
 }
@@ -113,20 +114,22 @@ export interface StoredObject {
 
 /**
  * The record of a file that is already in storage (form upload). Rechecks the quota now that the size is
- * known, then inserts; if anything refuses, the object is removed again.
+ * known, then inserts; if anything refuses, the object is removed again. `beforeInsert`, when given, runs in one
+ * transaction with the insert (a replaced share leaves in the same commit as its successor arrives).
  */
 export async function recordStoredFile(
   deps: AppDeps,
   principal: Principal,
   stored: StoredObject,
   options: ShareOptions,
+  beforeInsert?: (db: DB) => Promise<void>,
 ): Promise<FileShare> {
   const driver = driverFor(deps, stored.config);
   try {
     const now = deps.now();
     const limits = await uploadLimits(deps, stored.config);
     assertFits(stored.size, limits);
-    const row = await insertFile(deps, principal, now, options.slug, {
+    const columns = {
       filename: stored.filename,
       mimetype: stored.mimetype,
       size: stored.size,
@@ -135,11 +138,16 @@ export async function recordStoredFile(
       s3_url: driver.objectUrl(stored.key),
       etag: stored.etag,
       ...(await shareColumns(options, now)),
-      status: 'committed',
+      status: 'committed' as const,
       upload_id: null,
       part_size: null,
       source_url: null,
-    });
+    };
+    const insert = async (db: DB) => {
+      await beforeInsert?.(db);
+      return insertFile(db, principal, now, options.slug, columns);
+    };
+    const row = beforeInsert ? await deps.db.transaction().execute(insert) : await insert(deps.db);
     await touchStorageConfig(deps.db, stored.config.id, now);
     emitEvent(deps, 'file.created', fileObject(row));
     return toFileShare(row, now);
