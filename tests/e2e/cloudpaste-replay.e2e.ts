@@ -250,4 +250,125 @@ describe('CloudPaste\'s frontend, replayed from its own origin against the Cloud
     );
     expect(seen).toEqual({ pastesIsArray: true, pastes: 3, total: 3, everyPasteDated: true, mine: 1, files: ['page.txt'], myFiles: true });
   });
+  it('edits a file share from the file list, as FileManagement.vue and FileEditModal.vue send it, for the admin and a key', async () => {
+    const direct = async (name: string, auth: string) => {
+      const res = await fetch(`${server.url}/api/upload-direct/${name}`, { method: 'PUT', headers: { Authorization: auth }, body: `bytes of ${name}` });
+      if (!res.ok) throw new Error(`upload-direct answered ${res.status}`);
+      return ((await res.json()) as { data: { id: string; slug: string } }).data;
+    };
+    const [adminFile, keyFile] = [await direct('admin-edit.txt', `Bearer ${token}`), await direct('key-edit.txt', `ApiKey ${apiKey}`)];
+
+    const seen = await page.evaluate(
+      async ({ base, token, apiKey, adminFile, keyFile }) => {
+        const cloudpaste = (window as unknown as CloudPasteWindow).cloudpaste;
+        /** openEditModal(), the dialog's form as the user leaves it, saveChanges(), updateFileMetadata(), loadFiles(). */
+        const editAs = async (area: 'admin' | 'user', auth: { token?: string; apiKey?: string }, id: string, form: { slug?: string; remark: string; maxViews: string; expiryHours: number; password: string }) => {
+          const response = await cloudpaste(base, `/${area}/files/${id}`, auth);
+          const file = response.data as Record<string, unknown>;
+          // FileEditModal.vue's watch(): the form starts from the detail.
+          const fileData = {
+            id: file.id as string,
+            slug: form.slug ?? ((file.slug as string) || ''),
+            remark: form.remark,
+            max_views: form.maxViews === '' ? null : form.maxViews,
+            password: form.password,
+            use_proxy: file.use_proxy === 1 || file.use_proxy === true,
+          };
+          const updatedFile: Record<string, unknown> = {
+            id: fileData.id,
+            slug: fileData.slug.trim() || null,
+            remark: fileData.remark.trim() || null,
+            max_views: fileData.max_views !== null ? parseInt(fileData.max_views, 10) : null,
+            use_proxy: fileData.use_proxy,
+          };
+          if (fileData.password) updatedFile.password = fileData.password;
+          if (form.expiryHours > 0) {
+            const expiresAt = new Date();
+            expiresAt.setHours(expiresAt.getHours() + form.expiryHours);
+            updatedFile.expires_at = expiresAt.toISOString();
+          } else {
+            updatedFile.expires_at = null;
+          }
+          // FileManagement.vue's updateFileMetadata(): these fields, then `response.success`.
+          const saved = await cloudpaste(base, `/${area}/files/${updatedFile.id as string}`, auth, {
+            method: 'PUT',
+            body: { remark: updatedFile.remark, slug: updatedFile.slug, expires_at: updatedFile.expires_at, max_views: updatedFile.max_views, password: updatedFile.password, use_proxy: updatedFile.use_proxy },
+          });
+          const list = await cloudpaste(base, `/${area}/files?limit=8&offset=0`, auth);
+          const listed = (list.data as { files: Record<string, unknown>[] }).files.find((item) => item.id === id);
+          return {
+            detail: { slug: file.slug, max_views: file.max_views, expires_at: file.expires_at, has_password: file.has_password },
+            success: saved.success,
+            listed: { slug: listed?.slug, remark: listed?.remark, max_views: listed?.max_views, has_password: listed?.has_password, expiring: listed?.expires_at !== null },
+          };
+        };
+        // The admin keeps the link (the field as it came) and sets a remark, a view limit, a day and a password.
+        const admin = await editAs('admin', { token }, adminFile.id, { remark: ' from CloudPaste ', maxViews: '3', expiryHours: 24, password: 'pw' });
+        // The key empties the link field (`slug: null`: kept) and the view limit (`max_views: null`: none).
+        const key = await editAs('user', { apiKey }, keyFile.id, { slug: '', remark: 'key note', maxViews: '', expiryHours: 0, password: '' });
+        // Another share's link: refused, and the dialog shows the message.
+        let conflict = '';
+        try {
+          await cloudpaste(base, `/user/files/${keyFile.id}`, { apiKey }, { method: 'PUT', body: { slug: adminFile.slug, remark: null, max_views: null, expires_at: null, use_proxy: true } });
+        } catch (error) {
+          conflict = (error as Error).message;
+        }
+        return { admin, key, conflict };
+      },
+      { base, token, apiKey, adminFile, keyFile },
+    );
+    expect(seen).toEqual({
+      admin: {
+        detail: { slug: adminFile.slug, max_views: 0, expires_at: null, has_password: false },
+        success: true,
+        listed: { slug: adminFile.slug, remark: 'from CloudPaste', max_views: 3, has_password: true, expiring: true },
+      },
+      key: {
+        detail: { slug: keyFile.slug, max_views: 0, expires_at: null, has_password: false },
+        success: true,
+        listed: { slug: keyFile.slug, remark: 'key note', max_views: 0, has_password: false, expiring: false },
+      },
+      conflict: expect.stringMatching(/taken/),
+    });
+    const locked = await fetch(`${server.url}/api/file-download/${adminFile.slug}`);
+    expect(locked.status).toBe(401);
+    expect(await (await fetch(`${server.url}/api/file-download/${adminFile.slug}?password=pw`)).text()).toBe('bytes of admin-edit.txt');
+  });
+
+  it('edits a paste from the text list by its slug, as TextManagement.vue and PasteEditModal.vue send it', async () => {
+    const seen = await page.evaluate(
+      async ({ base, token }) => {
+        const cloudpaste = (window as unknown as CloudPasteWindow).cloudpaste;
+        const created = await cloudpaste(base, '/paste', { token }, { body: { content: 'to be edited', slug: 'cp-edit-me', password: 'pw' } });
+        const id = (created.data as { id: string }).id;
+        // openEditModal(): getPasteById(id); the dialog reads `slug`, `remark`, `expires_at`, `max_views`, `content`.
+        const paste = (await cloudpaste(base, `/admin/pastes/${id}`, { token })).data as Record<string, unknown>;
+        // saveEdit(): a new link, two views, no password, a day; submitEdit(): updatePaste(data.slug, data).
+        const expiresAt = new Date();
+        expiresAt.setHours(expiresAt.getHours() + 24);
+        const data = {
+          id: paste.id, slug: paste.slug, content: paste.content, remark: 'edited in CloudPaste', maxViews: 2,
+          newSlug: 'cp-edited', clearPassword: true, expiresAt: expiresAt.toISOString(),
+        };
+        const result = await cloudpaste(base, `/admin/pastes/${data.slug as string}`, { token }, { method: 'PUT', body: data });
+        // loadPastes(): the list again.
+        const list = await cloudpaste(base, '/admin/pastes?page=1&limit=10', { token });
+        const listed = (list.data as Record<string, unknown>[]).find((item) => item.id === id);
+        const opened = await cloudpaste(base, '/paste/cp-edited', {});
+        return {
+          detail: { slug: paste.slug, content: paste.content, has_password: paste.has_password, max_views: paste.max_views },
+          answered: (result.data as { slug: string }).slug,
+          listed: { slug: listed?.slug, remark: listed?.remark, max_views: listed?.max_views, has_password: listed?.has_password },
+          opened: { content: opened.content, requiresPassword: opened.requiresPassword },
+        };
+      },
+      { base, token },
+    );
+    expect(seen).toEqual({
+      detail: { slug: 'cp-edit-me', content: 'to be edited', has_password: true, max_views: 0 },
+      answered: 'cp-edited',
+      listed: { slug: 'cp-edited', remark: 'edited in CloudPaste', max_views: 2, has_password: false },
+      opened: { content: 'to be edited', requiresPassword: false },
+    });
+  });
 });
