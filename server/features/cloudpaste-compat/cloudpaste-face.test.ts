@@ -443,15 +443,25 @@ describe('PUT /api/upload-direct/{filename}', () => {
     expect(plain).toMatchObject({ requires_password: false, max_views: null, expires_at: null, mimetype: expect.stringMatching(/^text\/plain/) });
   });
 
-  it('takes the upload of the curl example in docs/coming-from-cloudpaste.md, over HTTP', async () => {
+  it('takes the uploads of the curl examples in docs/coming-from-cloudpaste.md, over HTTP', async () => {
     const origin = await t.listen();
     const folder = mkdtempSync(join(tmpdir(), 'clipstash-direct-'));
+    const curl = async (query: string) => {
+      const url = `${origin}/api/upload-direct/report.pdf?${query}`;
+      const { stdout } = await promisify(execFile)('curl', ['-sS', '-T', 'report.pdf', '-H', `Authorization: ApiKey ${key}`, url], { cwd: folder });
+      return v.parse(envelopeSchema(directUploadSchema), JSON.parse(stdout)).data;
+    };
     try {
       writeFileSync(join(folder, 'report.pdf'), Buffer.from('%PDF-1.4 not really'));
-      const url = `${origin}/api/upload-direct/report.pdf?password=s3cret&expires_in=24&max_views=3`;
-      const { stdout } = await promisify(execFile)('curl', ['-sS', '-T', 'report.pdf', '-H', `Authorization: ApiKey ${key}`, url], { cwd: folder });
-      const share = v.parse(envelopeSchema(directUploadSchema), JSON.parse(stdout)).data;
+      const share = await curl('password=s3cret&expires_in=24&max_views=3');
       expect(share).toMatchObject({ filename: 'report.pdf', mimetype: 'application/pdf', size: 19, requires_password: true, max_views: 3 });
+      // The new version under the same link: the first run makes the share, the next replaces it.
+      const first = await curl('slug=report&override=true');
+      writeFileSync(join(folder, 'report.pdf'), Buffer.from('%PDF-1.4 version 2'));
+      const second = await curl('slug=report&override=true');
+      expect(second).toMatchObject({ slug: 'report', size: 18 });
+      expect(second.id).not.toBe(first.id);
+      expect(await (await t.request('/api/file-download/report')).text()).toBe('%PDF-1.4 version 2');
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -466,7 +476,7 @@ describe('PUT /api/upload-direct/{filename}', () => {
     const views = await expectError(await t.request('/api/upload-direct/b.txt?max_views=many', { apiKey: key, method: 'PUT', body: Buffer.from('y') }), 400);
     expect(views.data).toMatchObject({ field: 'max_views' });
     const files = await expectOk(await t.request('/api/user/files', { apiKey: key }), fileListSchema);
-    expect(files.items.map((file) => file.filename).sort()).toEqual(['a.txt', 'notes.md', 'plain.txt', 'report.pdf']);
+    expect(files.items.map((file) => file.filename).sort()).toEqual(['a.txt', 'notes.md', 'plain.txt', 'report.pdf', 'report.pdf']);
   });
 });
 
