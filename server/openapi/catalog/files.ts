@@ -57,10 +57,13 @@ export const fileDocs: RouteDocs = {
     description:
       'The body is the file, named by the path; the share options are the query fields `POST /api/upload` takes ' +
       '(`slug`, `remark`, `password`, `expires_in` in hours, `max_views`, `path`, `s3_config_id`). The type comes ' +
-      'from the name unless `mimetype` is given. Answers the share with CloudPaste\'s names beside ours.',
+      'from the name unless `mimetype` is given. As in CloudPaste, `original_filename=true` stores the object under ' +
+      'the file\'s own name in its folder, and `override=true` replaces the caller\'s own share holding the `slug` (or, ' +
+      'with `original_filename`, that name) in one step; another\'s share is a 403. Answers the share with ' +
+      'CloudPaste\'s names beside ours.',
     binaryBody: 'The file\'s bytes.',
     data: directUploadSchema,
-    errors: [404, 409, 413],
+    errors: [403, 404, 409, 413],
   },
   'POST /api/s3/presign': {
     tag,
