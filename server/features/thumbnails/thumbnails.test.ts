@@ -12,6 +12,7 @@ import { expectError, expectOk, HOUR, useTestApp } from '../../../tests/fixtures
 import { fsThumbnailLinksSchema } from '../../../contract/thumbnails';
 import { THUMBNAIL_AREA } from '../../storage/keys';
 import { createLimiter } from './queue';
+import { runLimited } from './thumbnails';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -199,6 +200,25 @@ describe('thumbnails of mount files', () => {
     await expectError(await fs.thumbnail('/local/bad/fake.pdf'), 422);
     await expectError(await fs.thumbnail('/local/bad/notes.txt'), 415);
     await webpOf(await fs.thumbnail('/local/change/p.png'));
+  });
+
+  it('turns a caller away with 429 and Retry-After while the line of makings is full, and makes it once there is room', async () => {
+    await fs.uploadOk('/local/busy', 'p.png', await picture(300, 100).png().toBuffer());
+    // The line's two places and its 200 waiting places, held until released.
+    let open = false;
+    const gates: (() => void)[] = [];
+    const held = Array.from({ length: 202 }, () => runLimited(() => (open ? Promise.resolve() : new Promise<void>((resolve) => gates.push(resolve)))));
+    await vi.waitFor(() => expect(gates.length).toBe(2));
+    try {
+      const busy = await fs.thumbnail('/local/busy/p.png');
+      expect(busy.headers.get('retry-after')).toBe('2');
+      expect((await expectError(busy, 429)).data.error).toBe('rate_limited');
+    } finally {
+      open = true;
+      gates.forEach((release) => release());
+      await Promise.all(held);
+    }
+    await webpOf(await fs.thumbnail('/local/busy/p.png'));
   });
 
   it('keeps thumbnails out of every listing, search and WebDAV, on LOCAL and S3', async () => {

@@ -47,7 +47,8 @@ function cachePlaceOf(source: ThumbnailSource, size: ThumbnailSize) {
   return { folder, key: `${folder}/${version}-${size}.webp`, version, etag: `${version}-${size}` };
 }
 
-const runLimited = createLimiter(2, 200);
+/** The process's one line of makings: exported so that a test can fill it. */
+export const runLimited = createLimiter(2, 200);
 /** Makings under way, so that two requests for one thumbnail make it once. */
 const making = new Map<string, Promise<Thumbnail>>();
 
