@@ -1,7 +1,10 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { a11yInBothThemes, adminToken, loginAsAdmin, newPerson } from './harness';
+import { a11yInBothThemes, adminToken, localStorageRoot, loginAsAdmin, newPerson } from './harness';
 import { useSuite } from './suite';
+import { scrollGridByScreen, tilesOnScreen } from './thumbnail-grid';
 
 const suite = useSuite();
 let token = '';
@@ -60,6 +63,51 @@ describe('thumbnails in the browser', () => {
     expect(requested.filter((url) => url.includes('/thumbnail-links')).length).toBeLessThanOrEqual(3);
 
     expect(await a11yInBothThemes(page, 'explorer grid')).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('a windowed grid shows every thumbnail as it scrolls, those a busy server turned away (429) asked for again', async () => {
+    // More photos than the grid draws at once (src/pages/mount-explorer/use-item-window.ts), small, straight on disk.
+    const MANY = 320;
+    const folder = join(await localStorageRoot(suite.server, token), 'many');
+    mkdirSync(folder, { recursive: true });
+    const tiny = await sharp({ create: { width: 96, height: 72, channels: 3, background: '#3a7' } }).png().toBuffer();
+    const name = (index: number) => `tile-${String(index).padStart(3, '0')}.png`;
+    for (let index = 0; index < MANY; index++) writeFileSync(join(folder, name(index)), tiny);
+
+    const { page, errors } = await newPerson(suite.browser, { viewport: { width: 1280, height: 800 } });
+    // Every third photo's first thumbnail request is answered as the server does when its line of makings is full
+    // (the server test fills the real line): those tiles must ask again rather than keep their icon.
+    const turnedAway = new Set<string>();
+    await page.route(/\/api\/fs-thumbnail\?/, (route) => {
+      const path = new URL(route.request().url()).searchParams.get('path') ?? '';
+      const index = Number(/(\d+)\.png$/.exec(path)?.[1]);
+      if (index % 3 !== 0 || turnedAway.has(path)) return route.continue();
+      turnedAway.add(path);
+      const body = { code: 429, message: 'Too many thumbnails are being made; try again shortly', data: { error: 'rate_limited' }, success: false };
+      return route.fulfill({ status: 429, headers: { 'Retry-After': '1' }, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    await loginAsAdmin(page, suite.server.url);
+    await page.goto(`${suite.server.url}/mount-explorer/local/many`);
+    const listbox = page.getByRole('listbox', { name: 'Files and folders' });
+    await listbox.locator(`[role="option"][aria-setsize="${MANY}"]`).first().waitFor();
+    await page.getByRole('button', { name: 'Grid view' }).click();
+
+    const seen = new Set<string>();
+    for (;;) {
+      await expect
+        .poll(async () => {
+          const screen = await tilesOnScreen(listbox);
+          for (const path of screen.loaded) seen.add(path);
+          return screen.visible.length > 0 && screen.loaded.length === screen.visible.length;
+        }, { timeout: 30_000 })
+        .toBe(true);
+      if (seen.has(`/local/many/${name(MANY - 1)}`)) break;
+      await scrollGridByScreen(listbox);
+    }
+    expect(seen.size).toBe(MANY);
+    expect(await listbox.getByRole('option').count()).toBeLessThan(MANY);
+    expect(turnedAway.size).toBeGreaterThanOrEqual(Math.floor(MANY / 3));
     expect(errors).toEqual([]);
   });
 
