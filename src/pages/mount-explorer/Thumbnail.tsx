@@ -9,6 +9,18 @@ import { thumbnailShowable, thumbnailUrlsOf, type ThumbnailUrls } from './thumbn
 type Showing = 'picture' | 'asking' | 'failed';
 
 /**
+ * Drops a picture's source when it goes (its tile left the window) before it loaded: a removed image keeps loading
+ * otherwise, and a quick scroll through a large folder would have the server make every thumbnail it passed.
+ */
+function cancelWhenGone(image: HTMLImageElement) {
+  return () => {
+    if (image.complete) return;
+    image.removeAttribute('srcset');
+    image.removeAttribute('src');
+  };
+}
+
+/**
  * The server's thumbnail of an image, PDF or video: its signed links are asked for once the tile nears the view,
  * never the whole file. The icon stays where the server makes none (or the picture fails); a picture that failed
  * as the server was busy is asked for again, until the tile leaves the window.
@@ -64,7 +76,9 @@ export function Thumbnail({ item }: { item: FsItem }) {
           alt=""
           loading="lazy"
           decoding="async"
-          onError={(event) => onError(event.currentTarget.currentSrc || urls.grid)}
+          ref={cancelWhenGone}
+          // A source dropped as the picture went is no failure.
+          onError={(event) => event.currentTarget.hasAttribute('src') && onError(event.currentTarget.currentSrc || urls.grid)}
         />
       ) : (
         <ItemIcon item={item} size={40} />
