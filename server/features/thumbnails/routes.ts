@@ -34,7 +34,7 @@ async function answer(c: Context<AppEnv>, source: ThumbnailSource, size: Thumbna
   headers.set('ETag', etag);
   const known = c.req.header('if-none-match');
   if (known?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
-  const thumbnail = await thumbnailOf(source, size).catch((error: unknown) => {
+  const thumbnail = await thumbnailOf(source, size, c.req.raw.signal).catch((error: unknown) => {
     // Turned away by a full line: the grid asks again, no sooner than this (src/pages/mount-explorer/thumbnail-links.ts).
     if (error instanceof ApiError && error.status === 429) c.header('Retry-After', String(BUSY_RETRY_SECONDS));
     throw error;
