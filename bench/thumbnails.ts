@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { adminToken, launchBrowser, loginAsAdmin, startServer, type RunningServer } from '../tests/e2e/harness';
+import { scrollGridByScreen, tilesOnScreen } from '../tests/e2e/thumbnail-grid';
 import { MiB } from './measure';
 import { residentBytes, samplePeak } from './processes';
 import { benchSize } from './size';
@@ -15,8 +16,10 @@ async function photo(width: number, height: number): Promise<Buffer> {
   return sharp(grain).resize(width, height, { kernel: 'cubic' }).jpeg({ quality: 92 }).toBuffer();
 }
 
+const nameOf = (index: number) => `IMG_${String(index).padStart(4, '0')}.jpg`;
+
 async function seed(server: RunningServer, token: string, count: number, bytes: Buffer) {
-  const names = Array.from({ length: count }, (_, index) => `IMG_${String(index).padStart(4, '0')}.jpg`);
+  const names = Array.from({ length: count }, (_, index) => nameOf(index));
   const upload = async () => {
     for (let name = names.shift(); name; name = names.shift()) {
       const form = new FormData();
@@ -35,7 +38,7 @@ async function makeAll(server: RunningServer, token: string, count: number): Pro
   const started = performance.now();
   const ask = async () => {
     for (let index = left.shift(); index !== undefined; index = left.shift()) {
-      const path = `${FOLDER}/IMG_${String(index).padStart(4, '0')}.jpg`;
+      const path = `${FOLDER}/${nameOf(index)}`;
       const answer = await fetch(`${server.url}/api/admin/fs/thumbnail?path=${encodeURIComponent(path)}&size=large`, { headers: { Authorization: `Bearer ${token}` } });
       if (answer.status !== 200) throw new Error(`thumbnail answered ${answer.status}`);
       await answer.arrayBuffer();
@@ -75,37 +78,27 @@ export async function thumbnails() {
     await page.reload();
     const started = performance.now();
     const listbox = page.getByRole('listbox', { name: 'Files and folders' });
-    const shown = () =>
-      listbox.locator('img').evaluateAll((all) => all.filter((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0).length);
-    // Tiles the visitor sees: their middle is on screen and not clipped by the list's scrolling box.
-    const visible = () =>
-      listbox.locator('[role="option"]').evaluateAll(
-        (all) =>
-          all.filter((option) => {
-            const box = option.getBoundingClientRect();
-            const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-            return hit !== null && option.contains(hit);
-          }).length,
-      );
     const giveUpAt = Date.now() + 300_000;
-    const inTime = () => {
-      if (Date.now() > giveUpAt) throw new Error('the thumbnails did not all show within 5 minutes');
+    /** Waits until every tile on screen shows its thumbnail; answers their paths. */
+    const screenShown = async () => {
+      for (;;) {
+        const screen = await tilesOnScreen(listbox);
+        if (screen.visible.length > 0 && screen.loaded.length === screen.visible.length) return screen.loaded;
+        if (Date.now() > giveUpAt) throw new Error(`${screen.visible.length - screen.loaded.length} of the ${screen.visible.length} tiles on screen showed no thumbnail within 5 minutes`);
+        await page.waitForTimeout(20);
+      }
     };
-    await listbox.locator('img').first().waitFor();
-    for (;;) {
-      const [loaded, onScreen] = await Promise.all([shown(), visible()]);
-      if (loaded >= Math.min(onScreen, count)) break;
-      inTime();
-      await page.waitForTimeout(20);
-    }
+    const seen = new Set(await screenShown());
     const firstScreenMs = performance.now() - started;
     const firstScreenBytes = bytes;
-    for (;;) {
-      await listbox.locator('[role="option"]').last().scrollIntoViewIfNeeded();
-      if ((await shown()) >= count) break;
-      inTime();
-      await page.waitForTimeout(100);
+    // To the end a screen at a time, each screen waited for, as a person looks through a folder.
+    const last = `${FOLDER}/${nameOf(count - 1)}`;
+    while (!seen.has(last)) {
+      if (Date.now() > giveUpAt) throw new Error(`the end of the folder was not reached within 5 minutes (${seen.size} of ${count} thumbnails seen)`);
+      await scrollGridByScreen(listbox);
+      for (const path of await screenShown()) seen.add(path);
     }
+    if (seen.size !== count) throw new Error(`scrolled to the end, ${seen.size} of ${count} thumbnails were seen`);
     const allBytes = bytes;
     await context.close();
 

@@ -25,6 +25,8 @@ import { thumbnailEtagOf, thumbnailOf, type ThumbnailSource } from './thumbnails
 const KEEP = 'private, max-age=31536000, immutable';
 /** Otherwise the browser asks again each time, and the ETag makes that a 304. */
 const ASK_AGAIN = 'private, no-cache';
+/** How long a caller turned away by the full line of makings waits before asking again. */
+const BUSY_RETRY_SECONDS = 2;
 
 async function answer(c: Context<AppEnv>, source: ThumbnailSource, size: ThumbnailSize, cacheControl: string): Promise<Response> {
   const headers = new Headers({ 'Cache-Control': cacheControl, 'X-Content-Type-Options': 'nosniff' });
@@ -32,7 +34,11 @@ async function answer(c: Context<AppEnv>, source: ThumbnailSource, size: Thumbna
   headers.set('ETag', etag);
   const known = c.req.header('if-none-match');
   if (known?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) return new Response(null, { status: 304, headers });
-  const thumbnail = await thumbnailOf(source, size);
+  const thumbnail = await thumbnailOf(source, size, c.req.raw.signal).catch((error: unknown) => {
+    // Turned away by a full line: the grid asks again, no sooner than this (src/pages/mount-explorer/thumbnail-links.ts).
+    if (error instanceof ApiError && error.status === 429) c.header('Retry-After', String(BUSY_RETRY_SECONDS));
+    throw error;
+  });
   headers.set('Content-Type', 'image/webp');
   headers.set('Content-Length', String(thumbnail.bytes.length));
   return new Response(c.req.method === 'HEAD' ? null : new Uint8Array(thumbnail.bytes), { status: 200, headers });

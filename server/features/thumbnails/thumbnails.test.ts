@@ -12,6 +12,7 @@ import { expectError, expectOk, HOUR, useTestApp } from '../../../tests/fixtures
 import { fsThumbnailLinksSchema } from '../../../contract/thumbnails';
 import { THUMBNAIL_AREA } from '../../storage/keys';
 import { createLimiter } from './queue';
+import { runLimited } from './thumbnails';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -80,6 +81,10 @@ describe('thumbnails of mount files', () => {
   let localRoot: string;
   let s3: MountOfKind;
   let fs: ReturnType<typeof fsClient>;
+
+  /** The thumbnails kept in the LOCAL storage's hidden area. */
+  const thumbnailsKept = () =>
+    existsSync(join(localRoot, THUMBNAIL_AREA)) ? readdirSync(join(localRoot, THUMBNAIL_AREA), { recursive: true }).map(String).filter((name) => name.endsWith('.webp')).length : 0;
 
   beforeAll(async () => {
     localRoot = join(t.dataDir, 'storage', (await fileClient(t).builtinLocal(t.token)).id);
@@ -201,6 +206,55 @@ describe('thumbnails of mount files', () => {
     await webpOf(await fs.thumbnail('/local/change/p.png'));
   });
 
+  it('turns a caller away with 429 and Retry-After while the line of makings is full, and makes it once there is room', async () => {
+    await fs.uploadOk('/local/busy', 'p.png', await picture(300, 100).png().toBuffer());
+    // The line's two places and its 200 waiting places, held until released.
+    let open = false;
+    const gates: (() => void)[] = [];
+    const held = Array.from({ length: 202 }, () => runLimited(() => (open ? Promise.resolve() : new Promise<void>((resolve) => gates.push(resolve)))));
+    await vi.waitFor(() => expect(gates.length).toBe(2));
+    try {
+      const busy = await fs.thumbnail('/local/busy/p.png');
+      expect(busy.headers.get('retry-after')).toBe('2');
+      expect((await expectError(busy, 429)).data.error).toBe('rate_limited');
+    } finally {
+      open = true;
+      gates.forEach((release) => release());
+      await Promise.all(held);
+    }
+    await webpOf(await fs.thumbnail('/local/busy/p.png'));
+  });
+
+  it('drops a making from the line when every request for it has gone, and never makes it', async () => {
+    await fs.uploadOk('/local/gone', 'p.png', await picture(300, 100).png().toBuffer());
+    const origin = await t.listen();
+    let open = false;
+    const gates: (() => void)[] = [];
+    // Both places taken and 150 waiting: two requests for one thumbnail join the line as one making.
+    const held = Array.from({ length: 152 }, () => runLimited(() => (open ? Promise.resolve() : new Promise<void>((resolve) => gates.push(resolve)))));
+    const madeBefore = thumbnailsKept();
+    try {
+      const url = `${origin}/api/admin/fs/thumbnail?path=${encodeURIComponent('/local/gone/p.png')}&size=grid`;
+      const askers = [new AbortController(), new AbortController()];
+      const answers = askers.map((asker) => fetch(url, { headers: { authorization: `Bearer ${t.token}` }, signal: asker.signal }).catch(() => undefined));
+      await vi.waitFor(() => expect(runLimited.waiting()).toBe(151));
+      askers[0]?.abort();
+      await answers[0];
+      // One asker is still there: the making keeps its place (a request after the abort has reached the server).
+      expect((await fetch(`${origin}/api/health`)).status).toBe(200);
+      expect(runLimited.waiting()).toBe(151);
+      askers[1]?.abort();
+      await vi.waitFor(() => expect(runLimited.waiting()).toBe(150));
+      await Promise.all(answers);
+    } finally {
+      open = true;
+      gates.forEach((release) => release());
+      await Promise.all(held);
+    }
+    await vi.waitFor(() => expect(t.requestsUnderWay()).toBe(0));
+    expect(thumbnailsKept()).toBe(madeBefore);
+  });
+
   it('keeps thumbnails out of every listing, search and WebDAV, on LOCAL and S3', async () => {
     await fs.uploadOk(s3.root, 's3.png', await picture(40, 40).png().toBuffer());
     await webpOf(await fs.thumbnail(`${s3.root}/s3.png`));
@@ -284,5 +338,23 @@ describe('the thumbnail queue', () => {
     }
     await Promise.all(running);
     expect(most).toBe(2);
+  });
+
+  it('lets a waiting task whose signal aborts leave the line without running', async () => {
+    const run = createLimiter(1, 1);
+    let release = () => {};
+    const first = run(() => new Promise<void>((resolve) => (release = resolve)));
+    const leaving = new AbortController();
+    let ran = false;
+    const second = run(async () => void (ran = true), leaving.signal);
+    expect(run.waiting()).toBe(1);
+    leaving.abort(new Error('gone'));
+    await expect(second).rejects.toThrow('gone');
+    expect(run.waiting()).toBe(0);
+    const third = run(async () => 'third');
+    release();
+    await first;
+    expect(await third).toBe('third');
+    expect(ran).toBe(false);
   });
 });

@@ -47,9 +47,16 @@ function cachePlaceOf(source: ThumbnailSource, size: ThumbnailSize) {
   return { folder, key: `${folder}/${version}-${size}.webp`, version, etag: `${version}-${size}` };
 }
 
-const runLimited = createLimiter(2, 200);
-/** Makings under way, so that two requests for one thumbnail make it once. */
-const making = new Map<string, Promise<Thumbnail>>();
+/** The process's one line of makings: exported so that a test can fill it. */
+export const runLimited = createLimiter(2, 200);
+
+/** A making under way, shared by the requests for one thumbnail; it leaves the line when all of them have gone. */
+interface Making {
+  result: Promise<Thumbnail>;
+  askers: number;
+  gone: AbortController;
+}
+const making = new Map<string, Making>();
 
 async function readBounded(stream: Readable, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -119,25 +126,32 @@ async function keep(source: ThumbnailSource, place: ReturnType<typeof cachePlace
 
 /**
  * The thumbnail of `source` at `size`: from the cache, or made now (at most two at once) and kept. The caller has
- * checked that the asker may read the source.
+ * checked that the asker may read the source; `signal` tells that the asker has gone (a tile scrolled away).
  */
-export async function thumbnailOf(source: ThumbnailSource, size: ThumbnailSize): Promise<Thumbnail> {
+export async function thumbnailOf(source: ThumbnailSource, size: ThumbnailSize, signal?: AbortSignal): Promise<Thumbnail> {
   if (!sourceKindOf(source.mimetype)) throw unsupported();
   const place = cachePlaceOf(source, size);
   const cached = await readCached(source.driver, place.key);
   if (cached) return { bytes: cached, etag: place.etag };
   const id = `${source.storageId}\n${place.key}`;
-  let pending = making.get(id);
-  if (!pending) {
-    pending = runLimited(() => render(source, size))
+  let entry = making.get(id);
+  if (!entry) {
+    const gone = new AbortController();
+    const result = runLimited(() => render(source, size), gone.signal)
       .then(async (bytes) => {
         await keep(source, place, bytes);
         return { bytes, etag: place.etag };
       })
-      .finally(() => making.delete(id));
-    making.set(id, pending);
+      .finally(() => making.get(id)?.gone === gone && making.delete(id));
+    entry = { result, askers: 0, gone };
+    making.set(id, entry);
   }
-  return pending;
+  const shared = entry;
+  shared.askers++;
+  // Once every asker has gone, a making still in line leaves it (one already running goes on, and is kept); an
+  // asker without a signal (a program's own call) keeps it to the end.
+  signal?.addEventListener('abort', () => --shared.askers === 0 && shared.gone.abort(new ApiError(503, 'thumbnail_busy')), { once: true });
+  return shared.result;
 }
 
 /** The ETag a thumbnail of `source` at `size` would have, to answer 304 without reading anything. */

@@ -48,3 +48,37 @@ export async function thumbnailUrlsOf(path: string, version: string): Promise<Th
   const v = `&v=${encodeURIComponent(version)}`;
   return urls && { grid: `${urls.grid}${v}`, large: `${urls.large}${v}` };
 }
+
+/** Answers of a server too busy to make the thumbnail now, which it makes when asked again later. */
+const BUSY = new Set([429, 503]);
+/** Asks after a busy answer before a tile gives up and keeps its icon: about a minute with the pauses. */
+const BUSY_ASKS = 6;
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/**
+ * Whether the thumbnail at `url`, whose image failed, can be shown after all. An image does not say why it failed:
+ * asked again by `fetch`, a server busy making others (the grid asks for a screenful at once) is asked after a
+ * growing pause, at least the one it names in Retry-After; once it answers, the browser's cache holds the thumbnail for a
+ * new image. False for any other failure (a picture the server cannot read), or after `BUSY_ASKS` busy answers.
+ */
+export async function thumbnailShowable(url: string, signal: AbortSignal): Promise<boolean> {
+  for (let ask = 0; ask < BUSY_ASKS; ask++) {
+    const answer = await fetch(url, { signal });
+    if (answer.ok) {
+      await answer.arrayBuffer();
+      return true;
+    }
+    if (!BUSY.has(answer.status)) return false;
+    const retryAfter = Number(answer.headers.get('Retry-After')) || 0;
+    await pause(Math.max(retryAfter * 1000, 1000 * 2 ** ask), signal);
+  }
+  return false;
+}
