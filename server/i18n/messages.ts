@@ -445,7 +445,10 @@ export interface MessageRef {
 export type MessageParams = Record<string, string | number | MessageRef>;
 
 export function translate(key: MessageKey, lang: Lang, params: MessageParams = {}): string {
-  return messages[key][lang].replace(/\{(\w+)\}/g, (whole, name: string) => {
+  const text = messages[key][lang];
+  // Most messages (every success's "ok") have no placeholder: no pattern run on each answer.
+  if (!text.includes('{')) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const value = params[name];
     if (value === undefined) return whole;
     return typeof value === 'object' ? translate(value.messageKey, lang) : String(value);

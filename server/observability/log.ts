@@ -32,16 +32,60 @@ function serializeError(error: Error) {
 
 /** How long a line may wait in the buffer before it is written. */
 const LOG_FLUSH_MS = 1000;
+/** Lines gathered before they are handed over as one block (about 20 KiB of request lines). */
+const LINES_PER_BLOCK = 100;
 
 /**
- * Standard output, written in blocks of about 4 KiB rather than a system call per line (a request line is on every
- * read, and one write each cost a paste read about a quarter of its speed): a line waits at most LOG_FLUSH_MS, and
- * what is buffered is written out when the process exits, however it exits.
+ * Standard output, written in blocks rather than a system call per line (a request line is on every read, and one
+ * write each cost a paste read about a quarter of its speed): a line waits at most LOG_FLUSH_MS, and what is
+ * gathered is written out when the process exits, however it exits. Lines are gathered here and joined once per
+ * block: sonic-boom measures the whole string it holds again for every line it is given, which cost each request
+ * line a few microseconds more as the block grew.
  */
-function bufferedStdout(): DestinationStream {
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  setInterval(() => stream.flush(), LOG_FLUSH_MS).unref();
-  return stream;
+function bufferedStdout(): DestinationStream & { flush(done?: (error?: Error) => void): void } {
+  const stream = pino.destination({ dest: 1, sync: false });
+  let lines: string[] = [];
+  const handOver = () => {
+    if (lines.length === 0) return;
+    stream.write(lines.join(''));
+    lines = [];
+  };
+  setInterval(handOver, LOG_FLUSH_MS).unref();
+  process.once('exit', () => {
+    handOver();
+    try {
+      stream.flushSync();
+    } catch {
+      // A write still in flight: pino's own exit handler writes what is left.
+    }
+  });
+  return {
+    write(line: string) {
+      lines.push(line);
+      if (lines.length >= LINES_PER_BLOCK) handOver();
+    },
+    flush(done) {
+      handOver();
+      stream.flush(done);
+    },
+  };
+}
+
+/**
+ * pino's `isoTime`, made once per millisecond: a burst of requests within one shares the text, and formatting a date
+ * cost a request line more than the rest of it did.
+ */
+function isoTimeOncePerMs(): () => string {
+  let formattedAt = -1;
+  let formatted = '';
+  return () => {
+    const now = Date.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      formatted = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return formatted;
+  };
 }
 
 /**
@@ -52,7 +96,7 @@ export function createLogger(level: LogLevel, destination: DestinationStream = b
   return pino(
     {
       level,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTimeOncePerMs(),
       redact: { paths: REDACTED, censor: '[redacted]' },
       serializers: { err: serializeError },
     },

@@ -113,8 +113,8 @@ describe('mount explorer tasks', () => {
   }, 400_000);
 
   it('a copy of a large file between storages is a server job: cancelled mid-way it leaves nothing, retried it ends exact', async () => {
-    // 768 MiB, written straight into the LOCAL storage. The server copies it in parts; the page holds none of it.
-    const size = 768 * MIB;
+    // 384 MiB (77 parts), written straight into the LOCAL storage. The server copies it in parts; the page holds none of it.
+    const size = 384 * MIB;
     await setMaxUploadSizeMb(suite.server.url, token, size / MIB + 1);
     const source = join(await localStorageRoot(suite.server, token), 'large');
     mkdirSync(source, { recursive: true });

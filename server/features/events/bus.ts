@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEvent } from '../../../contract/webhooks';
 import type { AppDeps } from '../../context';
-import { writeToOutbox, type OutgoingEvent } from '../webhooks/outbox';
+import { enabledWebhookEvents, writeToOutbox, type OutgoingEvent } from '../webhooks/outbox';
 import { deliveryOf } from '../webhooks/delivery';
 import { BatchedWrites } from '../../db/batched-writes';
 
@@ -9,6 +9,8 @@ import { BatchedWrites } from '../../db/batched-writes';
 export const EVENT_FLUSH_MS = 1000;
 /** A burst larger than this is written at once rather than held in memory. */
 const EVENTS_HELD = 1000;
+/** How long the events the enabled webhooks take, once read, are trusted: a webhook saved elsewhere hears within it. */
+const LISTENED_FRESH_MS = 1000;
 
 /**
  * What happened, for whoever listens (webhooks). Features call emitEvent and go on: the event is queued in memory and
@@ -17,6 +19,11 @@ const EVENTS_HELD = 1000;
  */
 export class EventBus {
   private readonly writes: BatchedWrites<OutgoingEvent>;
+  /** The events some enabled webhook takes, and when they were read (performance.now()). */
+  private listened: { events: ReadonlySet<string>; readAt: number } | undefined;
+  private reading: Promise<void> | undefined;
+  /** Bumped when a webhook is saved here, so that a read begun before the save is not kept. */
+  private generation = 0;
 
   constructor(
     private readonly deps: AppDeps,
@@ -34,11 +41,46 @@ export class EventBus {
   }
 
   emit(event: WebhookEvent, data: Record<string, unknown>, onceKey?: string): void {
+    if (!this.mayBeHeard(event)) return;
     this.writes.add({ payload: { id: randomUUID(), event, time: this.deps.now().toISOString(), data }, ...(onceKey !== undefined && { onceKey }) });
   }
 
-  /** Writes what is queued; concurrent calls wait for the same write. */
-  flush(): Promise<void> {
+  /** A webhook was saved on this instance: the events read before may no longer be all that are taken. */
+  forgetListened(): void {
+    this.generation++;
+    this.listened = undefined;
+  }
+
+  /**
+   * Whether some enabled webhook may take `event`. One that none takes is dropped here rather than queued and dropped
+   * at the outbox, so that a read pays nothing for webhooks nobody set up. Until the webhooks are read (again, once
+   * what was read is LISTENED_FRESH_MS old), every event is queued and the outbox decides.
+   */
+  private mayBeHeard(event: WebhookEvent): boolean {
+    const listened = this.listened;
+    if (listened && performance.now() - listened.readAt < LISTENED_FRESH_MS) return listened.events.has(event);
+    this.readListened();
+    return true;
+  }
+
+  private readListened(): void {
+    if (this.reading) return;
+    const generation = this.generation;
+    const readAt = performance.now();
+    this.reading = enabledWebhookEvents(this.deps)
+      .then((events) => {
+        if (generation === this.generation) this.listened = { events, readAt };
+      })
+      // Unread, every event is queued: the outbox's own read decides, and logs a failure there.
+      .catch(() => undefined)
+      .finally(() => {
+        this.reading = undefined;
+      });
+  }
+
+  /** Writes what is queued (once the webhooks being read are known); concurrent calls wait for the same write. */
+  async flush(): Promise<void> {
+    await this.reading;
     return this.writes.flush();
   }
 }

@@ -8,6 +8,12 @@ export interface OutgoingEvent {
   onceKey?: string;
 }
 
+/** Every event some enabled webhook takes. */
+export async function enabledWebhookEvents(deps: AppDeps): Promise<ReadonlySet<string>> {
+  const webhooks = await deps.db.selectFrom('webhooks').select('events').where('enabled', '=', 1).execute();
+  return new Set(webhooks.flatMap((webhook) => eventsOf(webhook)));
+}
+
 /**
  * Writes a batch of events into the outbox, one row per enabled webhook that listens to each, in one transaction
  * and in the order they happened (the outbox's ids keep it). Answers how many rows it wrote.

@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../context';
 import { jsonBody, ok } from '../../http';
 import { keepUncompressed } from '../../middleware/compression';
 import { requireAdmin } from '../auth/middleware';
+import { eventBusOf } from '../events/bus';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, updateWebhook } from './records';
 import { sendTestEvent } from './test-event';
 
@@ -16,11 +17,17 @@ export function webhookRoutes(deps: AppDeps) {
 
   app.get('/', async (c) => ok(c, await listWebhooks(deps)));
 
-  app.post('/', jsonBody(createWebhookRequestSchema), async (c) => ok(c, await createWebhook(deps, c.req.valid('json')), 'webhook_created', 201));
+  app.post('/', jsonBody(createWebhookRequestSchema), async (c) => {
+    const created = await createWebhook(deps, c.req.valid('json'));
+    eventBusOf(deps).forgetListened();
+    return ok(c, created, 'webhook_created', 201);
+  });
 
-  app.put('/:id', jsonBody(updateWebhookRequestSchema), async (c) =>
-    ok(c, await updateWebhook(deps, c.req.param('id'), c.req.valid('json')), 'webhook_updated'),
-  );
+  app.put('/:id', jsonBody(updateWebhookRequestSchema), async (c) => {
+    const updated = await updateWebhook(deps, c.req.param('id'), c.req.valid('json'));
+    eventBusOf(deps).forgetListened();
+    return ok(c, updated, 'webhook_updated');
+  });
 
   app.delete('/:id', async (c) => {
     await deleteWebhook(deps, c.req.param('id'));

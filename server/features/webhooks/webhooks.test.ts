@@ -60,6 +60,18 @@ describe('webhooks', () => {
     receiver.status = 200;
   });
 
+  it('drops events no webhook takes, yet one saved a moment later hears the next at once', async () => {
+    const created = await paste(t);
+    await t.request(`/api/paste/${created.slug}`);
+    // Now the bus knows that no webhook listens, for the next second.
+    await eventBusOf(t.deps).flush();
+    await hooks.create({ name: 'Views', url: receiver.url, events: ['paste.viewed'] });
+    await t.request(`/api/paste/${created.slug}`);
+    await hooks.deliver();
+    expect(receiver.payloads().map((payload) => payload.event)).toEqual(['paste.viewed']);
+    expect(receiver.payloads()[0]?.data).toMatchObject({ slug: created.slug, views: 2 });
+  });
+
   it('answers the secret once, lists only its hint, and refuses bad input', async () => {
     const created = await hooks.create({ name: 'Ops', url: receiver.url, events: ['paste.created'] });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
