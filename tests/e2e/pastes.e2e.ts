@@ -129,6 +129,25 @@ describe('sharing a paste', () => {
     await context.close();
   });
 
+  it("a visitor's paste renders from seven scripts: the entry holds React, the router, Lingui and the shell", async () => {
+    await adminPaste({ slug: 'few-scripts', content: '# Few scripts' });
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/paste/few-scripts`);
+    await page.getByRole('heading', { name: 'Few scripts' }).waitFor();
+    // Each script of a first load costs a request's headers (vite.config.ts, the entry's code-splitting group):
+    // what a share's page needs before it has settled, by chunk name (the name before the 8-character hash).
+    const scripts = await page.evaluate((settleMs) => {
+      const names = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime < settleMs)
+        .map((entry) => /\/assets\/(.+)-[\w-]{8}\.js$/.exec(entry.name)?.[1])
+        .filter((name) => name !== undefined);
+      return names.sort();
+    }, SETTLE_MS);
+    expect(scripts).toEqual(['index', 'markdown-view', 'paste-view', 'react-dom', 'rolldown-runtime', 'share-view', 'visitor']);
+    await context.close();
+  });
+
   it("a visitor's paste renders with the visitor's part of the catalog; the rest and the code colouring load once the page has settled", async () => {
     await adminPaste({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' });
     const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
