@@ -4,9 +4,18 @@ import { defineConfig } from '@lingui/cli';
  * Sources of the messages a visitor can meet on a share's page before the rest of the catalog has loaded: the
  * shell, the share pages and what they show (src/lib/i18n.ts loads the rest with every other page, and on a share's
  * page once it has settled). A message used here and elsewhere is in both catalogs, with the same translation.
+ * Not the shell's dialogs and prompts: the settings dialog loads the rest with its code, and the install and update
+ * prompts come after it (main.tsx).
  */
 const VISITOR_SOURCES = [
-  '<rootDir>/src/app/**',
+  '<rootDir>/src/app/Router.tsx',
+  '<rootDir>/src/app/routes.ts',
+  '<rootDir>/src/app/shell/Header.tsx',
+  '<rootDir>/src/app/shell/LanguageSwitcher.tsx',
+  '<rootDir>/src/app/shell/OfflineBadge.tsx',
+  '<rootDir>/src/app/shell/SettingsButton.tsx',
+  '<rootDir>/src/app/shell/Shell.tsx',
+  '<rootDir>/src/app/shell/ThemeToggle.tsx',
   '<rootDir>/src/pages/paste-view/**',
   '<rootDir>/src/pages/file-view/**',
   '<rootDir>/src/pages/offline/**',

@@ -31,9 +31,13 @@ async function start() {
     return createAppActors(inspect);
   });
   if (route?.shareView) {
+    // The actors after the rest of the catalog: the install and update prompts come with them, and their words
+    // are not in the visitor's part.
     whenSettled(() => {
-      void actors.load().catch(() => undefined);
-      void loadWholeCatalog().catch(() => undefined);
+      void loadWholeCatalog()
+        .catch(() => undefined)
+        .then(() => actors.load())
+        .catch(() => undefined);
     });
   } else void actors.load().catch(() => undefined);
 

@@ -148,6 +148,26 @@ describe('sharing a paste', () => {
     await context.close();
   });
 
+  it("the settings gear, pressed on a share's page before it has settled, opens the dialog with its words", async () => {
+    await adminPaste({ slug: 'early-settings', content: 'Settings at once.' });
+    const { page, context } = await newPerson(suite.browser);
+    // The dialog's first render, as the DOM first holds it: the visitor's part of the catalog lacks its words.
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const heading = document.getElementById('offline-data-heading');
+        if (!heading) return;
+        (window as unknown as { __firstHeading?: string }).__firstHeading = heading.textContent ?? '';
+        observer.disconnect();
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto(`${suite.server.url}/paste/early-settings`);
+    await page.getByText('Settings at once.').waitFor();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).getByRole('heading', { name: 'Offline data' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __firstHeading?: string }).__firstHeading)).toBe('Offline data');
+    await context.close();
+  });
+
   it("a visitor's paste renders with the visitor's part of the catalog; the rest and the code colouring load once the page has settled", async () => {
     await adminPaste({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' });
     const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
