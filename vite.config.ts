@@ -54,10 +54,12 @@ function noteSettledChunks(): Plugin {
 
 /**
  * Pages with many chunks that a paste's or a file's visitor never needs at once: the signed-in pages (by their
- * second visit the service worker serves every chunk from its precache), the login prompt, and a file request's
- * upload page (whose sender then spends far longer sending than one more round trip).
+ * second visit the service worker serves every chunk from its precache), the login prompt, a file request's
+ * upload page (whose sender then spends far longer sending than one more round trip), and the owner's dialogs and
+ * access log on a share's page (the names of their scripts sat in the share pages' own chunks).
  */
-const LEAN_PRELOAD = /^assets\/(AdminPage|UploadPage|ExpensePage|MountExplorerPage|FileRequestPage|LoginPrompt)-[\w-]+\.js$/;
+const LEAN_PRELOAD =
+  /^assets\/(AdminPage|UploadPage|ExpensePage|MountExplorerPage|FileRequestPage|LoginPrompt|PasteEditDialog|FileEditDialog|ConfirmDialog|AccessLogPanel)-[\w-]+\.js$/;
 
 /**
  * What a dynamic import preloads beside the chunk it loads. LEAN_PRELOAD's chunks preload only their CSS (which
