@@ -144,14 +144,14 @@ describe('sharing a paste', () => {
         .filter((name) => name !== undefined);
       return names.sort();
     }, SETTLE_MS);
-    expect(scripts).toEqual(['index', 'markdown-view', 'paste-view', 'react-dom', 'rolldown-runtime', 'share-view', 'visitor']);
+    expect(scripts).toEqual(['index', 'markdown-view', 'paste-view', 'react-dom', 'rolldown-runtime', 'share-view', 'visitor-paste']);
     await context.close();
   });
 
   it("the settings gear, pressed on a share's page before it has settled, opens the dialog with its words", async () => {
     await adminPaste({ slug: 'early-settings', content: 'Settings at once.' });
     const { page, context } = await newPerson(suite.browser);
-    // The dialog's first render, as the DOM first holds it: the visitor's part of the catalog lacks its words.
+    // The dialog's first render, as the DOM first holds it: the paste's visitor catalog lacks its words.
     await context.addInitScript(() => {
       new MutationObserver((_, observer) => {
         const heading = document.getElementById('offline-data-heading');
@@ -168,7 +168,7 @@ describe('sharing a paste', () => {
     await context.close();
   });
 
-  it("a visitor's paste renders with the visitor's part of the catalog; the rest and the code colouring load once the page has settled", async () => {
+  it("a visitor's paste renders with its visitor catalog; the whole one and the code colouring load once the page has settled", async () => {
     await adminPaste({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' });
     const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
     await page.goto(`${suite.server.url}/paste/visitor-zh`);
@@ -184,7 +184,7 @@ describe('sharing a paste', () => {
             .map((entry) => entry.startTime),
         pattern,
       );
-    // The rest of the catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS. All three
+    // The whole catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS. All three
     // start once the page has settled, in no set order: the colouring can show before the catalog has loaded.
     for (const chunk of ['messages', 'core', 'javascript']) {
       const pattern = `/assets/${chunk}-[\\w-]+\\.js$`;

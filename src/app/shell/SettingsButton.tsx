@@ -12,9 +12,9 @@ export function SettingsButton() {
   const [open, setOpen] = useState(false);
   const gear = useRef<HTMLButtonElement>(null);
   const [SettingsDialog, setSettingsDialog] = useState<ComponentType<SettingsDialogProps>>();
-  // The dialog's code (Radix Dialog) loads at the first click, not with the page, with the rest of the catalog (a
-  // share's page renders with the visitor's part, which lacks the dialog's words); offline before it was ever
-  // loaded, it cannot be, and the click says so instead of breaking the page.
+  // The dialog's code (Radix Dialog) loads at the first click, not with the page, with the whole catalog (a share's
+  // page renders with its visitor's catalog, which lacks the dialog's words); offline before it was ever loaded, it
+  // cannot be, and the click says so instead of breaking the page.
   const openDialog = () =>
     Promise.all([import('./SettingsDialog'), loadWholeCatalog()]).then(
       ([module]) => {
