@@ -12,6 +12,9 @@ import { sharePageChunks } from './scripts/share-page-chunks.ts';
 
 const sharePages = sharePageChunks(fileURLToPath(new URL('.', import.meta.url)));
 
+/** React DOM and its scheduler: a chunk of their own (see the code-splitting groups). */
+const REACT_DOM = /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/;
+
 /**
  * Modules the app loads once the page has settled (src/lib/idle.ts), perhaps before the service worker controls
  * the page: their chunks, with every chunk they import, belong to the app shell.
@@ -51,10 +54,12 @@ function noteSettledChunks(): Plugin {
 
 /**
  * Pages with many chunks that a paste's or a file's visitor never needs at once: the signed-in pages (by their
- * second visit the service worker serves every chunk from its precache), the login prompt, and a file request's
- * upload page (whose sender then spends far longer sending than one more round trip).
+ * second visit the service worker serves every chunk from its precache), the login prompt, a file request's
+ * upload page (whose sender then spends far longer sending than one more round trip), and the owner's dialogs and
+ * access log on a share's page (the names of their scripts sat in the share pages' own chunks).
  */
-const LEAN_PRELOAD = /^assets\/(AdminPage|UploadPage|ExpensePage|MountExplorerPage|FileRequestPage|LoginPrompt)-[\w-]+\.js$/;
+const LEAN_PRELOAD =
+  /^assets\/(AdminPage|UploadPage|ExpensePage|MountExplorerPage|FileRequestPage|LoginPrompt|PasteEditDialog|FileEditDialog|ConfirmDialog|AccessLogPanel)-[\w-]+\.js$/;
 
 /**
  * What a dynamic import preloads beside the chunk it loads. LEAN_PRELOAD's chunks preload only their CSS (which
@@ -159,6 +164,14 @@ export default defineConfig({
     // Last: .br and .gz beside every built text file, the service worker included, for the server to negotiate.
     precompress(),
   ],
+  resolve: {
+    alias: [
+      // React 19 has useSyncExternalStore: the shim (wouter's, @xstate/react's) would only carry its stand-in for
+      // React 17 into every first load. The package's own entries take React's.
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'use-sync-external-store' },
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector' },
+    ],
+  },
   worker: { format: 'es' },
   server: { proxy: { '/api': 'http://localhost:8787' } },
   build: {
@@ -173,11 +186,13 @@ export default defineConfig({
           groups: [
             // A chunk of its own with a known name, for the service worker's precache (appShellOnly).
             { name: 'dexie', test: /[\\/]node_modules[\\/]dexie[\\/]/ },
-            // React (and the store shim that wouter shares with @xstate/react) apart from XState, and XState apart
-            // from the entry: a share's page renders before the machines load (src/app/actors.tsx). React DOM apart
-            // from React: the entry imports it dynamically, so that evaluating it is a task of its own.
-            { name: 'react-dom', test: /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/, priority: 3, includeDependenciesRecursively: false },
-            { name: 'react', test: /[\\/]node_modules[\\/](react|use-sync-external-store)[\\/]/, priority: 2 },
+            // What the entry imports statically (React, the router, Lingui, the shell, Vite's preload helper) in the
+            // entry's chunk, whatever lazily loaded chunks share it: left to itself, rolldown splits those modules into
+            // small chunks of their own, and each costs every first load a request (about half a KB of headers).
+            { name: 'index', tags: ['$initial'], test: (id) => !REACT_DOM.test(id), priority: 4 },
+            // React DOM apart from the entry: the entry imports it dynamically, so that evaluating it is a task of its
+            // own. XState apart from the entry: a share's page renders before the machines load (src/app/actors.tsx).
+            { name: 'react-dom', test: REACT_DOM, priority: 3, includeDependenciesRecursively: false },
             { name: 'xstate', test: /[\\/]node_modules[\\/](xstate|@xstate)[\\/]/, priority: 1 },
             // Markdown rendering and sanitising, a chunk of its own: the share pages render with it at once, the
             // home page loads it once something is typed. Only these modules: what they import is shared with the

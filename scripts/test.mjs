@@ -71,7 +71,7 @@ function catalogsUpToDate() {
         `if (catalogs.some((catalog) => !catalog.path.startsWith(${JSON.stringify(copy)}))) throw new Error('a catalog outside src/locales: test.mjs cannot check it');\n` +
         `export default { ...config, rootDir: ${JSON.stringify(resolve('.'))}, catalogs };\n`,
     );
-    const catalogs = ['en-US', 'zh-CN'].flatMap((locale) => ['visitor', 'messages'].map((name) => `${locale}/${name}.po`));
+    const catalogs = ['en-US', 'zh-CN'].flatMap((locale) => ['visitor-paste', 'visitor-file', 'messages'].map((name) => `${locale}/${name}.po`));
     const ids = (text) => [...text.matchAll(/^msgid (".*")$/gm)].map((m) => m[1]).sort().join('\n');
     const extract = spawnSync(node, ['node_modules/@lingui/cli/dist/lingui.js', 'extract', '--clean', '--config', config], { encoding: 'utf8' });
     if (extract.status !== 0) finish(`✖ lingui extract failed:\n${extract.stdout}\n${extract.stderr}`);

@@ -31,9 +31,13 @@ async function start() {
     return createAppActors(inspect);
   });
   if (route?.shareView) {
+    // The actors after the whole catalog: the install and update prompts come with them, and their words are not
+    // in the visitor's catalog.
     whenSettled(() => {
-      void actors.load().catch(() => undefined);
-      void loadWholeCatalog().catch(() => undefined);
+      void loadWholeCatalog()
+        .catch(() => undefined)
+        .then(() => actors.load())
+        .catch(() => undefined);
     });
   } else void actors.load().catch(() => undefined);
 
@@ -49,8 +53,8 @@ async function start() {
   });
 
   const locale = initialLocale();
-  // A share's page renders with the visitor's part of the catalog, the rest loads once it has settled.
-  const [{ createRoot }] = await Promise.all([reactDom, activateLocale(locale, { visitorOnly: route?.shareView })]);
+  // A share's page renders with its visitor's catalog, the whole one loads once it has settled.
+  const [{ createRoot }] = await Promise.all([reactDom, activateLocale(locale, { visitorOf: route?.shareView })]);
   const root = document.getElementById('root');
   if (!root) throw new Error('index.html has no #root');
   // A transition: React renders the first screen in slices that yield to the browser, not in one long task.

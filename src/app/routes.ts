@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import { loadWholeCatalog } from '../lib/i18n';
+import { loadWholeCatalog, type SharePage } from '../lib/i18n';
 import { ADMIN_MODULE_TITLES, isAdminModule } from './admin-modules';
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
@@ -11,10 +11,10 @@ export interface RouteEntry {
   /** A title that depends on the path's parameters (admin modules). */
   titleFor?: (params: Record<string, string | undefined>) => MessageDescriptor | undefined;
   /**
-   * A share's page, opened by visitors from a link: it renders before the app's actors (XState) have loaded, and
-   * they load once it has settled (main.tsx).
+   * A share's page, opened by visitors from a link: it renders with its visitor's catalog (src/lib/i18n.ts) and
+   * before the app's actors (XState) have loaded, and they load once it has settled (main.tsx).
    */
-  shareView?: true;
+  shareView?: SharePage;
   /** A page for visitors who came by a link (a share, a file request): the menu shows them none of the operator's. */
   forVisitors?: true;
   page: LazyExoticComponent<ComponentType>;
@@ -24,7 +24,7 @@ export interface RouteEntry {
 
 /**
  * A route whose page loads lazily, in its own chunk; every page but a share's with the whole catalog (a share's page
- * renders with the visitor's part).
+ * renders with its visitor's catalog).
  */
 function route(entry: Omit<RouteEntry, 'page' | 'load'>, loadPage: () => Promise<{ default: ComponentType }>): RouteEntry {
   const load = entry.shareView ? loadPage : () => Promise.all([loadPage(), loadWholeCatalog()]).then(([page]) => page);
@@ -43,8 +43,8 @@ export const routes: readonly RouteEntry[] = [
     },
     () => import('../pages/admin/AdminPage'),
   ),
-  route({ path: '/paste/:slug', title: msg`View share`, shareView: true, forVisitors: true }, () => import('../pages/paste-view/PasteViewPage')),
-  route({ path: '/file/:slug', title: msg`File preview`, shareView: true, forVisitors: true }, () => import('../pages/file-view/FileViewPage')),
+  route({ path: '/paste/:slug', title: msg`View share`, shareView: 'paste', forVisitors: true }, () => import('../pages/paste-view/PasteViewPage')),
+  route({ path: '/file/:slug', title: msg`File preview`, shareView: 'file', forVisitors: true }, () => import('../pages/file-view/FileViewPage')),
   route({ path: '/mount-explorer/*?', title: msg`Mount explorer` }, () => import('../pages/mount-explorer/MountExplorerPage')),
   route({ path: '/expense/*?', title: msg`Expense management` }, () => import('../pages/expense/ExpensePage')),
   route({ path: '/request/:slug', title: msg`Send files`, forVisitors: true }, () => import('../pages/file-request/FileRequestPage')),

@@ -18,10 +18,13 @@ export function detectLocale(stored: string | undefined, browserLanguages: reado
 
 type Catalog = { messages: Messages };
 
-/** The messages a visitor can meet on a share's page (lingui.config.ts): a share's first load waits for these only. */
-const visitorCatalog = (locale: Locale) => import(`../locales/${locale}/visitor.po`) as Promise<Catalog>;
-/** Every other message. */
-const restOfCatalog = (locale: Locale) => import(`../locales/${locale}/messages.po`) as Promise<Catalog>;
+/** The share pages, each with its visitor's catalog (lingui.config.ts): the shell's messages and the page's. */
+export type SharePage = 'paste' | 'file';
+
+/** The messages a share's visitor can meet before the page has settled: its first load waits for these only. */
+const visitorCatalog = (locale: Locale, page: SharePage) => import(`../locales/${locale}/visitor-${page}.po`) as Promise<Catalog>;
+/** Every message. */
+const wholeCatalog = (locale: Locale) => import(`../locales/${locale}/messages.po`) as Promise<Catalog>;
 
 /** Locales whose whole catalog has been loaded, or is loading. */
 const wholeCatalogs = new Map<Locale, Promise<void>>();
@@ -34,24 +37,22 @@ export function loadWholeCatalog(locale = i18n.locale): Promise<void> {
   if (!isLocale(locale)) return Promise.resolve();
   let loading = wholeCatalogs.get(locale);
   if (!loading) {
-    loading = Promise.all([visitorCatalog(locale), restOfCatalog(locale)]).then(([visitor, rest]) =>
-      i18n.load(locale, { ...visitor.messages, ...rest.messages }),
-    );
+    loading = wholeCatalog(locale).then(({ messages }) => i18n.load(locale, { ...messages }));
     loading.catch(() => wholeCatalogs.delete(locale));
     wholeCatalogs.set(locale, loading);
   }
   return loading;
 }
 
-/** Activates `locale`: with its whole catalog, or with the visitor's part only (a share's first load). */
-export async function activateLocale(locale: Locale, { visitorOnly = false } = {}) {
-  if (visitorOnly) i18n.load(locale, { ...(await visitorCatalog(locale)).messages });
+/** Activates `locale`: with its whole catalog, or with a share page's visitor catalog only (a share's first load). */
+export async function activateLocale(locale: Locale, { visitorOf }: { visitorOf?: SharePage } = {}) {
+  if (visitorOf) i18n.load(locale, { ...(await visitorCatalog(locale, visitorOf)).messages });
   else await loadWholeCatalog(locale);
   i18n.activate(locale);
   document.documentElement.lang = locale;
 }
 
-// A message the visitor's part lacks (an owner's dialog opened early on a share's page): its id shows until the
+// A message the visitor's catalog lacks (an owner's dialog opened early on a share's page): its id shows until the
 // whole catalog has loaded, and the text once it has.
 i18n.on('missing', () => void loadWholeCatalog().catch(() => undefined));
 

@@ -129,7 +129,46 @@ describe('sharing a paste', () => {
     await context.close();
   });
 
-  it("a visitor's paste renders with the visitor's part of the catalog; the rest and the code colouring load once the page has settled", async () => {
+  it("a visitor's paste renders from seven scripts: the entry holds React, the router, Lingui and the shell", async () => {
+    await adminPaste({ slug: 'few-scripts', content: '# Few scripts' });
+    const { page, context } = await newPerson(suite.browser);
+    await page.goto(`${suite.server.url}/paste/few-scripts`);
+    await page.getByRole('heading', { name: 'Few scripts' }).waitFor();
+    // Each script of a first load costs a request's headers (vite.config.ts, the entry's code-splitting group):
+    // what a share's page needs before it has settled, by chunk name (the name before the 8-character hash).
+    const scripts = await page.evaluate((settleMs) => {
+      const names = performance
+        .getEntriesByType('resource')
+        .filter((entry) => entry.startTime < settleMs)
+        .map((entry) => /\/assets\/(.+)-[\w-]{8}\.js$/.exec(entry.name)?.[1])
+        .filter((name) => name !== undefined);
+      return names.sort();
+    }, SETTLE_MS);
+    expect(scripts).toEqual(['index', 'markdown-view', 'paste-view', 'react-dom', 'rolldown-runtime', 'share-view', 'visitor-paste']);
+    await context.close();
+  });
+
+  it("the settings gear, pressed on a share's page before it has settled, opens the dialog with its words", async () => {
+    await adminPaste({ slug: 'early-settings', content: 'Settings at once.' });
+    const { page, context } = await newPerson(suite.browser);
+    // The dialog's first render, as the DOM first holds it: the paste's visitor catalog lacks its words.
+    await context.addInitScript(() => {
+      new MutationObserver((_, observer) => {
+        const heading = document.getElementById('offline-data-heading');
+        if (!heading) return;
+        (window as unknown as { __firstHeading?: string }).__firstHeading = heading.textContent ?? '';
+        observer.disconnect();
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto(`${suite.server.url}/paste/early-settings`);
+    await page.getByText('Settings at once.').waitFor();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Settings' }).getByRole('heading', { name: 'Offline data' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __firstHeading?: string }).__firstHeading)).toBe('Offline data');
+    await context.close();
+  });
+
+  it("a visitor's paste renders with its visitor catalog; the whole one and the code colouring load once the page has settled", async () => {
     await adminPaste({ slug: 'visitor-zh', content: '# 你好\n\n```js\nconst answer = 42;\n```' });
     const { page, context } = await newPerson(suite.browser, { locale: 'zh-CN' });
     await page.goto(`${suite.server.url}/paste/visitor-zh`);
@@ -145,7 +184,7 @@ describe('sharing a paste', () => {
             .map((entry) => entry.startTime),
         pattern,
       );
-    // The rest of the catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS. All three
+    // The whole catalog, highlight.js and its JavaScript grammar: loaded, but not before SETTLE_MS. All three
     // start once the page has settled, in no set order: the colouring can show before the catalog has loaded.
     for (const chunk of ['messages', 'core', 'javascript']) {
       const pattern = `/assets/${chunk}-[\\w-]+\\.js$`;

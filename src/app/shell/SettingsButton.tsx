@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { Settings } from 'lucide-react';
 import { useRef, useState, type ComponentType } from 'react';
 import { Button } from '../../components/Button';
+import { loadWholeCatalog } from '../../lib/i18n';
 import { toasts } from '../../lib/toast';
 import type { SettingsDialogProps } from './SettingsDialog';
 
@@ -11,11 +12,12 @@ export function SettingsButton() {
   const [open, setOpen] = useState(false);
   const gear = useRef<HTMLButtonElement>(null);
   const [SettingsDialog, setSettingsDialog] = useState<ComponentType<SettingsDialogProps>>();
-  // The dialog's code (Radix Dialog) loads at the first click, not with the page; offline before it was ever
-  // loaded, it cannot be, and the click says so instead of breaking the page.
+  // The dialog's code (Radix Dialog) loads at the first click, not with the page, with the whole catalog (a share's
+  // page renders with its visitor's catalog, which lacks the dialog's words); offline before it was ever loaded, it
+  // cannot be, and the click says so instead of breaking the page.
   const openDialog = () =>
-    import('./SettingsDialog').then(
-      (module) => {
+    Promise.all([import('./SettingsDialog'), loadWholeCatalog()]).then(
+      ([module]) => {
         setSettingsDialog(() => module.default);
         setOpen(true);
       },

@@ -1,9 +1,8 @@
-// What a paste's page asks for, apart from the editor's and the management's calls (./pastes.ts), so that a
-// visitor's page loads only these.
+// What a paste's page asks for, apart from the editor's and the management's calls (./pastes.ts) and its links
+// (./paste-links.ts), so that a visitor's page loads only these.
 import { t } from '@lingui/core/macro';
 import { publicPasteSchema } from '../../../contract/public-paste';
 import { readSharePeek } from '../../../contract/share-peek';
-import { backendBaseUrl } from '../backend-url';
 import { apiHead, ApiRequestError, apiRequest } from './client';
 
 const enc = encodeURIComponent;
@@ -37,11 +36,3 @@ export const unlockPaste = (slug: string, password: string) =>
     schema: publicPasteSchema,
     ownUnauthorizedMessage: t`Wrong password`,
   });
-
-/** The raw link: plain text, for curl and scripts; a password goes in the query. */
-export function rawPasteUrl(slug: string, password?: string): string {
-  const url = `${backendBaseUrl()}/api/raw/${enc(slug)}`;
-  return password ? `${url}?password=${enc(password)}` : url;
-}
-
-export const pasteShareUrl = (slug: string) => `${window.location.origin}/paste/${enc(slug)}`;

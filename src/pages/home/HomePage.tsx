@@ -10,7 +10,7 @@ import { draftMachine } from '../../../machines/draft.machine';
 import { useAuth } from '../../app/use-auth';
 import { Button } from '../../components/Button';
 import { LinkButton } from '../../components/LinkButton';
-import { pasteShareUrl, rawPasteUrl } from '../../lib/api/paste-reads';
+import { pasteShareUrl, rawPasteUrl } from '../../lib/api/paste-links';
 import { createPaste } from '../../lib/api/pastes';
 import { copyText } from '../../lib/clipboard';
 import { linkWithKey } from '../../lib/crypto/link-key';

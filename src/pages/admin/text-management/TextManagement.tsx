@@ -11,7 +11,7 @@ import { RowActions } from '../../../components/RowActions';
 import { Notice } from '../../../components/Notice';
 import { PasteEditDialog } from '../../../components/paste-edit/PasteEditDialog';
 import { QrDialog } from '../../../components/share-link/QrDialog';
-import { pasteShareUrl } from '../../../lib/api/paste-reads';
+import { pasteShareUrl } from '../../../lib/api/paste-links';
 import { batchDeletePastes, clearExpiredPastes, deletePaste, listPastes } from '../../../lib/api/pastes';
 import { searchShares } from '../../../lib/api/search';
 import { toasts } from '../../../lib/toast';
