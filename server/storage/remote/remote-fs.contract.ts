@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,7 +144,9 @@ export function describeRemoteFileSystem(name: string, start: () => Promise<Remo
       }
       const listed = await fs.list(at('many'));
       expect(listed.map((entry) => entry.name).sort()).toEqual(names);
-      await fs.removeFolder(at('many'));
+      // Removing a tree through the driver is tested above; 10,000 deletes one by one would only cost CI minutes.
+      if (directory) rmSync(join(directory, subject.base, 'many'), { recursive: true, force: true });
+      else await fs.removeFolder(at('many'));
     }, 300_000);
 
     it('serves parallel requests over its pool', async () => {
