@@ -90,17 +90,15 @@ export async function listFolder(deps: AppDeps, caller: FsCaller, path: FsPath, 
   }
   const listing = await folderListing(deps, target, refresh);
   const stored = storedItems(target, listing);
-  // Mount points nested right below this folder show as virtual folders.
-  const names = new Set(stored.map((item) => item.name));
-  const nested = (await nestedMountItems(deps, caller, target)).filter((item) => !names.has(item.name));
-  const items = nested.length > 0 ? sorted([...stored, ...nested]) : stored;
-  return {
-    path: displayPath(path, true),
-    type: 'directory',
-    isVirtual: false,
-    mountId: target.mount.id,
-    items: items.filter((item) => onBranch(caller, item)),
-  };
+  // Mount points nested right below this folder show as virtual folders. Each page of a large folder asks again:
+  // none of this may cost a pass over its 100,000 items unless there is something to add or hide.
+  const nested = await nestedMountItems(deps, caller, target);
+  const names = nested.length > 0 ? new Set(stored.map((item) => item.name)) : undefined;
+  const added = nested.filter((item) => !names?.has(item.name));
+  const items = added.length > 0 ? sorted([...stored, ...added]) : stored;
+  // Inside the key's base path every child is on its branch; only a folder above it is cut down.
+  const visible = isWithin(path, caller.basePath) ? items : items.filter((item) => onBranch(caller, item));
+  return { path: displayPath(path, true), type: 'directory', isVirtual: false, mountId: target.mount.id, items: visible };
 }
 
 /**
