@@ -4,7 +4,6 @@ import { useLocation, useSearch } from 'wouter';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import type { FsSearchHit } from '../../../contract/search';
-import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
 import type { ZipDestination } from '../../../contract/transfer';
 import { crossesMounts, fsCopyTask, fsDeleteTask, fsDirectoryUploadTask, fsDownloadTask, fsUploadTask } from '../../app/explorer-tasks';
@@ -26,7 +25,7 @@ import { ExplorerToolbar, SelectionBar } from './ExplorerToolbar';
 import { FolderStatus } from './FolderStatus';
 import { ItemList } from './ItemList';
 import { PreviewPanel } from './PreviewPanel';
-import type { ItemHandlers } from './selection-actions';
+import { selectedOf, type ItemHandlers } from './selection-actions';
 import { useExplorer } from './use-explorer';
 import { useFsSearch } from './use-fs-search';
 import { COMPACT_LAYOUT, useMediaQuery } from './use-media-query';
@@ -43,11 +42,8 @@ export function Explorer() {
   const { snapshot, send } = useExplorer(folder);
   const tasks = useTaskManager();
   const context = snapshot.context;
-  const items = sortedItems(context.listing, context.sort);
-  const selected = useMemo(() => {
-    const paths = new Set(context.selection);
-    return items.filter((item) => paths.has(item.path));
-  }, [items, context.selection]);
+  const items = useMemo(() => context.listing?.items ?? [], [context.listing]);
+  const selected = useMemo(() => selectedOf(items, context.selection), [items, context.selection]);
   const writable = Boolean(context.listing && !context.listing.isVirtual);
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const watch = useTasksSettled(tasks, () => send({ type: 'explorer.refresh' }));
@@ -169,7 +165,7 @@ export function Explorer() {
     onDownloadZip: (items) => void downloadZip(items),
   };
   // The search's results stand in for the listing: its selection and actions wait until the search ends.
-  const selectionBar = selected.length > 0 && !search.active && <SelectionBar selected={selected} handlers={handlers} compact={compact} />;
+  const selectionBar = selected.items.length > 0 && !search.active && <SelectionBar selected={selected.items} handlers={handlers} compact={compact} />;
 
   const previewItem = previewName ? items.find((item) => !item.isDirectory && item.name === previewName) : undefined;
 
@@ -207,7 +203,7 @@ export function Explorer() {
             <SearchResults search={search} field={searchField} list={searchList} onOpen={openHit} onOpenFolder={openFolder} />
           ) : snapshot.hasTag('ready') && items.length > 0 ? (
             <>
-              <ItemList items={items} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
+              <ItemList items={items} selected={selected} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
               <ListingProgress snapshot={snapshot} />
             </>
           ) : (

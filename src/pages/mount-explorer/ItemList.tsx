@@ -9,7 +9,7 @@ import styles from './Explorer.module.css';
 import { BreakableName } from '../../components/BreakableName';
 import { ItemIcon } from './item-icon';
 import { ItemMenu } from './ItemMenu';
-import { useSelectionActions, type ItemHandlers } from './selection-actions';
+import { useSelectionActions, type ItemHandlers, type Selected } from './selection-actions';
 import { Thumbnail } from './Thumbnail';
 import { hasThumbnail } from '../../../contract/thumbnail-sizes';
 import { COARSE_POINTER, useMediaQuery } from './use-media-query';
@@ -18,6 +18,7 @@ import { gridColumns, useItemWindow } from './use-item-window';
 
 interface ItemListProps {
   items: FsItem[];
+  selected: Selected;
   context: ExplorerContext;
   writable: boolean;
   /** The actions of the toolbar, for the context menu. */
@@ -35,7 +36,7 @@ interface ItemListProps {
  * and opens the context menu with the ContextMenu key or Shift+F10. A mouse selects with a click and opens with a
  * double-click; a finger opens with a tap, and selects with a long press or the item's tick box (then taps tick).
  */
-export function ItemList({ items, context, writable, handlers, onUp, onDropFiles }: ItemListProps) {
+export function ItemList({ items, selected: selection, context, writable, handlers, onUp, onDropFiles }: ItemListProps) {
   const { t, i18n } = useLingui();
   const { send, onOpen } = handlers;
   const id = useId();
@@ -49,10 +50,12 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
   const pressing = useRef(false);
   const grid = context.view === 'grid';
   const { windowed, drawn, reveal, page } = useItemWindow(box, items.length, grid);
-  const focusedIndex = useMemo(() => items.findIndex((item) => item.path === context.focused), [items, context.focused]);
+  const focusedIndex = useMemo(
+    () => (context.focused === undefined ? -1 : items.findIndex((item) => item.path === context.focused)),
+    [items, context.focused],
+  );
   const optionId = (index: number) => `${id}-item-${index}`;
-  const selection = useMemo(() => new Set(context.selection), [context.selection]);
-  const selectedItems = useMemo(() => items.filter((item) => selection.has(item.path)), [items, selection]);
+  const selectedItems = selection.items;
   const menuActions = useSelectionActions(selectedItems, handlers);
   const toggle = (item: FsItem) => send({ type: 'selection.click', path: item.path, toggle: true });
   const longPress = useLongPress(toggle);
