@@ -9,10 +9,11 @@ const savedView = (): ExplorerView => (localStore.get(STORAGE_KEYS.explorerView)
 
 /**
  * A folder comes in pages: a small first one, so that its first rows show at once, then larger ones, each small
- * enough to be read and drawn without holding the page up (a long task) in a folder of 100,000 files.
+ * enough to be parsed, checked, merged and kept offline without holding the page up (a long task of 50 ms) on a
+ * slow or busy machine: 5,000 items cost up to 100 ms there (issue 44, bench/README.md "big-folder").
  */
 const FIRST_PAGE = 500;
-const NEXT_PAGES = 5000;
+const NEXT_PAGES = 2000;
 
 const explorerLogic = explorerMachine.provide({
   actors: {
