@@ -13,6 +13,7 @@ import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
 import { downloadUrl } from '../../lib/download';
+import { formatCount } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { Breadcrumb } from './Breadcrumb';
 import { CopyDialog } from './CopyDialog';
@@ -219,11 +220,12 @@ export function Explorer() {
 
 /** A large folder's listing as its pages arrive, and why the rest is missing when a page failed. */
 function ListingProgress({ snapshot }: { snapshot: ReturnType<typeof useExplorer>['snapshot'] }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { listing, pageFailure } = snapshot.context;
   if (!listing?.total) return null;
-  const listed = listing.items.length.toLocaleString(i18n.locale);
-  const total = listing.total.toLocaleString(i18n.locale);
+  // Drawn again with every page: formatCount needs no Intl.NumberFormat (toLocaleString makes one per call).
+  const listed = formatCount(listing.items.length);
+  const total = formatCount(listing.total);
   if (pageFailure) {
     return (
       <p role="alert" className={styles.listingProgress}>
