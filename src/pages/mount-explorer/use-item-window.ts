@@ -26,7 +26,12 @@ export function useItemWindow(box: RefObject<HTMLElement | null>, count: number,
   const windowed = count > WINDOW_FROM;
   const layout = useRef<RowLayout>({ count, columns: 1, rowHeight: grid ? GUESS.grid : GUESS.list });
   layout.current.count = count;
-  const [drawn, setDrawn] = useState<ItemWindow>(() => ({ start: 0, end: windowed ? Math.min(count, 40) : count, padTop: 0, padBottom: 0 }));
+  // Until the rows are measured (in the next frame), the list rows a screen holds, so that the first draw costs no
+  // more than it must; a grid's columns are not known yet, so it draws a few rows of a wide one.
+  const [drawn, setDrawn] = useState<ItemWindow>(() => {
+    const first = grid ? 40 : Math.ceil(window.innerHeight / GUESS.list) + OVERSCAN;
+    return { start: 0, end: windowed ? Math.min(count, first) : count, padTop: 0, padBottom: 0 };
+  });
 
   /** Measures the box and its drawn rows as they stand now. */
   const view = useCallback((): View | undefined => {
