@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { waitFor } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import type { FsSearchHit } from '../../../contract/search';
@@ -40,7 +41,7 @@ export function Explorer() {
   const folder = folderOfLocation(location);
   const previewName = params.get('preview') ?? undefined;
   useForcedDarkTheme(params.get('darkMode') ?? params.get('dark'));
-  const { snapshot, send } = useExplorer(folder);
+  const { actor, snapshot, send } = useExplorer(folder);
   const tasks = useTaskManager();
   const context = snapshot.context;
   const items = useMemo(() => context.listing?.items ?? [], [context.listing]);
@@ -131,8 +132,8 @@ export function Explorer() {
   };
 
   /** Several items (or a folder) as one zip: into a file the user picks where the browser can, else a streamed download. */
-  const downloadZip = async (items: FsItem[]) => {
-    const name = items.length === 1 ? `${items[0]!.name}.zip` : `${nameOf(folder) || 'files'}.zip`;
+  const downloadZip = async (picked: FsItem[]) => {
+    const name = picked.length === 1 ? `${picked[0]!.name}.zip` : `${nameOf(folder) || 'files'}.zip`;
     let saveTo: ZipDestination = { kind: 'download' };
     const picker = (window as { showSaveFilePicker?: (options: { suggestedName: string }) => Promise<FileSystemFileHandle> }).showSaveFilePicker;
     if (picker) {
@@ -144,9 +145,22 @@ export function Explorer() {
         return;
       }
     }
+    const items = await everyItemOnceListed(picked);
+    if (items.length === 0) return;
     const task = fsDownloadTask(name, items.map((item) => item.path), saveTo);
     tasks.send({ type: 'tasks.add', task });
     toasts.success(t`Downloading ${items.length} items as ${name}`);
+  };
+
+  /**
+   * What an action started from the toolbar takes: with "select all" while pages still come, every item once the last
+   * page is in (the dialogs' actions wait in the machine; a zip picks its file first, while the click still counts).
+   */
+  const everyItemOnceListed = async (picked: FsItem[]): Promise<FsItem[]> => {
+    const now = actor.getSnapshot();
+    if (!now.context.allSelected || !now.hasTag('paging')) return picked;
+    const listed = await waitFor(actor, (state) => !state.hasTag('paging'), { timeout: Infinity });
+    return selectedOf(listed.context.listing?.items ?? [], listed.context.selection).items;
   };
 
   const download = async (item: FsItem) => {
