@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { FsItem, FsListing } from '../contract/fs';
-import { explorerMachine, sortedItems, type ExplorerView } from './explorer.machine';
+import { explorerMachine, type ExplorerView } from './explorer.machine';
 
 const file = (name: string, size: number, modified: string): FsItem => ({
   name,
@@ -44,7 +44,7 @@ describe('explorer machine', () => {
     const { actor, calls } = start({ '/local/': items });
     await ready(actor);
     expect(calls).toEqual([{ path: '/local/', refresh: false }]);
-    const names = () => sortedItems(actor.getSnapshot().context.listing, actor.getSnapshot().context.sort).map((item) => item.name);
+    const names = () => actor.getSnapshot().context.listing?.items.map((item) => item.name);
     expect(names()).toEqual(['alpha', 'zeta', 'a9.txt', 'a10.txt', 'b.txt']);
     actor.send({ type: 'explorer.sort', key: 'size' });
     expect(names()).toEqual(['alpha', 'zeta', 'a10.txt', 'a9.txt', 'b.txt']);
@@ -176,11 +176,61 @@ describe('explorer machine', () => {
     expect(actor.getSnapshot().context.pageFailure).toEqual({ status: 502, message: 'The storage did not answer' });
   });
 
-  it('sorts a listing once per order: the same listing and sort answer the same array', () => {
-    const shown = listing('/local/', items);
-    const byName = sortedItems(shown, { key: 'name', direction: 'asc' });
-    expect(sortedItems(shown, { key: 'name', direction: 'asc' })).toBe(byName);
-    expect(sortedItems(shown, { key: 'size', direction: 'asc' })).not.toBe(byName);
-    expect(sortedItems({ ...shown }, { key: 'name', direction: 'asc' })).toEqual(byName);
+  it('merges each page into the order shown, and "select all" takes the pages still to come', async () => {
+    // Pages in an order of their own (a folder that changed, or sorted by size while listing): merged, never re-sorted.
+    const many = Array.from({ length: 30 }, (_, index) => file(`f${index}.txt`, (index * 7) % 30, '2026-01-01'));
+    const pages = [many.slice(20), many.slice(0, 10), many.slice(10, 20)];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const machine = explorerMachine.provide({
+      actors: {
+        listFolder: fromPromise(async (): Promise<FsListing> => ({ ...listing('/local/', pages[0]!), total: 30, nextOffset: 10 })),
+        listMore: fromPromise(async ({ input }: { input: { path: string; offset: number } }): Promise<FsListing> => {
+          await held;
+          return { ...listing('/local/', pages[input.offset / 10]!), total: 30, nextOffset: input.offset === 20 ? null : input.offset + 10 };
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: { path: '/local', view: 'list' } }).start();
+    await waitFor(actor, (state) => state.hasTag('paging'));
+    actor.send({ type: 'explorer.sort', key: 'size' });
+    actor.send({ type: 'selection.all' });
+    expect(actor.getSnapshot().context.selection).toHaveLength(10);
+    // Delete of "select all" waits for the rest of the folder, then names every item.
+    actor.send({ type: 'dialog.open', dialog: { kind: 'delete', paths: actor.getSnapshot().context.selection } });
+    expect(actor.getSnapshot().context.dialog).toBeNull();
+    release();
+    await waitFor(actor, (state) => !state.hasTag('paging'));
+    const context = actor.getSnapshot().context;
+    const bySize = [...many].sort((a, b) => a.size - b.size || a.name.localeCompare(b.name, undefined, { numeric: true })).map((item) => item.path);
+    expect(context.listing?.items.map((item) => item.path)).toEqual(bySize);
+    expect([...context.selection].sort()).toEqual([...bySize].sort());
+    expect(context.dialog).toEqual({ kind: 'delete', paths: context.selection });
+  });
+
+  it('leaves the pages still to come out of a selection changed after "select all"', async () => {
+    const many = Array.from({ length: 20 }, (_, index) => file(`f${index}.txt`, index, '2026-01-01'));
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const machine = explorerMachine.provide({
+      actors: {
+        listFolder: fromPromise(async (): Promise<FsListing> => ({ ...listing('/local/', many.slice(0, 10)), total: 20, nextOffset: 10 })),
+        listMore: fromPromise(async (): Promise<FsListing> => {
+          await held;
+          return { ...listing('/local/', many.slice(10)), total: 20, nextOffset: null };
+        }),
+      },
+    });
+    const actor = createActor(machine, { input: { path: '/local', view: 'list' } }).start();
+    await waitFor(actor, (state) => state.hasTag('paging'));
+    actor.send({ type: 'selection.all' });
+    actor.send({ type: 'dialog.open', dialog: { kind: 'move', paths: [] } });
+    actor.send({ type: 'selection.click', path: '/local/f3.txt', toggle: true });
+    release();
+    await waitFor(actor, (state) => !state.hasTag('paging'));
+    const context = actor.getSnapshot().context;
+    expect(context.selection).toHaveLength(9);
+    expect(context.selection).not.toContain('/local/f3.txt');
+    expect(context.dialog).toBeNull();
   });
 });

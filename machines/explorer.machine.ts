@@ -1,12 +1,9 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { FsItem, FsListing } from '../contract/fs';
+import type { FsListing } from '../contract/fs';
+import { mergePage, sortItems, type ExplorerSort, type SortKey } from './explorer-order';
 
+export type { ExplorerSort, SortKey } from './explorer-order';
 export type ExplorerView = 'list' | 'grid';
-export type SortKey = 'name' | 'size' | 'modified';
-export interface ExplorerSort {
-  key: SortKey;
-  direction: 'asc' | 'desc';
-}
 
 /** The dialogs of the explorer: one at a time. Paths are full mount paths; folders end in `/`. */
 export type ExplorerDialog =
@@ -25,8 +22,17 @@ export interface ExplorerFailure {
 export interface ExplorerContext {
   /** The folder shown, ending in `/`. */
   path: string;
-  /** What has arrived of the folder: a large one comes in pages, `listing.nextOffset` says where the next starts. */
+  /**
+   * What has arrived of the folder, its items in the order shown (`sort`): a large one comes in pages,
+   * `listing.nextOffset` says where the next starts.
+   */
   listing?: FsListing;
+  /**
+   * The paths of `listing.items`, so that a page repeating an item (the folder changed between two pages) adds it
+   * once. Grown in place as pages arrive, and made anew with each listing: a copy per page would be a pass over
+   * every path listed so far.
+   */
+  listedPaths: Set<string>;
   failure?: ExplorerFailure;
   /** Why the rest of a folder listed in pages could not be: what came is shown. */
   pageFailure?: ExplorerFailure;
@@ -34,6 +40,13 @@ export interface ExplorerContext {
   sort: ExplorerSort;
   /** Selected item paths. */
   selection: string[];
+  /** "Select all" was chosen: the items of pages still to come are selected as they arrive. */
+  allSelected: boolean;
+  /**
+   * An action on the selection asked for while "select all" still waits for pages: its dialog opens, with every
+   * item, once the last page is in.
+   */
+  pendingDialog?: 'delete' | 'copy' | 'move';
   /** Where a shift-click range starts. */
   anchor?: string;
   /** The item the keyboard is on. */
@@ -68,39 +81,22 @@ export interface ExplorerInput {
 /** A folder path always ends in `/`. */
 export const asFolder = (path: string) => (path.endsWith('/') ? path : `${path}/`);
 
-// One collator for every comparison: localeCompare with options builds a new one per call (seconds for 10,000 names).
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+/** The first page of a folder, its items put in the order shown. */
+const firstPage = (listing: FsListing, sort: ExplorerSort) => ({ listing: { ...listing, items: sortItems(listing.items, sort) }, listedPaths: new Set(listing.items.map((item) => item.path)) });
 
-const compareBy: Record<SortKey, (a: FsItem, b: FsItem) => number> = {
-  name: (a, b) => collator.compare(a.name, b.name),
-  size: (a, b) => a.size - b.size,
-  modified: (a, b) => (a.modified ?? '').localeCompare(b.modified ?? ''),
-};
-
-let lastSorted: { listing: FsListing; key: SortKey; direction: ExplorerSort['direction']; items: FsItem[] } | undefined;
-
-/**
- * The items in the order shown: folders first, then by the sort key (ties by name). The page and every selection
- * step ask for the same order: the last one is kept, so 100,000 items are sorted once per listing or sort.
- */
-export function sortedItems(listing: FsListing | undefined, sort: ExplorerSort): FsItem[] {
-  if (!listing) return [];
-  if (lastSorted?.listing === listing && lastSorted.key === sort.key && lastSorted.direction === sort.direction) return lastSorted.items;
-  const sign = sort.direction === 'asc' ? 1 : -1;
-  const items = [...listing.items].sort(
-    (a, b) => Number(b.isDirectory) - Number(a.isDirectory) || sign * compareBy[sort.key](a, b) || compareBy.name(a, b),
-  );
-  lastSorted = { listing, key: sort.key, direction: sort.direction, items };
-  return items;
+/** The next page of a folder merged into what is shown; with "select all", its items join the selection. */
+function nextPage(context: ExplorerContext, page: FsListing): Partial<ExplorerContext> {
+  const fresh = page.items.filter((item) => !context.listedPaths.has(item.path));
+  for (const item of fresh) context.listedPaths.add(item.path);
+  const items = mergePage(context.listing?.items ?? [], fresh, context.sort);
+  const selection = context.allSelected ? context.selection.concat(fresh.map((item) => item.path)) : context.selection;
+  return { listing: { ...page, items }, selection };
 }
 
-/** A listing with the next page's items after its own (any it already holds are not repeated). */
-export function withPage(listing: FsListing, page: FsListing): FsListing {
-  const present = new Set(listing.items.map((item) => item.path));
-  return { ...page, items: [...listing.items, ...page.items.filter((item) => !present.has(item.path))] };
-}
+/** Nothing selected, nothing waiting for the selection. */
+const unselected = { selection: [], anchor: undefined, allSelected: false, pendingDialog: undefined } satisfies Partial<ExplorerContext>;
 
-const shownPaths = (context: ExplorerContext) => sortedItems(context.listing, context.sort).map((item) => item.path);
+const shownPaths = (context: ExplorerContext) => (context.listing?.items ?? []).map((item) => item.path);
 
 function rangeBetween(paths: string[], from: string | undefined, to: string): string[] {
   const end = paths.indexOf(to);
@@ -163,7 +159,9 @@ export const explorerMachine = setup({
     path: asFolder(input.path),
     view: input.view,
     sort: { key: 'name', direction: 'asc' },
+    listedPaths: new Set(),
     selection: [],
+    allSelected: false,
     dialog: null,
     refresh: false,
   }),
@@ -171,7 +169,7 @@ export const explorerMachine = setup({
   on: {
     'explorer.open': {
       target: '.loading',
-      actions: assign(({ event }) => ({ path: asFolder(event.path), selection: [], anchor: undefined, focused: undefined, dialog: null })),
+      actions: assign(({ event }) => ({ path: asFolder(event.path), ...unselected, focused: undefined, dialog: null })),
     },
     'explorer.refresh': { target: '.loading', actions: assign({ refresh: true }) },
     'folder.changed': { target: '.loading', actions: assign({ refresh: true, dialog: null }) },
@@ -179,15 +177,13 @@ export const explorerMachine = setup({
       actions: [assign({ view: ({ event }) => event.view }), { type: 'saveView', params: ({ event }) => ({ view: event.view }) }],
     },
     'explorer.sort': {
-      actions: assign({
-        sort: ({ context, event }) => ({
-          key: event.key,
-          direction: context.sort.key === event.key && context.sort.direction === 'asc' ? 'desc' : 'asc',
-        }),
+      actions: assign(({ context, event }) => {
+        const sort: ExplorerSort = { key: event.key, direction: context.sort.key === event.key && context.sort.direction === 'asc' ? 'desc' : 'asc' };
+        return { sort, listing: context.listing && { ...context.listing, items: sortItems(context.listing.items, sort) } };
       }),
     },
     'dialog.open': { actions: assign({ dialog: ({ event }) => event.dialog }) },
-    'dialog.close': { actions: assign({ dialog: null }) },
+    'dialog.close': { actions: assign({ dialog: null, pendingDialog: undefined }) },
   },
   states: {
     loading: {
@@ -201,7 +197,9 @@ export const explorerMachine = setup({
             // Selections survive a refresh only for items that are still there.
             const present = new Set(event.output.items.map((item) => item.path));
             return {
-              listing: event.output,
+              ...firstPage(event.output, context.sort),
+              allSelected: false,
+              pendingDialog: undefined,
               failure: undefined,
               pageFailure: undefined,
               refresh: false,
@@ -227,17 +225,28 @@ export const explorerMachine = setup({
           invoke: {
             src: 'listMore',
             input: ({ context }) => ({ path: context.path, offset: context.listing?.nextOffset ?? 0 }),
-            onDone: { target: 'paging', reenter: true, actions: assign({ listing: ({ context, event }) => withPage(context.listing!, event.output) }) },
+            onDone: { target: 'paging', reenter: true, actions: assign(({ context, event }) => nextPage(context, event.output)) },
             onError: { target: 'complete', actions: assign({ pageFailure: ({ event }) => failureOf(event.error) }) },
           },
+          on: {
+            // Delete, copy or move of "select all" before the rest has arrived waits for it, then takes every item.
+            'dialog.open': {
+              guard: ({ context, event }) => context.allSelected && (event.dialog.kind === 'delete' || event.dialog.kind === 'copy' || event.dialog.kind === 'move'),
+              actions: assign({ pendingDialog: ({ event }) => event.dialog.kind as ExplorerContext['pendingDialog'] }),
+            },
+          },
         },
-        complete: {},
+        complete: {
+          entry: assign(({ context }) =>
+            context.pendingDialog ? { dialog: { kind: context.pendingDialog, paths: context.selection }, pendingDialog: undefined } : {},
+          ),
+        },
       },
       on: {
-        'selection.click': { actions: assign(({ context, event }) => clicked(context, event)) },
-        'selection.all': { actions: assign({ selection: ({ context }) => shownPaths(context) }) },
-        'selection.clear': { actions: assign({ selection: [], anchor: undefined }) },
-        'focus.move': { actions: assign(({ context, event }) => moved(context, event)) },
+        'selection.click': { actions: assign(({ context, event }) => ({ ...clicked(context, event), allSelected: false, pendingDialog: undefined })) },
+        'selection.all': { actions: assign({ selection: ({ context }) => shownPaths(context), allSelected: true }) },
+        'selection.clear': { actions: assign(unselected) },
+        'focus.move': { actions: assign(({ context, event }) => ({ ...moved(context, event), ...(event.extend && { allSelected: false, pendingDialog: undefined }) })) },
         'focus.set': { actions: assign({ focused: ({ event }) => event.path }) },
       },
     },

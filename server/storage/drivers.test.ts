@@ -441,8 +441,14 @@ describe('LOCAL driver specifics', () => {
       const bytes = randomBytes(70_000);
       mkdirSync(join(root, 'manual'), { recursive: true });
       writeFileSync(join(root, 'manual', 'file.bin'), bytes);
+      writeFileSync(join(root, 'manual', 'other.bin'), bytes);
+      const etags = async () => Object.fromEntries((await driver.list('manual')).objects.map((object) => [object.key, object.etag]));
+      // A listing hashes nothing: the ETag is unknown until asked for, then listed from the metadata folder.
+      expect(await etags()).toEqual({ 'manual/file.bin': null, 'manual/other.bin': null });
       expect(await driver.head('manual/file.bin')).toEqual({ size: bytes.length, etag: md5(bytes) });
       expect(listFiles(join(root, '.meta'))).toEqual([join(root, '.meta', 'manual', 'file.bin.json')]);
+      expect(await etags()).toEqual({ 'manual/file.bin': md5(bytes), 'manual/other.bin': null });
+      await driver.delete('manual/other.bin');
       // A changed file (other size) is hashed again.
       writeFileSync(join(root, 'manual', 'file.bin'), bytes.subarray(0, 10));
       expect(await driver.head('manual/file.bin')).toEqual({ size: 10, etag: md5(bytes.subarray(0, 10)) });

@@ -18,6 +18,8 @@ describe('offlineSlot: which store keeps which GET', () => {
     expect(offlineSlot('/public/files/report')).toEqual({ store: 'files', key: 'report' });
     expect(offlineSlot('/admin/fs/list?path=%2Flocal%2Fdocs')).toEqual({ store: 'directories', key: '/local/docs' });
     expect(offlineSlot('/user/fs/list')).toEqual({ store: 'directories', key: '/' });
+    expect(offlineSlot('/admin/fs/list?path=%2Fbig&offset=0&limit=500')).toEqual({ store: 'directories', key: '/big' });
+    expect(offlineSlot('/admin/fs/list?path=%2Fbig&offset=500&limit=5000')).toEqual({ store: 'directories', key: '/big\u0000500' });
     expect(offlineSlot('/admin/pastes?page=1&limit=10')).toEqual({ store: 'settings', key: 'api:/admin/pastes?page=1&limit=10' });
     expect(offlineSlot('/admin/s3-configs')).toEqual({ store: 'settings', key: 'api:/admin/s3-configs' });
   });

@@ -24,7 +24,7 @@ const NEVER_CACHED = [
   /^\/(admin|user)\/fs\/(preview|download)$/,
 ];
 
-/** Where an API path's answer lives: pastes and files by slug, directory listings by path, the rest by path. */
+/** Where an API path's answer lives: pastes and files by slug, directory listings by path (and page), the rest by path. */
 export function offlineSlot(request: string): Slot | undefined {
   const url = new URL(request, 'http://api.invalid');
   const path = url.pathname;
@@ -33,7 +33,12 @@ export function offlineSlot(request: string): Slot | undefined {
   if (paste?.[1]) return { store: 'pastes', key: decodeURIComponent(paste[1]) };
   const file = /^\/public\/files\/([^/]+)$/.exec(path);
   if (file?.[1]) return { store: 'files', key: decodeURIComponent(file[1]) };
-  if (/^\/(admin|user)\/fs\/list$/.test(path)) return { store: 'directories', key: url.searchParams.get('path') ?? '/' };
+  if (/^\/(admin|user)\/fs\/list$/.test(path)) {
+    // A large folder comes in pages: each is kept apart, so that offline its first page is not answered for the rest.
+    const folder = url.searchParams.get('path') ?? '/';
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    return { store: 'directories', key: offset > 0 ? `${folder}\u0000${offset}` : folder };
+  }
   return { store: 'settings', key: `api:${path}${url.search}` };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A folder of thousands of files in the mount explorer: only a window of rows is in the page, yet the keyboard
- * reaches the last item, a shift-click range and "select all" count every item, a selection across the window is
- * deleted, and the grid is windowed too with its thumbnails still shown.
+ * reaches the last item, a shift-click range and "select all" count every item (also while the folder is still
+ * listing), a selection across the window is deleted, and the grid is windowed too with its thumbnails still shown.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,6 +94,35 @@ describe('a folder of thousands of files', () => {
     expect(errors).toEqual([]);
     // Thousands of files written, listed and deleted on a shared machine.
   }, 240_000);
+
+  it('takes every item into "select all" while the folder is still listing, and Delete waits for the rest', async () => {
+    const { page, errors } = await newPerson(suite.browser, { viewport: { width: 1280, height: 800 } });
+    await loginAsAdmin(page, suite.server.url);
+    // The pages after the first wait until the test lets them go.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/fs\/list\?.*offset=[1-9]/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${suite.server.url}/mount-explorer/local/tiles`);
+    await page.getByRole('status').filter({ hasText: 'Listing… 500 of 2,002 items' }).waitFor();
+    await listbox(page).locator('[data-path$="/a-first.png"]').click();
+    await page.keyboard.press('Control+a');
+    await page.getByText('500 selected').waitFor();
+    await page.keyboard.press('Delete');
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+
+    release();
+    // The rest arrives selected, and the dialog opens for every item of the folder.
+    const dialog = page.getByRole('alertdialog', { name: 'Delete 2002 items?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByText('2002 selected').waitFor();
+    expect(await page.getByRole('checkbox', { name: 'Select all' }).isChecked()).toBe(true);
+    expect(readdirSync(join(root, 'tiles'))).toHaveLength(2002);
+    expect(errors).toEqual([]);
+  });
 
   it('windows the grid too, its rows by the columns, and shows the thumbnails at both ends', async () => {
     const { page, errors } = await newPerson(suite.browser, { viewport: { width: 1280, height: 800 } });

@@ -3,12 +3,21 @@ import type { FolderListing } from '../../storage/driver';
 interface Entry {
   listing: FolderListing;
   expires: number;
+  /** Until when the next pages of a listing read in pages may come from it, whatever the mount's TTL. */
+  heldForPages: number;
   /** The mount's `cache_version` read before the listing was taken (see shared-cache.ts). */
   version: number;
 }
 
 /** Folders remembered at most, over all mounts: the oldest go first. */
 const MAX_ENTRIES = 2000;
+
+/**
+ * How long a listing read for pages (`limit`) is kept for the pages that follow, from its read or its last page,
+ * even on a mount that caches nothing: a page then costs a slice, not a read of the whole folder, and the pages
+ * of one listing are of one read.
+ */
+export const PAGES_HOLD_SECONDS = 60;
 
 /**
  * Folder listings per mount, each kept for its mount's `cache_ttl`. Writes through the API (and WebDAV) drop what
@@ -23,22 +32,29 @@ export class DirectoryCache {
 
   private static id = (mountId: string, folder: string) => `${mountId}\u0000${folder}`;
 
-  get(mountId: string, folder: string, version: number): FolderListing | undefined {
+  /** A fresh listing; with `nextPage`, also one held for the pages of a listing read in pages. */
+  get(mountId: string, folder: string, version: number, nextPage = false): FolderListing | undefined {
     const id = DirectoryCache.id(mountId, folder);
     const entry = this.entries.get(id);
     if (!entry) return undefined;
-    if (entry.expires <= this.now().getTime() || entry.version !== version) {
+    const now = this.now().getTime();
+    if (Math.max(entry.expires, entry.heldForPages) <= now || entry.version !== version) {
       this.entries.delete(id);
       return undefined;
     }
+    if (entry.expires > now) return entry.listing;
+    if (!nextPage || entry.heldForPages <= now) return undefined;
+    entry.heldForPages = now + PAGES_HOLD_SECONDS * 1000;
     return entry.listing;
   }
 
-  set(mountId: string, folder: string, listing: FolderListing, ttlSeconds: number, version: number): void {
-    if (ttlSeconds <= 0) return;
+  /** Keeps a listing for the mount's TTL; one read for pages (`forPages`) also for PAGES_HOLD_SECONDS. */
+  set(mountId: string, folder: string, listing: FolderListing, ttlSeconds: number, version: number, forPages = false): void {
+    if (ttlSeconds <= 0 && !forPages) return;
     const id = DirectoryCache.id(mountId, folder);
+    const now = this.now().getTime();
     this.entries.delete(id);
-    this.entries.set(id, { listing, expires: this.now().getTime() + ttlSeconds * 1000, version });
+    this.entries.set(id, { listing, expires: now + ttlSeconds * 1000, heldForPages: forPages ? now + PAGES_HOLD_SECONDS * 1000 : 0, version });
     for (const oldest of this.entries.keys()) {
       if (this.entries.size <= MAX_ENTRIES) break;
       this.entries.delete(oldest);

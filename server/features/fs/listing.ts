@@ -58,19 +58,25 @@ function virtualItems(target: VirtualTarget): FsItem[] {
   return items; // mounts come in sort order; keep it
 }
 
+/**
+ * How a listing is asked for: whole, as the first page of several, or as a page after the first (which continues
+ * the listing the first page was read from, even on a mount that caches nothing).
+ */
+export type ListingRead = 'whole' | 'firstPage' | 'nextPage';
+
 /** One folder's listing from storage, or the mount's cache when fresh (unless `refresh`). */
-export async function folderListing(deps: AppDeps, target: MountTarget, refresh: boolean): Promise<FolderListing> {
+export async function folderListing(deps: AppDeps, target: MountTarget, refresh: boolean, read: ListingRead = 'whole'): Promise<FolderListing> {
   const cache = directoryCacheOf(deps, deps.now);
   const cacheKey = target.inner.join('/');
   if (!refresh) {
-    const cached = cache.get(target.mount.id, cacheKey, target.mount.cache_version);
+    const cached = cache.get(target.mount.id, cacheKey, target.mount.cache_version, read === 'nextPage');
     if (cached) return cached;
   }
   const listing = await onStorage(target.path.text, () => listMount(target));
   if (listing.folders.length === 0 && listing.objects.length === 0 && target.inner.length > 0) {
     await assertFolder(target);
   }
-  cache.set(target.mount.id, cacheKey, listing, target.mount.cache_ttl, target.mount.cache_version);
+  cache.set(target.mount.id, cacheKey, listing, target.mount.cache_ttl, target.mount.cache_version, read !== 'whole');
   return listing;
 }
 
@@ -82,25 +88,23 @@ async function assertFolder(target: MountTarget) {
   throw new ApiError(404, 'fs_not_found', { path: target.path.text });
 }
 
-export async function listFolder(deps: AppDeps, caller: FsCaller, path: FsPath, refresh = false): Promise<FsListing> {
+export async function listFolder(deps: AppDeps, caller: FsCaller, path: FsPath, refresh = false, read: ListingRead = 'whole'): Promise<FsListing> {
   const target = await resolveTarget(deps, caller, path, 'list');
   if (target.kind === 'virtual') {
     const items = virtualItems(target).filter((item) => onBranch(caller, item));
     return { path: displayPath(path, true), type: 'directory', isVirtual: true, mountId: null, items };
   }
-  const listing = await folderListing(deps, target, refresh);
+  const listing = await folderListing(deps, target, refresh, read);
   const stored = storedItems(target, listing);
-  // Mount points nested right below this folder show as virtual folders.
-  const names = new Set(stored.map((item) => item.name));
-  const nested = (await nestedMountItems(deps, caller, target)).filter((item) => !names.has(item.name));
-  const items = nested.length > 0 ? sorted([...stored, ...nested]) : stored;
-  return {
-    path: displayPath(path, true),
-    type: 'directory',
-    isVirtual: false,
-    mountId: target.mount.id,
-    items: items.filter((item) => onBranch(caller, item)),
-  };
+  // Mount points nested right below this folder show as virtual folders. Each page of a large folder asks again:
+  // none of this may cost a pass over its 100,000 items unless there is something to add or hide.
+  const nested = await nestedMountItems(deps, caller, target);
+  const names = nested.length > 0 ? new Set(stored.map((item) => item.name)) : undefined;
+  const added = nested.filter((item) => !names?.has(item.name));
+  const items = added.length > 0 ? sorted([...stored, ...added]) : stored;
+  // Inside the key's base path every child is on its branch; only a folder above it is cut down.
+  const visible = isWithin(path, caller.basePath) ? items : items.filter((item) => onBranch(caller, item));
+  return { path: displayPath(path, true), type: 'directory', isVirtual: false, mountId: target.mount.id, items: visible };
 }
 
 /**

@@ -71,7 +71,8 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
 
   app.get('/list', queryParams(fsListQuerySchema), async (c) => {
     const { path, refresh, offset, limit } = c.req.valid('query');
-    const listing = await listFolder(deps, caller(c), path, refresh);
+    const read = limit === undefined ? 'whole' : (offset ?? 0) > 0 ? 'nextPage' : 'firstPage';
+    const listing = await listFolder(deps, caller(c), path, refresh, read);
     return ok(c, limit === undefined ? listing : listingPage(listing, offset ?? 0, limit));
   });
 

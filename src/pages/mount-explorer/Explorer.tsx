@@ -1,10 +1,10 @@
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { waitFor } from 'xstate';
 import { asRequestFailure } from '../../../contract/envelope';
 import type { FsItem } from '../../../contract/fs';
 import type { FsSearchHit } from '../../../contract/search';
-import { sortedItems } from '../../../machines/explorer.machine';
 import { useTaskManager } from '../../app/actors';
 import type { ZipDestination } from '../../../contract/transfer';
 import { crossesMounts, fsCopyTask, fsDeleteTask, fsDirectoryUploadTask, fsDownloadTask, fsUploadTask } from '../../app/explorer-tasks';
@@ -14,6 +14,7 @@ import { TaskManagerPanel } from '../../components/task-manager/TaskManagerPanel
 import { fileLink } from '../../lib/api/fs';
 import { copyText } from '../../lib/clipboard';
 import { downloadUrl } from '../../lib/download';
+import { formatCount } from '../../lib/format';
 import { toasts } from '../../lib/toast';
 import { Breadcrumb } from './Breadcrumb';
 import { CopyDialog } from './CopyDialog';
@@ -26,7 +27,7 @@ import { ExplorerToolbar, SelectionBar } from './ExplorerToolbar';
 import { FolderStatus } from './FolderStatus';
 import { ItemList } from './ItemList';
 import { PreviewPanel } from './PreviewPanel';
-import type { ItemHandlers } from './selection-actions';
+import { selectedOf, type ItemHandlers } from './selection-actions';
 import { useExplorer } from './use-explorer';
 import { useFsSearch } from './use-fs-search';
 import { COMPACT_LAYOUT, useMediaQuery } from './use-media-query';
@@ -40,14 +41,11 @@ export function Explorer() {
   const folder = folderOfLocation(location);
   const previewName = params.get('preview') ?? undefined;
   useForcedDarkTheme(params.get('darkMode') ?? params.get('dark'));
-  const { snapshot, send } = useExplorer(folder);
+  const { actor, snapshot, send } = useExplorer(folder);
   const tasks = useTaskManager();
   const context = snapshot.context;
-  const items = sortedItems(context.listing, context.sort);
-  const selected = useMemo(() => {
-    const paths = new Set(context.selection);
-    return items.filter((item) => paths.has(item.path));
-  }, [items, context.selection]);
+  const items = useMemo(() => context.listing?.items ?? [], [context.listing]);
+  const selected = useMemo(() => selectedOf(items, context.selection), [items, context.selection]);
   const writable = Boolean(context.listing && !context.listing.isVirtual);
   const compact = useMediaQuery(COMPACT_LAYOUT);
   const watch = useTasksSettled(tasks, () => send({ type: 'explorer.refresh' }));
@@ -134,8 +132,8 @@ export function Explorer() {
   };
 
   /** Several items (or a folder) as one zip: into a file the user picks where the browser can, else a streamed download. */
-  const downloadZip = async (items: FsItem[]) => {
-    const name = items.length === 1 ? `${items[0]!.name}.zip` : `${nameOf(folder) || 'files'}.zip`;
+  const downloadZip = async (picked: FsItem[]) => {
+    const name = picked.length === 1 ? `${picked[0]!.name}.zip` : `${nameOf(folder) || 'files'}.zip`;
     let saveTo: ZipDestination = { kind: 'download' };
     const picker = (window as { showSaveFilePicker?: (options: { suggestedName: string }) => Promise<FileSystemFileHandle> }).showSaveFilePicker;
     if (picker) {
@@ -147,9 +145,22 @@ export function Explorer() {
         return;
       }
     }
+    const items = await everyItemOnceListed(picked);
+    if (items.length === 0) return;
     const task = fsDownloadTask(name, items.map((item) => item.path), saveTo);
     tasks.send({ type: 'tasks.add', task });
     toasts.success(t`Downloading ${items.length} items as ${name}`);
+  };
+
+  /**
+   * What an action started from the toolbar takes: with "select all" while pages still come, every item once the last
+   * page is in (the dialogs' actions wait in the machine; a zip picks its file first, while the click still counts).
+   */
+  const everyItemOnceListed = async (picked: FsItem[]): Promise<FsItem[]> => {
+    const now = actor.getSnapshot();
+    if (!now.context.allSelected || !now.hasTag('paging')) return picked;
+    const listed = await waitFor(actor, (state) => !state.hasTag('paging'), { timeout: Infinity });
+    return selectedOf(listed.context.listing?.items ?? [], listed.context.selection).items;
   };
 
   const download = async (item: FsItem) => {
@@ -169,7 +180,7 @@ export function Explorer() {
     onDownloadZip: (items) => void downloadZip(items),
   };
   // The search's results stand in for the listing: its selection and actions wait until the search ends.
-  const selectionBar = selected.length > 0 && !search.active && <SelectionBar selected={selected} handlers={handlers} compact={compact} />;
+  const selectionBar = selected.items.length > 0 && !search.active && <SelectionBar selected={selected.items} handlers={handlers} compact={compact} />;
 
   const previewItem = previewName ? items.find((item) => !item.isDirectory && item.name === previewName) : undefined;
 
@@ -207,7 +218,7 @@ export function Explorer() {
             <SearchResults search={search} field={searchField} list={searchList} onOpen={openHit} onOpenFolder={openFolder} />
           ) : snapshot.hasTag('ready') && items.length > 0 ? (
             <>
-              <ItemList items={items} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
+              <ItemList items={items} selected={selected} context={context} writable={writable} handlers={handlers} onUp={goUp} onDropFiles={upload} />
               <ListingProgress snapshot={snapshot} />
             </>
           ) : (
@@ -223,11 +234,12 @@ export function Explorer() {
 
 /** A large folder's listing as its pages arrive, and why the rest is missing when a page failed. */
 function ListingProgress({ snapshot }: { snapshot: ReturnType<typeof useExplorer>['snapshot'] }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const { listing, pageFailure } = snapshot.context;
   if (!listing?.total) return null;
-  const listed = listing.items.length.toLocaleString(i18n.locale);
-  const total = listing.total.toLocaleString(i18n.locale);
+  // Drawn again with every page: formatCount needs no Intl.NumberFormat (toLocaleString makes one per call).
+  const listed = formatCount(listing.items.length);
+  const total = formatCount(listing.total);
   if (pageFailure) {
     return (
       <p role="alert" className={styles.listingProgress}>

@@ -1,23 +1,20 @@
 import { useLingui } from '@lingui/react/macro';
-import { ArrowDown, ArrowUp, Check } from 'lucide-react';
+import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import type { FsItem } from '../../../contract/fs';
 import type { ExplorerContext, ExplorerEvent, SortKey } from '../../../machines/explorer.machine';
-import { formatBytes, formatDateTime } from '../../lib/format';
 import { droppedFiles, type PickedFile } from './dropped-files';
 import styles from './Explorer.module.css';
-import { BreakableName } from '../../components/BreakableName';
-import { ItemIcon } from './item-icon';
 import { ItemMenu } from './ItemMenu';
-import { useSelectionActions, type ItemHandlers } from './selection-actions';
-import { Thumbnail } from './Thumbnail';
-import { hasThumbnail } from '../../../contract/thumbnail-sizes';
+import { ItemRow, type RowEvents } from './ItemRow';
+import { useSelectionActions, type ItemHandlers, type Selected } from './selection-actions';
 import { COARSE_POINTER, useMediaQuery } from './use-media-query';
 import { useLongPress } from './use-long-press';
 import { gridColumns, useItemWindow } from './use-item-window';
 
 interface ItemListProps {
   items: FsItem[];
+  selected: Selected;
   context: ExplorerContext;
   writable: boolean;
   /** The actions of the toolbar, for the context menu. */
@@ -35,8 +32,8 @@ interface ItemListProps {
  * and opens the context menu with the ContextMenu key or Shift+F10. A mouse selects with a click and opens with a
  * double-click; a finger opens with a tap, and selects with a long press or the item's tick box (then taps tick).
  */
-export function ItemList({ items, context, writable, handlers, onUp, onDropFiles }: ItemListProps) {
-  const { t, i18n } = useLingui();
+export function ItemList({ items, selected: selection, context, writable, handlers, onUp, onDropFiles }: ItemListProps) {
+  const { t } = useLingui();
   const { send, onOpen } = handlers;
   const id = useId();
   const box = useRef<HTMLDivElement>(null);
@@ -49,10 +46,16 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
   const pressing = useRef(false);
   const grid = context.view === 'grid';
   const { windowed, drawn, reveal, page } = useItemWindow(box, items.length, grid);
-  const focusedIndex = useMemo(() => items.findIndex((item) => item.path === context.focused), [items, context.focused]);
+  // While pages are coming the options tell the folder's size, not what has arrived: rows in view stay as drawn.
+  const { listing } = context;
+  const paging = listing?.nextOffset != null && !context.pageFailure;
+  const setSize = paging ? Math.max(items.length, listing.total ?? 0) : items.length;
+  const focusedIndex = useMemo(
+    () => (context.focused === undefined ? -1 : items.findIndex((item) => item.path === context.focused)),
+    [items, context.focused],
+  );
   const optionId = (index: number) => `${id}-item-${index}`;
-  const selection = useMemo(() => new Set(context.selection), [context.selection]);
-  const selectedItems = useMemo(() => items.filter((item) => selection.has(item.path)), [items, selection]);
+  const selectedItems = selection.items;
   const menuActions = useSelectionActions(selectedItems, handlers);
   const toggle = (item: FsItem) => send({ type: 'selection.click', path: item.path, toggle: true });
   const longPress = useLongPress(toggle);
@@ -153,6 +156,25 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
     setDropTarget(target);
   };
 
+  // The rows call the newest of these through one object that never changes, so that memoised rows stay as drawn.
+  const latest = useRef({ onClick, onContextMenu, drop, dragOver, toggle, onOpen, longPress });
+  latest.current = { onClick, onContextMenu, drop, dragOver, toggle, onOpen, longPress };
+  const rowEvents = useMemo<RowEvents>(
+    () => ({
+      click: (event, item) => latest.current.onClick(event, item),
+      doubleClick: (item) => pointer.current !== 'touch' && latest.current.onOpen(item),
+      contextMenu: (event, item) => latest.current.onContextMenu(event, item),
+      dragOver: (event, target) => latest.current.dragOver(event, target),
+      drop: (event, into) => void latest.current.drop(event, into),
+      tick: (item) => {
+        pressing.current = false;
+        if (!latest.current.longPress.swallowClick()) latest.current.toggle(item);
+      },
+      longPress: (item) => latest.current.longPress.handlers(item),
+    }),
+    [],
+  );
+
   return (
     <div
       className={[styles.listArea, dropTarget === '.' ? styles.dropping : ''].join(' ')}
@@ -184,78 +206,20 @@ export function ItemList({ items, context, writable, handlers, onUp, onDropFiles
         {drawn.padTop > 0 && <div aria-hidden className={styles.spacer} style={{ height: drawn.padTop }} />}
         {items.slice(drawn.start, drawn.end).map((item, offset) => {
           const index = drawn.start + offset;
-          const selected = selection.has(item.path);
           return (
-            <div
+            <ItemRow
               key={item.path}
+              item={item}
+              index={index}
+              setSize={setSize}
               id={optionId(index)}
-              role="option"
-              aria-selected={selected}
-              aria-setsize={items.length}
-              aria-posinset={index + 1}
-              data-path={item.path}
-              data-index={index}
-              // A windowed name stays on one line (rows are one height): the whole of it shows on hover.
-              title={windowed ? item.name : undefined}
-              className={[
-                grid ? styles.tile : styles.row,
-                selected ? styles.selected : '',
-                index === focusedIndex ? styles.focused : '',
-                dropTarget === item.path ? styles.dropping : '',
-              ].join(' ')}
-              {...longPress.handlers(item)}
-              onClick={(event) => onClick(event, item)}
-              onDoubleClick={() => pointer.current !== 'touch' && onOpen(item)}
-              onContextMenu={(event) => onContextMenu(event, item)}
-              onDragOver={item.isDirectory && !item.isVirtual ? (event) => dragOver(event, item.path) : undefined}
-              onDrop={item.isDirectory && !item.isVirtual ? (event) => void drop(event, item.path) : undefined}
-            >
-              {/* The list's own keyboard selects (Space), so the tick box is for pointers and takes no focus. */}
-              <span
-                role="checkbox"
-                aria-checked={selected}
-                aria-label={t`Select ${item.name}`}
-                className={styles.tick}
-                onClick={(event) => {
-                  event.stopPropagation();
-                  pressing.current = false;
-                  if (!longPress.swallowClick()) toggle(item);
-                }}
-                onDoubleClick={(event) => event.stopPropagation()}
-              >
-                <span className={styles.tickBox}>
-                  <Check size={14} strokeWidth={3} aria-hidden />
-                </span>
-              </span>
-              {grid ? (
-                <>
-                  <span className={styles.tileArt}>
-                    {hasThumbnail(item.mimetype) ? <Thumbnail item={item} /> : <ItemIcon item={item} size={40} />}
-                  </span>
-                  <span className={styles.name}>
-                    <BreakableName name={item.name} />
-                  </span>
-                </>
-              ) : (
-                <>
-                  {/* Read out as "name, size, date": the cells' text would otherwise run together. */}
-                  <div className={styles.name}>
-                    <ItemIcon item={item} />
-                    <span>
-                      <BreakableName name={item.name} />
-                    </span>
-                  </div>
-                  <div className={styles.size}>
-                    {!item.isDirectory && <span className="visually-hidden">, </span>}
-                    {item.isDirectory ? '' : formatBytes(item.size)}
-                  </div>
-                  <div className={styles.modified}>
-                    {item.modified && <span className="visually-hidden">, </span>}
-                    {item.modified ? formatDateTime(item.modified, i18n.locale) : ''}
-                  </div>
-                </>
-              )}
-            </div>
+              grid={grid}
+              windowed={windowed}
+              selected={selection.has(item.path)}
+              focused={index === focusedIndex}
+              dropping={dropTarget === item.path}
+              events={rowEvents}
+            />
           );
         })}
         {drawn.padBottom > 0 && <div aria-hidden className={styles.spacer} style={{ height: drawn.padBottom }} />}

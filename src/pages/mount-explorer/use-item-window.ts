@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { itemWindow, pageStep, scrollToReveal, type ItemWindow, type RowLayout } from '../../lib/windowing';
 
 /** Folders up to this size draw every item (long names wrap in full); larger ones only what is in view. */
@@ -26,7 +26,12 @@ export function useItemWindow(box: RefObject<HTMLElement | null>, count: number,
   const windowed = count > WINDOW_FROM;
   const layout = useRef<RowLayout>({ count, columns: 1, rowHeight: grid ? GUESS.grid : GUESS.list });
   layout.current.count = count;
-  const [drawn, setDrawn] = useState<ItemWindow>(() => ({ start: 0, end: windowed ? Math.min(count, 40) : count, padTop: 0, padBottom: 0 }));
+  // Until the rows are measured (in the next frame), the list rows a screen holds, so that the first draw costs no
+  // more than it must; a grid's columns are not known yet, so it draws a few rows of a wide one.
+  const [drawn, setDrawn] = useState<ItemWindow>(() => {
+    const first = grid ? 40 : Math.ceil(window.innerHeight / GUESS.list) + OVERSCAN;
+    return { start: 0, end: windowed ? Math.min(count, first) : count, padTop: 0, padBottom: 0 };
+  });
 
   /** Measures the box and its drawn rows as they stand now. */
   const view = useCallback((): View | undefined => {
@@ -54,27 +59,28 @@ export function useItemWindow(box: RefObject<HTMLElement | null>, count: number,
     setDrawn((last) => (last.start === next.start && last.end === next.end && last.padTop === next.padTop && last.padBottom === next.padBottom ? last : next));
   }, [count, view, windowed]);
 
-  // Measured after each change of what is drawn: the first rows tell the real row height.
-  useLayoutEffect(update, [update, drawn.start]);
+  // Measured after each change of what is drawn (the first rows tell the real row height) and of the count, in the
+  // next frame: a measure in the commit would force the page's layout inside the task that drew the rows.
+  const frame = useRef(0);
+  const soon = useCallback(() => {
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(update);
+  }, [update]);
+  useEffect(soon, [soon, drawn.start]);
 
   useEffect(() => {
-    let frame = 0;
-    const soon = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(update);
-    };
     // Capture: the box's own scroll does not bubble, the page's is the window's.
     window.addEventListener('scroll', soon, { capture: true, passive: true });
     window.addEventListener('resize', soon);
     const resized = new ResizeObserver(soon);
     if (box.current) resized.observe(box.current);
     return () => {
-      cancelAnimationFrame(frame);
+      cancelAnimationFrame(frame.current);
       window.removeEventListener('scroll', soon, { capture: true });
       window.removeEventListener('resize', soon);
       resized.disconnect();
     };
-  }, [box, update]);
+  }, [box, soon]);
 
   /** Scrolls item `index` into view, drawn or not, by the box's own scroll or else the page's. */
   const reveal = useCallback(

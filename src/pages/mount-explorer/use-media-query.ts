@@ -1,16 +1,17 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 
 /** Whether a CSS media query matches now; re-renders when that changes (a rotated phone, a docked tablet). */
 export function useMediaQuery(query: string): boolean {
+  // One MediaQueryList per query: React reads the value twice a render, and a new list each time costs a style lookup.
+  const list = useMemo(() => window.matchMedia(query), [query]);
   const subscribe = useCallback(
     (changed: () => void) => {
-      const list = window.matchMedia(query);
       list.addEventListener('change', changed);
       return () => list.removeEventListener('change', changed);
     },
-    [query],
+    [list],
   );
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+  return useSyncExternalStore(subscribe, () => list.matches);
 }
 
 /** A finger rather than a mouse: taps open, and the hints speak of tapping. */
