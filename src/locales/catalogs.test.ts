@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-/** lingui.config.ts: the visitor's part (a share's first load) and the rest. */
-const CATALOGS = ['visitor', 'messages'];
+/** lingui.config.ts: each share page's visitor catalog (its first load), and the whole one. */
+const VISITOR_CATALOGS = ['visitor-paste', 'visitor-file'];
+const CATALOGS = [...VISITOR_CATALOGS, 'messages'];
 
 /** msgid → msgstr of a .po catalog (single-line entries, as lingui writes them). */
 function entries(locale: string, catalog: string): Map<string, string> {
@@ -35,8 +36,10 @@ describe.each(CATALOGS)('translation catalog %s', (catalog) => {
 
 describe('translation catalogs', () => {
   it('translate a message that two of them hold the same way', () => {
-    const [visitor, rest] = CATALOGS.map((catalog) => entries('zh-CN', catalog));
-    const differing = [...(visitor ?? [])].filter(([id, text]) => rest?.has(id) && rest.get(id) !== text);
+    const whole = entries('zh-CN', 'messages');
+    const differing = VISITOR_CATALOGS.flatMap((catalog) =>
+      [...entries('zh-CN', catalog)].filter(([id, text]) => whole.has(id) && whole.get(id) !== text).map(([id]) => `${catalog}: ${id}`),
+    );
     expect(differing).toEqual([]);
   });
 });
