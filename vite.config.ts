@@ -1,9 +1,9 @@
-/// <reference types="vitest/config" />
 import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type ResolveModulePreloadDependenciesFn } from 'vite';
+import { configDefaults } from 'vitest/config';
 import { VitePWA } from 'vite-plugin-pwa';
 import { SHARE_TARGET_FIELDS, SHARE_TARGET_PATH } from './contract/share-target.ts';
 import { linguiMacro } from './scripts/lingui-macro.ts';
@@ -105,6 +105,19 @@ function appShellOnly<T extends { url: string }>(entries: T[]) {
     /^assets\/(?:messages|visitor|dexie)-[\w-]+\.js$/.test(url);
   return { manifest: entries.filter((entry) => keep(entry.url)) };
 }
+
+/** What the unit projects share. */
+const unitTests = {
+  // Starts a throw-away PostgreSQL only when TEST_DATABASE=postgres (the server files' second run).
+  globalSetup: ['tests/fixtures/postgres-setup.ts'],
+  environment: 'node',
+  // Password hashing (scrypt) and database writes are CPU-bound: a busy CI machine must not turn a slow pass into a
+  // time-out.
+  testTimeout: 20_000,
+  // Vitest's default is one worker fewer than the cores: one on CI's two. Much of a server test waits on sockets and
+  // disks, so two files at a time use the machine better.
+  maxWorkers: 2,
+};
 
 export default defineConfig({
   plugins: [
@@ -220,16 +233,27 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          ...unitTests,
           include: ['{contract,server,machines,workers,src}/**/*.test.{ts,tsx}'],
-          // Starts a throw-away PostgreSQL only when TEST_DATABASE=postgres (the server files' second run).
-          globalSetup: ['tests/fixtures/postgres-setup.ts'],
-          environment: 'node',
-          // Password hashing (scrypt) and database writes are CPU-bound: a busy CI machine must not turn a slow
-          // pass into a time-out.
-          testTimeout: 20_000,
-          // Vitest's default is one worker fewer than the cores: one on CI's two. Much of a server test waits on
-          // sockets and disks, so two files at a time use the machine better.
-          maxWorkers: 2,
+          exclude: [
+            ...configDefaults.exclude,
+            '**/*.isolated.test.{ts,tsx}',
+            // The storage drivers' own tests (disks, s3rver, WebDAV, SFTP and FTP servers) touch no database: on
+            // PostgreSQL they would only run again.
+            ...(process.env.TEST_DATABASE === 'postgres' ? ['server/storage/**'] : []),
+          ],
+          // A worker keeps the modules it loaded from one file to the next: importing the server anew for each of
+          // 190 files was a third of the suite's time. A file that mocks a module runs apart (unit-isolated).
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that replace a module with vi.mock: that needs the module loaded afresh for them.
+          name: 'unit-isolated',
+          ...unitTests,
+          include: ['{contract,server,machines,workers,src}/**/*.isolated.test.{ts,tsx}'],
         },
       },
       {

@@ -37,10 +37,10 @@ function run(title, args, afterwards = () => {}, env = {}) {
   if (result.status !== 0) finish(`✖ ${title} failed`);
 }
 
-/** One vitest project (optionally only some folders, with extra environment), its counts added to the totals. */
-function vitest(project, { title = project, filters = [], env = {} } = {}) {
+/** Vitest projects (optionally only some folders, with extra environment), their counts added to the totals. */
+function vitest(projects, { title = projects.join(' + '), filters = [], env = {} } = {}) {
   const report = join(reportDir, `${title.replace(/\W+/g, '-')}.json`);
-  const args = [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', '--project', project, ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  const args = [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', ...projects.flatMap((project) => ['--project', project]), ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
   run(`vitest: ${title}`, args, () => {
     if (!existsSync(report)) return;
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(report, 'utf8'));
@@ -95,17 +95,16 @@ run('packages support the declared Node (package-lock.json engines)', ['scripts/
 run('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
 run('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.']);
 step('translation catalogs match the sources', catalogsUpToDate);
-vitest('unit');
+vitest(['unit', 'unit-isolated']);
 if (postgresInstalled) {
-  // The server's tests a second time, every test app on a throw-away PostgreSQL cluster; then several instances.
-  // The storage drivers' own tests (server/storage/: disks, s3rver, WebDAV, SFTP and FTP servers) touch no database
-  // and ran once already.
-  vitest('unit', { title: 'server on PostgreSQL', filters: ['server/', '--exclude', 'server/storage/**'], env: { TEST_DATABASE: 'postgres' } });
-  vitest('integration');
+  // The server's tests a second time, every test app on a throw-away PostgreSQL cluster (less the storage drivers'
+  // own tests, which touch no database: vite.config.ts); then several instances.
+  vitest(['unit', 'unit-isolated'], { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } });
+  vitest(['integration']);
 } else {
   console.log('\n▷ PostgreSQL is not installed (apt-get install postgresql): the server suite ran on SQLite only');
 }
-vitest('e2e');
+vitest(['e2e']);
 // Every bench at a size that takes seconds: it still runs and prints its lines (bench/index.ts checks them).
 run('benches, smoke size (npm run bench -- --smoke)', ['--import', 'tsx', 'bench/index.ts', '--smoke']);
 times.push({ title: 'in all', seconds: (performance.now() - started) / 1000 });
