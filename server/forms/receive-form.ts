@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -138,12 +138,14 @@ async function stage(stream: Readable, options: Pick<ReceiveFormOptions<unknown>
   await mkdir(options.stagingDir, { recursive: true });
   const file = join(options.stagingDir, `form-${randomUUID()}`);
   const limit = new Limit(options.stagingLimit);
-  const piping = pipeline(stream, limit, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+  // Opened before the pipeline starts: a write stream opens lazily, and an open still pending when the form
+  // fails would create the file after the removal below.
+  const handle = await open(file, 'wx', 0o600);
+  const piping = pipeline(stream, limit, handle.createWriteStream());
   try {
     await Promise.race([broken, piping]);
   } catch (error) {
     stream.resume();
-    // Removed once the pipeline has closed the file, or the file could come back after the removal.
     await piping.catch(() => undefined);
     await rm(file, { force: true });
     throw error;
