@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { captureLog } from '../../tests/fixtures/log-capture';
+import { logRequest } from './log';
 import { expectError, expectOk, useTestApp } from '../../tests/fixtures/test-app';
 import { sql } from 'kysely';
 import * as v from 'valibot';
@@ -22,6 +23,15 @@ describe('request log', () => {
     expect(lines[0]).toMatchObject({ level: 30, reqId: id, method: 'GET', route: '/api/paste/:slug', status: 404 });
     expect(lines[0]?.ms).toEqual(expect.any(Number));
     expect(JSON.stringify(lines[0])).not.toContain('no-such-slug');
+  });
+
+  it('writes the line pino would write for the same fields', () => {
+    const fields = { reqId: 'r-1', method: 'GET', route: '/api/paste/:slug', status: 200, ms: 1.5 };
+    capture.log.info(fields, 'request');
+    logRequest(capture.log, fields);
+    const [byPino, byFastPath] = capture.lines.slice(-2);
+    expect(byFastPath).toEqual({ ...byPino, time: byFastPath?.time });
+    expect(Object.keys(byFastPath ?? {})).toEqual(Object.keys(byPino ?? {}));
   });
 
   it('keeps a valid incoming X-Request-Id and replaces one that is not a plain token', async () => {

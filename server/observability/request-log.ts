@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../context';
-import type { Logger } from './log';
+import { logRequest, type Logger } from './log';
 import type { HttpMetrics } from './metrics';
 
 /** An incoming id is kept only when it is a short plain token, so that a client cannot forge log structure with it. */
@@ -11,9 +11,9 @@ const VALID_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
  * Outermost middleware: gives the request an id (the caller's valid `X-Request-Id`, else a new one), answers it in
  * `X-Request-Id`, and writes one line when the answer is ready: method, route pattern (never the path, which may hold
- * a share's slug, nor the query, which may hold a signature), status, milliseconds to the answer's headers and its
- * length where known. `metrics` (when /metrics is on) counts it too. What else a request logs goes through
- * `requestLogger(c)`, which stamps the same id.
+ * a share's slug, nor the query, which may hold a signature), status and milliseconds to the answer's headers.
+ * `metrics` (when /metrics is on) counts it too. What else a request logs goes through `requestLogger(c)`, which
+ * stamps the same id.
  */
 export function requestLog(logger: Logger, metrics: HttpMetrics | undefined): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -29,13 +29,7 @@ export function requestLog(logger: Logger, metrics: HttpMetrics | undefined): Mi
     const route = routePath(c);
     const seconds = (performance.now() - started) / 1000;
     metrics?.observe(c.req.method, route, res.status, seconds);
-    if (!logger.isLevelEnabled('info')) return;
-    const length = res.headers.get('content-length');
-    // One object, no child logger: a paste read's whole cost is a few dozen microseconds, and this line is on it.
-    logger.info(
-      { reqId: requestId, method: c.req.method, route, status: res.status, ms: Math.round(seconds * 10_000) / 10, ...(length !== null && { bytes: Number(length) }) },
-      'request',
-    );
+    logRequest(logger, { reqId: requestId, method: c.req.method, route, status: res.status, ms: Math.round(seconds * 10_000) / 10 });
   };
 }
 
