@@ -43,11 +43,23 @@ function vitest(projects, { title = projects.join(' + '), filters = [], env = {}
   const args = [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', ...projects.flatMap((project) => ['--project', project]), ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
   run(`vitest: ${title}`, args, () => {
     if (!existsSync(report)) return;
-    const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(report, 'utf8'));
+    const { numPassedTests, numFailedTests, numPendingTests, numTodoTests, testResults } = JSON.parse(readFileSync(report, 'utf8'));
+    slowFiles(testResults);
     totals.passed += numPassedTests;
     totals.failed += numFailedTests;
     totals.skipped += numPendingTests + numTodoTests;
   }, env);
+}
+
+/** A file's own time above which it is named after its project: where to look when CI's time grows. */
+const SLOW_FILE_SECONDS = 45;
+
+function slowFiles(testResults = []) {
+  const slow = testResults
+    .map(({ name, startTime, endTime }) => ({ name: name.replace(`${process.cwd()}/`, ''), seconds: (endTime - startTime) / 1000 }))
+    .filter(({ seconds }) => seconds > SLOW_FILE_SECONDS)
+    .sort((a, b) => b.seconds - a.seconds);
+  if (slow.length > 0) console.log(`Files over ${SLOW_FILE_SECONDS} s: ${slow.map(({ name, seconds }) => `${name} ${formatSeconds(seconds)}`).join(', ')}`);
 }
 
 /** Debian's PostgreSQL (apt-get install postgresql): without it the server suite runs on SQLite only, and says so. */
