@@ -238,9 +238,12 @@ export default defineConfig({
           exclude: [
             ...configDefaults.exclude,
             '**/*.isolated.test.{ts,tsx}',
-            // The storage drivers' own tests (disks, s3rver, WebDAV, SFTP and FTP servers) touch no database: on
-            // PostgreSQL they would only run again.
-            ...(process.env.TEST_DATABASE === 'postgres' ? ['server/storage/**'] : []),
+            // The storage drivers' own tests (disks, s3rver, WebDAV, SFTP and FTP servers) touch no database, and
+            // WebDAV's conformance and the remote mounts' round trips test protocols over the records other files
+            // test: on PostgreSQL they would only run again.
+            ...(process.env.TEST_DATABASE === 'postgres'
+              ? ['server/storage/**', 'server/features/webdav/litmus.test.ts', 'server/features/fs/remote-mounts.test.ts']
+              : []),
           ],
           // A worker keeps the modules it loaded from one file to the next: importing the server anew for each of
           // 190 files was a third of the suite's time. A file that mocks a module runs apart (unit-isolated).

@@ -1,15 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { a11yInBothThemes, ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, loginAsAdmin, newPerson } from './harness';
+import { a11yInThemes, ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, loginAsAdmin, newPerson, screenshot, SCREENSHOTS_WANTED, themesChecked } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 
 const MARKDOWN = '| Item | Qty |\n|---|---|\n| **Apples** | 3 |';
 /** Where the screens are saved for a person to look through; set SCREENSHOT_DIR to have them (CI needs none). */
-const SCREENSHOTS = process.env.SCREENSHOT_DIR;
 
 let token = '';
 const api = (path: string, init: RequestInit = {}) =>
@@ -268,11 +265,9 @@ const MODULES = ['dashboard', 'text-management', 'file-management', 'storage-con
 describe('every admin screen', () => {
   for (const locale of ['en-US', 'zh-CN']) {
     for (const width of [1280, 360]) {
-      it(`in ${locale} at ${width} px, light and dark: axe, no sideways scroll${SCREENSHOTS ? ', screenshots' : ''}`, async () => {
-        if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+      it(`in ${locale} at ${width} px: axe in ${themesChecked(locale, width).join(' and ')}, no sideways scroll${SCREENSHOTS_WANTED ? ', screenshots' : ''}`, async () => {
         const report: string[] = [];
         const { page, context, errors } = await newPerson(suite.browser, { locale, viewport: { width, height: width > 400 ? 900 : 740 } });
-        const screenshot = (name: string) => (SCREENSHOTS ? page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true }) : undefined);
         await page.goto(`${suite.server.url}/admin`);
         await page.locator('input[autocomplete="username"]').fill(ADMIN_USERNAME);
         await page.locator('input[type="password"]').fill(ADMIN_PASSWORD);
@@ -288,9 +283,9 @@ describe('every admin screen', () => {
           if (width > 400 && module.endsWith('-management') && (await cellsOverOneLine(page)).length > 0) report.push(`${where}: cells over one line`);
           await page.emulateMedia({ colorScheme: 'light' });
           await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
-          await screenshot(`${module}-${locale}-${width}-light`);
-          report.push(...(await a11yInBothThemes(page, where)));
-          await screenshot(`${module}-${locale}-${width}-dark`);
+          await screenshot(page, 'admin', `${module}-${locale}-${width}-light`);
+          report.push(...(await a11yInThemes(page, themesChecked(locale, width), where)));
+          await screenshot(page, 'admin', `${module}-${locale}-${width}-dark`);
         }
         expect(errors.join('\n')).toBe('');
         await context.close();

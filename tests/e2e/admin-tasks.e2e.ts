@@ -3,16 +3,13 @@
  * both fed slowly from the test so that they are still running while the page is looked at, show with who, kind
  * and progress, then end completed; in both languages, both themes, at 1280 and 360 px, with axe.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { a11yInBothThemes, adminToken, ADMIN_PASSWORD, ADMIN_USERNAME, newPerson } from './harness';
+import { a11yInBothThemes, adminToken, ADMIN_PASSWORD, ADMIN_USERNAME, newPerson, screenshot } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 const MIB = 1024 * 1024;
-const SCREENSHOTS = join('test-results', 'admin-tasks');
 
 /** A request body the test feeds by hand; the upload stays open until the test closes it. */
 function slowBody() {
@@ -71,7 +68,6 @@ describe('the admin\'s live task manager', () => {
     dav.push(MIB);
 
     const report: string[] = [];
-    mkdirSync(SCREENSHOTS, { recursive: true });
     for (const [locale, width] of [['en-US', 1280], ['zh-CN', 360]] as const) {
       const text = TEXT[locale];
       const { page, context, errors } = await newPerson(suite.browser, { locale, viewport: { width, height: width > 400 ? 900 : 740 } });
@@ -89,7 +85,7 @@ describe('the admin\'s live task manager', () => {
       await page.getByText(text.live, { exact: true }).first().waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       report.push(...(await a11yInBothThemes(page, `${locale} ${width}px`)));
-      await page.screenshot({ path: join(SCREENSHOTS, `running-${locale}-${width}.png`), fullPage: true });
+      await screenshot(page, 'admin-tasks', `running-${locale}-${width}`);
       expect(errors).toEqual([]);
       if (locale === 'zh-CN') {
         // The page stays open while both end: their rows change live, without a reload.

@@ -4,16 +4,13 @@
  * phone: taps open, tick boxes select, nothing moves under the finger, 44 px targets, one scroll; axe in both
  * languages, themes and widths.
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson, seedMountFile, smallTargets } from './harness';
+import { ADMIN_PASSWORD, a11yInBothThemes, adminToken, animationsEnded, loginAsAdmin, newPerson, screenshot, seedMountFile, smallTargets } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 let token = '';
-const SCREENSHOTS = join('test-results', 'explorer-ux');
 
 const seedFile = (folder: string, name: string, content: string) => seedMountFile(suite.server.url, token, folder, name, content);
 
@@ -40,7 +37,6 @@ beforeAll(async () => {
   await seedFile('/local/phone/', 'three.txt', '3');
   await seedFile('/local/phone/sub/', 'below.txt', 'below');
   for (let index = 0; index < 30; index++) await seedFile('/local/many/', `file-${String(index).padStart(2, '0')}.txt`, `${index}`);
-  mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
 describe('mount explorer on a desktop', () => {
@@ -317,7 +313,7 @@ describe('mount explorer in both languages, themes and widths', () => {
           await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, colorScheme);
           // The colours' transitions end before the picture is taken.
           await animationsEnded(page);
-          await page.screenshot({ path: join(SCREENSHOTS, `${locale}-${width}-${colorScheme}.png`) });
+          await screenshot(page, 'explorer-ux', `${locale}-${width}-${colorScheme}`, { fullPage: false });
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         }
         report.push(...(await a11yInBothThemes(page, `${locale} ${width}`)));

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -232,8 +232,31 @@ export async function seriousA11yViolations(page: Page, exclude: string[] = []):
  * that is not the app's (a document's own pages, shown in a frame).
  */
 export async function a11yInBothThemes(page: Page, label = '', exclude: string[] = []): Promise<string[]> {
+  return a11yInThemes(page, ['light', 'dark'], label, exclude);
+}
+
+/** Whether screenshots are wanted: `SCREENSHOT_DIR` names where they go. Without it none are taken (CI's time). */
+export const SCREENSHOTS_WANTED = process.env.SCREENSHOT_DIR !== undefined;
+
+/** A full-page screenshot into `SCREENSHOT_DIR/<area>/<name>.png`, only when screenshots are wanted. */
+export async function screenshot(page: Page, area: string, name: string, { fullPage = true } = {}): Promise<void> {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (dir === undefined) return;
+  mkdirSync(join(dir, area), { recursive: true });
+  await page.screenshot({ path: join(dir, area, `${name}.png`), fullPage });
+}
+
+/**
+ * Contrast depends on the theme, not on the language or the width: both themes are checked once (English, 1280 px),
+ * the other three layouts in the dark one, unless screenshots of both are wanted.
+ */
+export const themesChecked = (locale: string, width: number) =>
+  SCREENSHOTS_WANTED || (locale === 'en-US' && width === 1280) ? (['light', 'dark'] as const) : (['dark'] as const);
+
+/** `a11yInBothThemes` in the themes given. */
+export async function a11yInThemes(page: Page, colorSchemes: readonly ('light' | 'dark')[], label = '', exclude: string[] = []): Promise<string[]> {
   const report: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
+  for (const colorScheme of colorSchemes) {
     await page.emulateMedia({ colorScheme });
     await page.waitForFunction((theme) => document.documentElement.dataset.theme === theme, colorScheme);
     report.push(...(await seriousA11yViolations(page, exclude)).map((violation) => `${label} (${colorScheme}) ${violation}`.trim()));

@@ -1,14 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { a11yInBothThemes, ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, newPerson } from './harness';
+import { a11yInThemes, ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, newPerson, screenshot, SCREENSHOTS_WANTED, themesChecked } from './harness';
 import { useSuite } from './suite';
 
 const suite = useSuite();
 
 /** Where the screens of this file are kept for a person to look at (not compared: axe and the layout are). */
-const SCREENS = join(process.env.E2E_SCREENS_DIR ?? '/tmp/clipstash-e2e-screens', 'home');
 
 async function typeInEditor(page: Page, text: string) {
   await page.locator('.cm-content').click();
@@ -182,15 +179,16 @@ describe('the home page in both languages, themes and widths', () => {
 
   for (const locale of ['en-US', 'zh-CN'] as const) {
     for (const width of [1280, 360]) {
-      it(`${locale} at ${width} px: signed out and after a share, axe-clean in light and dark, no sideways scrolling`, async () => {
-        mkdirSync(SCREENS, { recursive: true });
+      it(`${locale} at ${width} px: signed out and after a share, axe-clean in ${themesChecked(locale, width).join(' and ')}, no sideways scrolling`, async () => {
         const { page, context, errors } = await newPerson(suite.browser, { locale, viewport: { width, height: 800 }, reducedMotion: 'reduce' });
         const shoot = async (name: string) => {
           expect(await horizontalOverflow(page), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
-          const violations = await a11yInBothThemes(page, `${locale} ${width}px ${name}`);
-          for (const colorScheme of ['light', 'dark'] as const) {
-            await page.emulateMedia({ colorScheme });
-            await page.screenshot({ path: join(SCREENS, `${name}-${locale}-${width}-${colorScheme}.png`), fullPage: true });
+          const violations = await a11yInThemes(page, themesChecked(locale, width), `${locale} ${width}px ${name}`);
+          if (SCREENSHOTS_WANTED) {
+            for (const colorScheme of ['light', 'dark'] as const) {
+              await page.emulateMedia({ colorScheme });
+              await screenshot(page, 'home', `${name}-${locale}-${width}-${colorScheme}`);
+            }
           }
           return violations;
         };
