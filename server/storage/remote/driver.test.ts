@@ -43,6 +43,25 @@ describe('remote driver', () => {
     await expect(driver.removeFolder('')).rejects.toBeInstanceOf(UnsafeKeyError);
   });
 
+  it('writes two files into one new folder at once, on a server whose mkdir refuses an existing folder', async () => {
+    const mkdir = fs.mkdir.bind(fs);
+    const made = new Set<string>();
+    // Both writes reach the new folder's mkdir having found it missing; the second is refused, as some servers do.
+    let arrived = 0;
+    let release = () => {};
+    const bothThere = new Promise<void>((resolve) => (release = resolve));
+    fs.mkdir = async (path) => {
+      if (path === '/base/inner/new' && ++arrived === 2) release();
+      if (path === '/base/inner/new') await Promise.race([bothThere, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      if (made.has(path)) throw new Error(`${path} exists`);
+      made.add(path);
+      await mkdir(path);
+    };
+    await Promise.all(['x', 'y'].map((name) => driver.put(`new/${name}.txt`, Readable.from([Buffer.from(name)]), { contentType: 'text/plain' })));
+    expect((await driver.list('new')).objects.map((object) => object.key).sort()).toEqual(['new/x.txt', 'new/y.txt']);
+    expect(arrived).toBe(2);
+  });
+
   it('leaves out and logs the names a hostile server lists, and no key built from them leaves the base', async () => {
     const warn = vi.spyOn(log, 'warn').mockImplementation(() => undefined);
     try {

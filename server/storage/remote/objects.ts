@@ -20,7 +20,12 @@ export async function ensureFolder(context: RemoteContext, path: string): Promis
   const found = await context.fs.stat(path);
   if (found?.kind === 'folder') return;
   await ensureFolder(context, parentPathOf(path));
-  await context.fs.mkdir(path);
+  try {
+    await context.fs.mkdir(path);
+  } catch (error) {
+    // Two writes into one new folder both find it missing; the second one's mkdir fails on the first one's folder.
+    if ((await context.fs.stat(path))?.kind !== 'folder') throw error;
+  }
 }
 
 export async function stat(context: RemoteContext, key: string): Promise<ListedObject | undefined> {
