@@ -119,7 +119,8 @@ describe('expense claims', () => {
     const picture = owner.page.getByRole('img', { name: 'Receipt taxi.png' });
     await picture.waitFor();
     await owner.page.waitForFunction(() => [...document.images].some((image) => image.alt === 'Receipt taxi.png' && image.complete && image.naturalWidth === 2));
-    await owner.page.locator('iframe[title="PDF receipt invoice.pdf"]').waitFor();
+    // Chromium's PDF viewer is slow to start on a busy machine: a full run once took more than 30 s.
+    await owner.page.locator('iframe[title="PDF receipt invoice.pdf"]').waitFor({ timeout: 90_000 });
     expect(await statusOf(owner.page)).toBe('draft');
     await owner.page.getByText('€42.50').first().waitFor();
     // The day spent is written as the filing date is: one date style per language.
