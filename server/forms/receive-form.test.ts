@@ -16,19 +16,19 @@ function brokenForm(): Request {
 
 describe('receiveForm', () => {
   it('leaves no staging file behind once it has refused a form that broke off', async () => {
-    const stored: string[] = [];
+    const discarded: string[] = [];
     const options = {
       placementFields: ['path'],
       stagingDir,
       stagingLimit: 1024,
       tooLarge: () => new Error('too large'),
       store: async () => 'stored',
-      discard: async (what: string) => void stored.push(what),
+      discard: async (what: string) => void discarded.push(what),
     };
     // Many at once: a file whose open is still pending when the form fails is where a stray one came from.
     const outcomes = await Promise.allSettled(Array.from({ length: 200 }, () => receiveForm(brokenForm(), options)));
     expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
     expect(readdirSync(stagingDir)).toEqual([]);
-    expect(stored).toEqual([]);
+    expect(discarded).toEqual([]);
   });
 });

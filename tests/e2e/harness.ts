@@ -236,14 +236,14 @@ export async function a11yInBothThemes(page: Page, label = '', exclude: string[]
 }
 
 /** Whether screenshots are wanted: `SCREENSHOT_DIR` names where they go. Without it none are taken (CI's time). */
-export const SCREENSHOTS_WANTED = process.env.SCREENSHOT_DIR !== undefined;
+const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR;
+export const SCREENSHOTS_WANTED = SCREENSHOT_DIR !== undefined;
 
 /** A full-page screenshot into `SCREENSHOT_DIR/<area>/<name>.png`, only when screenshots are wanted. */
 export async function screenshot(page: Page, area: string, name: string, { fullPage = true } = {}): Promise<void> {
-  const dir = process.env.SCREENSHOT_DIR;
-  if (dir === undefined) return;
-  mkdirSync(join(dir, area), { recursive: true });
-  await page.screenshot({ path: join(dir, area, `${name}.png`), fullPage });
+  if (SCREENSHOT_DIR === undefined) return;
+  mkdirSync(join(SCREENSHOT_DIR, area), { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, area, `${name}.png`), fullPage });
 }
 
 /**
