@@ -130,6 +130,9 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Chromium 156 renders its omnibox popups as WebUI pages, one per window, even headless: a renderer that took a
+  // third to two thirds of a core all along each test. Chromium adds these to Playwright's own disabled features.
+  '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
 ];
 
 export function launchBrowser(): Promise<Browser> {
