@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, unmatchableHash, verifyPassword } from './passwords';
@@ -16,11 +17,19 @@ describe('hashPassword / verifyPassword', () => {
     expect(a).not.toBe(b);
     for (const stored of [a, b]) {
       const parts = stored.split('$');
-      expect(parts.slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
+      expect(parts.slice(0, 4)).toEqual(['scrypt', '1024', '8', '1']);
       expect(Buffer.from(parts[4] ?? '', 'base64')).toHaveLength(16);
       expect(Buffer.from(parts[5] ?? '', 'base64')).toHaveLength(64);
       expect(stored).not.toContain('same password');
     }
+  });
+
+  it('hashes at N=2^15 outside the tests (they use 2^10 for time)', () => {
+    const program = "import('./server/security/passwords.ts').then(async ({ hashPassword }) => console.log(await hashPassword('pw')))";
+    const env = { ...process.env };
+    delete env.VITEST;
+    const printed = execFileSync(process.execPath, ['--import', 'tsx', '-e', program], { env, encoding: 'utf8' });
+    expect(printed.split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
   });
 
   it('reads the parameters from the stored hash, so older hashes keep working', async () => {
