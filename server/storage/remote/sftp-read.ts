@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
+import type { SftpConnection } from './sftp-connect';
 
 /** Bytes asked per SFTP read request (every server answers 32 KiB; OpenSSH up to 256 KiB). */
 const CHUNK_BYTES = 64 * 1024;
@@ -25,11 +26,17 @@ function readAt(sftp: SFTPWrapper, handle: Buffer, position: number, length: num
 /**
  * The bytes [start, end) of a remote file as a stream, with several read requests in flight so that a long body
  * is not paced by one round trip per chunk. Reading stops at `end` even if the file grew; its handle is closed
- * when the stream ends, fails or is destroyed.
+ * when the stream ends, fails or is destroyed. The connection's end fails the stream: ssh2 leaves a request sent
+ * after the close unanswered, and a reader that had paused would have waited for it forever.
  */
-export async function readRange(sftp: SFTPWrapper, path: string, start: number, end: number): Promise<Readable> {
+export async function readRange({ sftp, onGone }: Pick<SftpConnection, 'sftp' | 'onGone'>, path: string, start: number, end: number): Promise<Readable> {
   const handle = await open(sftp, path);
   async function* chunks() {
+    let stopListening = () => {};
+    const gone = new Promise<never>((_resolve, reject) => {
+      stopListening = onGone(() => reject(Object.assign(new Error('The SFTP connection closed during the read'), { code: 'ECONNRESET' })));
+    });
+    gone.catch(() => undefined);
     const queue: Promise<Buffer>[] = [];
     let position = start;
     const askAhead = () => {
@@ -45,11 +52,12 @@ export async function readRange(sftp: SFTPWrapper, path: string, start: number, 
     try {
       askAhead();
       for (let next = queue.shift(); next; next = queue.shift()) {
-        const chunk = await next;
+        const chunk = await Promise.race([next, gone]);
         askAhead();
         yield chunk;
       }
     } finally {
+      stopListening();
       sftp.close(handle, () => undefined);
     }
   }

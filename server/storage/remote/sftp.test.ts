@@ -156,6 +156,19 @@ describe('SFTP connections (OpenSSH sshd)', () => {
     });
   }, 60_000);
 
+  it('fails a read cut while its reader had paused as a closed connection, whatever ssh2 answers after the close', async () => {
+    await withFs(keyAuth(server), async (fs) => {
+      await fs.write(`${server.root}/paused.bin`, Readable.from([randomBytes(8 * 1024 * 1024)]));
+      const body = await fs.read(`${server.root}/paused.bin`);
+      await once(body, 'readable');
+      // Long enough for the requests in flight to be answered: the next ones are sent only once reading goes on.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await server.kill();
+      await expect(readAll(body).then((read) => read.length)).rejects.toThrow(/closed during the read|ECONNRESET/);
+      await server.start();
+    });
+  }, 30_000);
+
   it('rejects a write whose connection is cut mid-body, in the keepalive time at most, never hanging', async () => {
     await withFs(keyAuth(server, { timeoutMs: 3000 }), async (fs) => {
       let cut: Promise<void> | undefined;

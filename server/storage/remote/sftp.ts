@@ -119,7 +119,7 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
         const stats = await lstat(sftp, path);
         if (!stats?.isFile()) throw new RemoteNotFoundError(path);
         // A range past the end is cut at the size the file had when asked, as a whole read is.
-        const stream = await readRange(sftp, path, range?.start ?? 0, range ? Math.min(range.end + 1, stats.size) : stats.size);
+        const stream = await readRange(lease.connection, path, range?.start ?? 0, range ? Math.min(range.end + 1, stats.size) : stats.size);
         // The connection stays counted as busy until the body has been read, failed or been given up.
         finished(stream, () => lease.release());
         return stream;
