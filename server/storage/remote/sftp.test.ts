@@ -164,7 +164,7 @@ describe('SFTP connections (OpenSSH sshd)', () => {
       // Long enough for the requests in flight to be answered: the next ones are sent only once reading goes on.
       await new Promise((resolve) => setTimeout(resolve, 500));
       await server.kill();
-      await expect(readAll(body).then((read) => read.length)).rejects.toThrow(/closed during the read|ECONNRESET/);
+      await expect(readAll(body).then((read) => read.length)).rejects.toThrow(/closed during the read/);
       await server.start();
     });
   }, 30_000);
