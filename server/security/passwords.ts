@@ -2,9 +2,10 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 
 const KEY_LENGTH = 64;
 /**
- * N=2^15, r=8, p=1: OWASP's scrypt floor; 32 MiB per hash. Under vitest N=2^10: the server suites hash and check
- * thousands of passwords, which took a third of their time at the floor, and a hash names its own parameters, so
- * what they test does not depend on N.
+ * N=2^15, r=8, p=1: OWASP's scrypt floor; 32 MiB per hash. Under vitest (`VITEST` set, as it is too for the
+ * servers the browser tests start with its environment) N=2^10: the suites hash and check thousands of passwords,
+ * which took a third of the server tests' time at the floor, and a hash names its own parameters, so what they test
+ * does not depend on N.
  */
 const PARAMS = { N: process.env.VITEST ? 1024 : 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } satisfies ScryptOptions;
 
