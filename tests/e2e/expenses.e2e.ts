@@ -70,6 +70,43 @@ async function loginWithKey(page: Page, baseUrl: string, key: string) {
   await page.waitForFunction(() => localStorage.getItem('api_key') !== null);
 }
 
+/**
+ * Orders the claim page's first load against its two receipt uploads: the claim is read before any receipt is
+ * stored, and its answer reaches the page only after both are, so the page can learn of those receipts from its
+ * upload tasks alone. The returned function waits until that has happened.
+ */
+async function holdClaimUntilReceiptsStored(page: Page): Promise<() => Promise<void>> {
+  const receipts = /\/api\/expenses\/[^/]+\/receipts$/;
+  const claim = /\/api\/expenses\/(?!new$)[^/?]+$/;
+  let claimRead = () => {};
+  const read = new Promise<void>((resolve) => (claimRead = resolve));
+  let answered = () => {};
+  const answer = new Promise<void>((resolve) => (answered = resolve));
+  const stored: Promise<unknown>[] = [];
+  await page.route(receipts, async (route) => {
+    await read;
+    const response = route.fetch();
+    stored.push(response);
+    await route.fulfill({ response: await response });
+  });
+  await page.route(claim, async (route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    await page.unroute(claim);
+    const response = await route.fetch();
+    claimRead();
+    await expect.poll(() => stored.length, { timeout: 30_000 }).toBe(2);
+    await Promise.all(stored);
+    // The worker's answer reaches the task machine in a few milliseconds; a second leaves it far behind.
+    await page.waitForTimeout(1000);
+    await route.fulfill({ response });
+    answered();
+  });
+  return async () => {
+    await answer;
+    await page.unroute(receipts);
+  };
+}
+
 const statusOf = (page: Page) => page.locator('article header [data-status]').getAttribute('data-status');
 const timeline = (page: Page) => page.getByRole('list', { name: 'Timeline' }).locator('li');
 
@@ -109,11 +146,13 @@ describe('expense claims', () => {
     ]);
     await owner.page.getByText('notes.txt is not an image or a PDF').waitFor();
     expect(await owner.page.getByRole('list', { name: 'Chosen receipts' }).locator('li').count()).toBe(2);
+    const uploadsFinishWhileTheClaimLoads = await holdClaimUntilReceiptsStored(owner.page);
     await owner.page.getByRole('button', { name: 'Save as draft' }).click();
 
-    // The claim's page: the receipts upload as tasks, then show inline.
+    // The claim's page: the receipts upload as tasks, then show inline, even those stored while the claim was loading.
     // The form's own address is /expense/new: wait for the claim's.
     await owner.page.waitForURL(/\/expense\/(?!new$)[^/]+$/);
+    await uploadsFinishWhileTheClaimLoads();
     const claimUrl = owner.page.url();
     await owner.page.getByRole('heading', { name: 'Taxi to the airport', level: 1 }).waitFor();
     const picture = owner.page.getByRole('img', { name: 'Receipt taxi.png' });

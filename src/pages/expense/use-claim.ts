@@ -59,14 +59,19 @@ export function useReceiptTasks(tasks: TaskManager, claimId: string) {
   );
 }
 
-/** Each of `tasks` that completes hands its stored receipt to `onUploaded`, once. */
+/**
+ * Each of `tasks` that completes hands its stored receipt to `onUploaded`. A task that completed before this page
+ * subscribed (while the claim was loading) is handed over at once: a subscription only sees later changes.
+ */
 export function useUploadedReceipts(tasks: ReturnType<typeof useReceiptTasks>, onUploaded: (receipt: ExpenseReceipt) => void) {
   useEffect(() => {
-    const subscriptions = tasks.map((task) =>
-      task.ref.subscribe((state) => {
+    const subscriptions = tasks.map((task) => {
+      const hand = (state: ReturnType<typeof task.ref.getSnapshot>) => {
         if (state.value === 'completed') onUploaded(state.context.result as ExpenseReceipt);
-      }),
-    );
+      };
+      hand(task.ref.getSnapshot());
+      return task.ref.subscribe(hand);
+    });
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
   }, [tasks, onUploaded]);
 }
