@@ -1,5 +1,6 @@
 // `npm test`: every check CI runs, in order, stopping at the first failure, then each step's time and one summary line.
-import { spawnSync } from 'node:child_process';
+import { Buffer } from 'node:buffer';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,24 +32,59 @@ function formatSeconds(seconds) {
   return `${Math.floor(whole / 60)} min ${whole % 60} s`;
 }
 
-function run(title, args, afterwards = () => {}, env = {}) {
-  const result = step(title, () => spawnSync(node, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...env } }));
+const childEnv = (env) => ({ ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1', ...env });
+
+/** A command of `npm test`: `afterwards` reads what it left (a test report) once it has ended, failed or not. */
+const job = (title, args, { afterwards = () => {}, env = {} } = {}) => ({ title, args, afterwards, env });
+
+function run({ title, args, afterwards, env }) {
+  const result = step(title, () => spawnSync(node, args, { stdio: 'inherit', env: childEnv(env) }));
   afterwards();
   if (result.status !== 0) finish(`✖ ${title} failed`);
+}
+
+/**
+ * Runs `jobs` at the same time, for steps that each leave a core idle: each one's output is held and printed whole
+ * when it ends, so that theirs do not interleave. Fails as `run` does once all have ended.
+ */
+async function together(jobs) {
+  console.log(`\n▶ at once: ${jobs.map(({ title }) => title).join(' | ')}`);
+  const ended = await Promise.all(
+    jobs.map(
+      ({ title, args, env }) =>
+        new Promise((done) => {
+          const started = performance.now();
+          const child = spawn(node, args, { env: childEnv(env) });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('close', (status) => {
+            const seconds = (performance.now() - started) / 1000;
+            console.log(`\n▶ ${title}\n${Buffer.concat(output).toString()}◀ ${title}: ${formatSeconds(seconds)}`);
+            times.push({ title, seconds });
+            done({ title, status });
+          });
+        }),
+    ),
+  );
+  for (const { afterwards } of jobs) afterwards();
+  const failed = ended.filter(({ status }) => status !== 0).map(({ title }) => title);
+  if (failed.length > 0) finish(`✖ ${failed.join(', ')} failed`);
 }
 
 /** Vitest projects (optionally only some folders, with extra environment), their counts added to the totals. */
 function vitest(projects, { title = projects.join(' + '), filters = [], env = {} } = {}) {
   const report = join(reportDir, `${title.replace(/\W+/g, '-')}.json`);
   const args = [...polyfills, 'node_modules/vitest/vitest.mjs', 'run', ...projects.flatMap((project) => ['--project', project]), ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
-  run(`vitest: ${title}`, args, () => {
+  const afterwards = () => {
     if (!existsSync(report)) return;
     const { numPassedTests, numFailedTests, numPendingTests, numTodoTests, testResults } = JSON.parse(readFileSync(report, 'utf8'));
     slowFiles(testResults);
     totals.passed += numPassedTests;
     totals.failed += numFailedTests;
     totals.skipped += numPendingTests + numTodoTests;
-  }, env);
+  };
+  return job(`vitest: ${title}`, args, { afterwards, env });
 }
 
 /** A file's own time above which it is named after its project: where to look when CI's time grows. */
@@ -103,21 +139,23 @@ function finish(failure) {
 }
 
 const started = performance.now();
-run('packages support the declared Node (package-lock.json engines)', ['scripts/check-engines.mjs']);
-run('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']);
-run('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.']);
+run(job('packages support the declared Node (package-lock.json engines)', ['scripts/check-engines.mjs']));
+// tsc and eslint each keep one core busy: side by side they take the time of the longer.
+await together([job('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']), job('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.'])]);
 step('translation catalogs match the sources', catalogsUpToDate);
-vitest(['unit', 'unit-isolated']);
+run(vitest(['unit', 'unit-isolated']));
 if (postgresInstalled) {
   // The server's tests a second time, every test app on a throw-away PostgreSQL cluster (less the storage drivers'
-  // own tests, which touch no database: vite.config.ts); then several instances.
-  vitest(['unit', 'unit-isolated'], { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } });
-  vitest(['integration']);
+  // own tests, which touch no database: vite.config.ts).
+  run(vitest(['unit', 'unit-isolated'], { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } }));
 } else {
   console.log('\n▷ PostgreSQL is not installed (apt-get install postgresql): the server suite ran on SQLite only');
 }
-vitest(['e2e']);
-// Every bench at a size that takes seconds: it still runs and prints its lines (bench/index.ts checks them).
-run('benches, smoke size (npm run bench -- --smoke)', ['--import', 'tsx', 'bench/index.ts', '--smoke']);
+run(vitest(['e2e']));
+// Every bench at a size that takes seconds: it still runs and prints its lines (bench/index.ts checks them). Beside
+// it, several server instances on PostgreSQL: each of the two mostly waits on the other's processes, and together
+// they keep the two cores busy.
+const benches = job('benches, smoke size (npm run bench -- --smoke)', ['--import', 'tsx', 'bench/index.ts', '--smoke']);
+await together(postgresInstalled ? [vitest(['integration']), benches] : [benches]);
 times.push({ title: 'in all', seconds: (performance.now() - started) / 1000 });
 finish();
