@@ -140,7 +140,7 @@ function finish(failure) {
 
 const started = performance.now();
 run(job('packages support the declared Node (package-lock.json engines)', ['scripts/check-engines.mjs']));
-// tsc and eslint each keep one core busy: side by side they take the time of the longer.
+// tsc and eslint each keep one core busy: side by side they take little more than the longer of the two.
 await together([job('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']), job('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.'])]);
 step('translation catalogs match the sources', catalogsUpToDate);
 run(vitest(['unit', 'unit-isolated']));
@@ -153,8 +153,8 @@ if (postgresInstalled) {
 }
 run(vitest(['e2e']));
 // Every bench at a size that takes seconds: it still runs and prints its lines (bench/index.ts checks them). Beside
-// it, several server instances on PostgreSQL: each of the two mostly waits on the other's processes, and together
-// they keep the two cores busy.
+// it, several server instances on PostgreSQL: each of the two spends much of its time waiting on the processes it
+// started, and together they keep both cores busy.
 const benches = job('benches, smoke size (npm run bench -- --smoke)', ['--import', 'tsx', 'bench/index.ts', '--smoke']);
 await together(postgresInstalled ? [vitest(['integration']), benches] : [benches]);
 times.push({ title: 'in all', seconds: (performance.now() - started) / 1000 });

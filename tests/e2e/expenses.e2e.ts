@@ -96,7 +96,8 @@ async function holdClaimUntilReceiptsStored(page: Page): Promise<() => Promise<v
     claimRead();
     await expect.poll(() => stored.length, { timeout: 30_000 }).toBe(2);
     await Promise.all(stored);
-    // The worker's answer reaches the task machine in a few milliseconds; a second leaves it far behind.
+    // Nothing on the page shows the tasks while the claim loads. The worker's answer reaches them in milliseconds:
+    // a second leaves it far behind, and were it later still, the page would have to show the receipts all the same.
     await page.waitForTimeout(1000);
     await route.fulfill({ response });
     answered();
