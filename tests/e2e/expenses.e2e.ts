@@ -78,9 +78,9 @@ async function loginWithKey(page: Page, baseUrl: string, key: string) {
 async function holdClaimUntilReceiptsStored(page: Page): Promise<() => Promise<void>> {
   const receipts = /\/api\/expenses\/[^/]+\/receipts$/;
   const claim = /\/api\/expenses\/(?!new$)[^/?]+$/;
-  let claimRead = () => {};
+  let claimRead!: () => void;
   const read = new Promise<void>((resolve) => (claimRead = resolve));
-  let answered = () => {};
+  let answered!: () => void;
   const answer = new Promise<void>((resolve) => (answered = resolve));
   const stored: Promise<unknown>[] = [];
   await page.route(receipts, async (route) => {

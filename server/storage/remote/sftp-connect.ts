@@ -39,11 +39,15 @@ export interface SftpConnection {
   sftp: SFTPWrapper;
   /**
    * Calls `listener` once the connection closes or fails (at once if it has); answers a function that stops
-   * listening. ssh2 leaves requests sent after the close unanswered, so a streamed write must stop on this itself.
+   * listening. ssh2 leaves requests sent after the close unanswered, so a streamed read or write must stop on this
+   * itself, failing with `closedDuring`.
    */
   onGone(listener: () => void): () => void;
   end(): Promise<void>;
 }
+
+/** What a streamed read or write fails with when its connection ends under it: ECONNRESET, as a socket's own. */
+export const closedDuring = (work: 'read' | 'write') => Object.assign(new Error(`The SFTP connection closed during the ${work}`), { code: 'ECONNRESET' });
 
 /** `SHA256:<base64 without padding>` of a host key blob, as `ssh-keygen -l` prints it. */
 const hostKeyFingerprint = (key: Buffer) => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
-import type { SftpConnection } from './sftp-connect';
+import { closedDuring, type SftpConnection } from './sftp-connect';
 
 /** Bytes asked per SFTP read request (every server answers 32 KiB; OpenSSH up to 256 KiB). */
 const CHUNK_BYTES = 64 * 1024;
@@ -34,7 +34,7 @@ export async function readRange({ sftp, onGone }: Pick<SftpConnection, 'sftp' | 
   async function* chunks() {
     let stopListening = () => {};
     const gone = new Promise<never>((_resolve, reject) => {
-      stopListening = onGone(() => reject(Object.assign(new Error('The SFTP connection closed during the read'), { code: 'ECONNRESET' })));
+      stopListening = onGone(() => reject(closedDuring('read')));
     });
     gone.catch(() => undefined);
     const queue: Promise<Buffer>[] = [];

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import type { ByteRange } from '../driver';
 import { RemoteNotFoundError, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
-import { openSftpConnection, type SftpConnection, type SftpFileSystemOptions } from './sftp-connect';
+import { closedDuring, openSftpConnection, type SftpConnection, type SftpFileSystemOptions } from './sftp-connect';
 import { createSftpPool } from './sftp-pool';
 import { readRange } from './sftp-read';
 
@@ -137,7 +137,7 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
         // closes, which must not go unheard (an unheard 'error' would end the process).
         target.on('error', () => undefined);
         body.once('error', (error) => target.emit('error', error));
-        const stopListening = onGone(() => target.emit('error', Object.assign(new Error('The SFTP connection closed during the write'), { code: 'ECONNRESET' })));
+        const stopListening = onGone(() => target.emit('error', closedDuring('write')));
         body.pipe(target);
         try {
           await done;
