@@ -280,6 +280,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page's picture or a setting read after a navigation comes in a second or two when both cores are busy:
+          // vitest's 1 s for expect.poll failed such waits in full runs (files, photo-privacy), never alone.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: true,
           maxWorkers: 2,
         },
