@@ -28,7 +28,7 @@ import { JobFeed } from './job-feed';
 import type { CopyFile, CopyJob, CopyResult, Place } from './sdk';
 
 const note = (text: string) => process.stderr.write(`[server-copy] ${text}\n`);
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+const roundTo = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Where the sources are, in the LOCAL storage and as mount paths. */
 const BENCH = 'bench';
@@ -151,6 +151,8 @@ function checkpointOf(dataDir: string, jobId: string): CopyCheckpoint | undefine
 export async function serverCopy() {
   const bigMb = benchSize(2048, SMOKE_FILE_MB, 'BENCH_SIZE_MB');
   const count = Math.max(1, benchSize(2000, SMOKE_FILES, 'BENCH_FILES'));
+  // Whoever copies first into a cold s3rver is slowest: each side copies ROUNDS times, alternating, and keeps its best.
+  const rounds = Math.max(1, benchSize(2, 1, 'BENCH_ROUNDS'));
   const bigSize = Math.round(bigMb * MiB);
   buildIfStale();
   const work = mkdtempSync(join(tmpdir(), 'clipstash-server-copy-'));
@@ -192,29 +194,35 @@ export async function serverCopy() {
      * (and CopyObject inside one endpoint).
      */
     const way = async (name: string, from: { mount: string; place: Place; prefix: string }, to: { mount: string; s3: S3rverProcess }, sdkSides: CopyJob['side'][]) => {
-      const jobPrefix = `${name}/job`;
-      await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${warmUpFolder}`, targetPath: `${to.mount}/warm-up/${jobPrefix}/` }]);
-      const folder = await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${FOLDER_NAME}/`, targetPath: `${to.mount}/${jobPrefix}/` }]);
-      const big = await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${BIG}`, targetPath: `${to.mount}/${jobPrefix}/` }]);
-      await checked(to.s3, jobPrefix);
-      peaks.push(folder.peakRssMb, big.peakRssMb);
-      note(`${name} job: ${round(folder.seconds)} s for ${count} files (${round(folder.planSeconds)} s of them the plan), ${round(big.seconds)} s for ${bigMb} MiB (${round(bigMb / big.seconds, 1)} MiB/s), server RSS ≤ ${round(Math.max(folder.peakRssMb, big.peakRssMb), 0)} MiB`);
-      const seconds = new Map<string, number[]>([['job', [folder.seconds, big.seconds]]]);
-      for (const side of sdkSides) {
-        const prefix = `${name}/${side}`;
-        const warmUp = sdkFiles(from.prefix, `warm-up/${prefix}`, small.filter((file) => file.relativePath.startsWith(warmUpFolder)));
-        const groups = [sdkFiles(from.prefix, prefix, small), sdkFiles(from.prefix, prefix, [{ relativePath: BIG, size: bigSize }])];
-        const result = await runSdk({ side, from: from.place, to: s3Place(to.s3), warmUp, groups }, jobFile);
-        await checked(to.s3, prefix);
-        seconds.set(side, result.seconds);
-        sdkPeaks.push(result.peakRssMb);
-        const [smallS = 0, bigS = 0] = result.seconds;
-        note(`${name} ${side}: ${round(smallS)} s for ${count} files, ${round(bigS)} s for ${bigMb} MiB (${round(bigMb / bigS, 1)} MiB/s), peak RSS ${round(result.peakRssMb, 0)} MiB`);
+      await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${warmUpFolder}`, targetPath: `${to.mount}/warm-up/${name}/job/` }]);
+      // Each side's best seconds for [the folder, the big file] over the rounds.
+      const best = new Map<string, number[]>();
+      const keep = (side: string, seconds: number[]) => best.set(side, seconds.map((value, group) => Math.min(value, best.get(side)?.[group] ?? Infinity)));
+      for (let round = 1; round <= rounds; round += 1) {
+        const suffix = round === 1 ? '' : `-${round}`;
+        const jobPrefix = `${name}/job${suffix}`;
+        const folder = await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${FOLDER_NAME}/`, targetPath: `${to.mount}/${jobPrefix}/` }]);
+        const big = await bench.timedCopy([{ sourcePath: `${from.mount}/${from.prefix}/${BIG}`, targetPath: `${to.mount}/${jobPrefix}/` }]);
+        await checked(to.s3, jobPrefix);
+        peaks.push(folder.peakRssMb, big.peakRssMb);
+        keep('job', [folder.seconds, big.seconds]);
+        note(`${name} job: ${roundTo(folder.seconds)} s for ${count} files (${roundTo(folder.planSeconds)} s of them the plan), ${roundTo(big.seconds)} s for ${bigMb} MiB (${roundTo(bigMb / big.seconds, 1)} MiB/s), server RSS ≤ ${roundTo(Math.max(folder.peakRssMb, big.peakRssMb), 0)} MiB`);
+        for (const side of sdkSides) {
+          const prefix = `${name}/${side}${suffix}`;
+          const warmUp = sdkFiles(from.prefix, `warm-up/${prefix}`, small.filter((file) => file.relativePath.startsWith(warmUpFolder)));
+          const groups = [sdkFiles(from.prefix, prefix, small), sdkFiles(from.prefix, prefix, [{ relativePath: BIG, size: bigSize }])];
+          const result = await runSdk({ side, from: from.place, to: s3Place(to.s3), warmUp, groups }, jobFile);
+          await checked(to.s3, prefix);
+          keep(side, result.seconds);
+          sdkPeaks.push(result.peakRssMb);
+          const [smallS = 0, bigS = 0] = result.seconds;
+          note(`${name} ${side}: ${roundTo(smallS)} s for ${count} files, ${roundTo(bigS)} s for ${bigMb} MiB (${roundTo(bigMb / bigS, 1)} MiB/s), peak RSS ${roundTo(result.peakRssMb, 0)} MiB`);
+        }
       }
       ['files', 'file'].forEach((what, group) => {
-        const over = (side: string, other: string) => round(seconds.get(side)![group]! / seconds.get(other)![group]!);
+        const over = (side: string, other: string) => roundTo(best.get(side)![group]! / best.get(other)![group]!);
         console.log(`server_copy_ratio_${name}_${what}: ${over('sdk', 'job')}`);
-        if (seconds.has('sdk-copy-object')) {
+        if (best.has('sdk-copy-object')) {
           console.log(`server_copy_vs_copy_object_${name}_${what}: ${over('sdk-copy-object', 'job')}`);
           // What s3rver itself gains from a CopyObject over a GET and a PUT, at the same concurrency: the most any
           // client can gain inside one endpoint.
@@ -258,8 +266,8 @@ export async function serverCopy() {
     note(`resume: ${recorded} of ${partCount} parts recorded at the kill, ${stored.length} stored${restarted ? ', the resume started over' : ''}`);
     console.log(`resume_extra_parts: ${extra}`);
     console.log(`resume_parts_in_flight: ${PARTS_AT_ONCE}`);
-    console.log(`server_copy_peak_rss_mb: ${round(Math.max(...peaks), 0)}`);
-    console.log(`sdk_copy_peak_rss_mb: ${round(Math.max(...sdkPeaks), 0)}`);
+    console.log(`server_copy_peak_rss_mb: ${roundTo(Math.max(...peaks), 0)}`);
+    console.log(`sdk_copy_peak_rss_mb: ${roundTo(Math.max(...sdkPeaks), 0)}`);
   } finally {
     await bench.server.stop();
     await Promise.all([a.stop(), b.stop()]);
