@@ -3,9 +3,10 @@ import type { Readable } from 'node:stream';
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2';
 import type { ByteRange } from '../driver';
 import { RemoteNotFoundError, type RemoteEntry, type RemoteFileSystem } from './remote-fs';
-import { closedDuring, openSftpConnection, type SftpConnection, type SftpFileSystemOptions } from './sftp-connect';
+import { openSftpConnection, type SftpConnection, type SftpFileSystemOptions } from './sftp-connect';
 import { createSftpPool } from './sftp-pool';
 import { readRange } from './sftp-read';
+import { writeFile } from './sftp-write';
 
 export type { SftpFileSystemOptions } from './sftp-connect';
 
@@ -60,14 +61,6 @@ const unlink = (sftp: SFTPWrapper, path: string) =>
   );
 
 const lastSegment = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Resolves once `stream` has closed its remote handle, rejects on its error. */
-function closed(stream: NodeJS.EventEmitter): Promise<void> {
-  return new Promise((resolve, reject) => {
-    stream.once('close', () => resolve());
-    stream.once('error', reject);
-  });
-}
 
 /**
  * A RemoteFileSystem over SFTP (ssh2-sftp-client on ssh2), on a pool of up to `maxConnections` SSH connections.
@@ -130,23 +123,11 @@ export function createSftpFileSystem(options: SftpFileSystemOptions): RemoteFile
     },
 
     write: (path, body) =>
-      pool.use(async ({ sftp, onGone }) => {
-        const target = sftp.createWriteStream(path, { flags: 'w' });
-        const done = closed(target);
-        // The first error fails the write; ssh2 answers the requests still pending with more when the channel
-        // closes, which must not go unheard (an unheard 'error' would end the process).
-        target.on('error', () => undefined);
-        body.once('error', (error) => target.emit('error', error));
-        const stopListening = onGone(() => target.emit('error', closedDuring('write')));
-        body.pipe(target);
+      pool.use(async (connection) => {
         try {
-          await done;
+          await writeFile(connection, path, body);
         } catch (error) {
-          body.unpipe(target);
-          target.destroy();
           throw asSystemError(error);
-        } finally {
-          stopListening();
         }
       }),
 
