@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { adminToken, launchBrowser, localStorageRoot, loginAsAdmin, startServer } from '../tests/e2e/harness';
 import { MiB } from './measure';
 import { benchSize } from './size';
@@ -64,7 +63,6 @@ async function openBigFolder(page: Page, url: string, count: number): Promise<Fi
  * answered, the whole listing's time, long tasks, the page's heap after a GC, and a scroll to the last item.
  */
 export async function bigFolder() {
-  buildIfStale();
   const fixed = benchSize(0, 400, 'BENCH_BIG_FOLDER_FILES');
   const sizes = fixed > 0 ? [fixed] : [10_000, 100_000];
   const server = await startServer();

@@ -86,8 +86,9 @@ async function runChecked(name: string, run: () => Promise<void>) {
 const smoke = process.argv.includes('--smoke');
 if (smoke) process.env.BENCH_SMOKE = '1';
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--smoke');
-// The build first (the benches that need it would make it): what it prints is not a bench's line.
-if (smoke) buildIfStale();
+// The build first, made again when a source is newer: most benches measure the built server, and a stale build would
+// measure old code without a word. What it prints is not a bench's line.
+buildIfStale();
 for (const name of wanted.length > 0 ? wanted : smoke ? Object.keys(benchmarks) : byDefault) {
   const run = benchmarks[name];
   if (!run) {

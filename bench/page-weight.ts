@@ -1,6 +1,5 @@
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { adminToken, launchBrowser, startServer } from '../tests/e2e/harness';
 import { reportColdLoads } from './page-load';
 import { benchSize } from './size';
@@ -59,7 +58,6 @@ async function uploadFile(baseUrl: string, token: string): Promise<string> {
  * (src/lib/idle.ts), the script bytes on the wire and long tasks in all (`*_script_settled_kb`, `*_settled_long_tasks`).
  */
 export async function pageWeight() {
-  buildIfStale();
   const [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   try {
     const token = await adminToken(server.url);

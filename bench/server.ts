@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { ADMIN_PASSWORD, ADMIN_USERNAME } from '../tests/e2e/harness';
 import { freePort } from '../tests/fixtures/postgres';
 import { MiB } from './measure';
@@ -76,7 +75,6 @@ const rssMb = (pid: number) => Math.round(residentBytes(pid) / MiB);
  * scrypt's deliberate time). `server_idle_rss_mb`: its memory a second after one request of each kind.
  */
 export async function server() {
-  buildIfStale();
   const restarts = benchSize(5, 1);
   // A free port, not a fixed one: `npm test` runs this bench, perhaps beside another checkout's.
   const base = new URL(`http://127.0.0.1:${await freePort()}`);

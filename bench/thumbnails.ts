@@ -1,5 +1,4 @@
 import sharp from 'sharp';
-import { buildIfStale } from '../scripts/build-if-stale.mjs';
 import { adminToken, launchBrowser, loginAsAdmin, startServer, type RunningServer } from '../tests/e2e/harness';
 import { scrollGridByScreen, tilesOnScreen } from '../tests/e2e/thumbnail-grid';
 import { MiB } from './measure';
@@ -54,7 +53,6 @@ async function makeAll(server: RunningServer, token: string, count: number): Pro
  * against the originals' bytes, the first screen's time, thumbnails made a second, the server's peak RSS.
  */
 export async function thumbnails() {
-  buildIfStale();
   const count = benchSize(500, 6, 'BENCH_THUMBNAIL_PHOTOS');
   const [width, height] = [benchSize(4000, 400), benchSize(3000, 300)];
   const server = await startServer();

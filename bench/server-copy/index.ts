@@ -8,7 +8,6 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { isJobEnded, type Job } from '../../contract/jobs';
 import { planUpload } from '../../contract/parts';
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { sqlitePath } from '../../server/db/database';
 import { createSecretBox } from '../../server/security/secret-box';
 import { forEachAtOnce } from '../../server/storage/at-once';
@@ -154,7 +153,6 @@ export async function serverCopy() {
   // Whoever copies first into a cold s3rver is slowest: each side copies ROUNDS times, alternating, and keeps its best.
   const rounds = Math.max(1, benchSize(2, 1, 'BENCH_ROUNDS'));
   const bigSize = Math.round(bigMb * MiB);
-  buildIfStale();
   const work = mkdtempSync(join(tmpdir(), 'clipstash-server-copy-'));
   const dataDir = join(work, 'data');
   const jobFile = join(work, 'job.json');
