@@ -8,7 +8,7 @@ import { closedDuring, type SftpConnection } from './sftp-connect';
  * refuse that. 31 KiB is under every server's limit, when ssh2 does not say.
  */
 const chunkBytesOf = (sftp: SFTPWrapper) => Math.min(256 * 1024, (sftp as { _maxWriteLen?: number })._maxWriteLen ?? 31 * 1024);
-/** Requests kept in flight: 1 MiB, where ssh2's own write stream waits for each answer before the next request. */
+/** Requests kept in flight (0.5–4 MiB by the server's limit), where ssh2's own write stream waits for each answer in turn. */
 const REQUESTS_IN_FLIGHT = 16;
 
 const openForWrite = (sftp: SFTPWrapper, path: string) =>
