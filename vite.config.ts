@@ -111,6 +111,7 @@ const unitTests = {
   // Starts a throw-away PostgreSQL only when TEST_DATABASE=postgres (the server files' second run).
   globalSetup: ['tests/fixtures/postgres-setup.ts'],
   environment: 'node',
+  setupFiles: ['tests/fixtures/indexeddb.ts'],
   // Password hashing (scrypt) and database writes are CPU-bound: a busy CI machine must not turn a slow pass into a
   // time-out.
   testTimeout: 20_000,

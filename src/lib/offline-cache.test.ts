@@ -1,4 +1,3 @@
-import 'fake-indexeddb/auto';
 import { i18n } from '@lingui/core';
 import Dexie from 'dexie';
 import * as v from 'valibot';

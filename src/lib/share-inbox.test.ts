@@ -1,4 +1,3 @@
-import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { shareInbox, sharedText, type SharedEntry } from './share-inbox';
 
