@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { matchParts, MultipartUploadNotFoundError, type CompletedPart, type PresignPartOptions, type StoredPart } from '../driver';
+import { InvalidPartError, matchParts, MultipartUploadNotFoundError, type CompletedPart, type PresignPartOptions, type StoredPart } from '../driver';
 import { Md5Counter, placeFile, stagingFileOf, writeNewFile } from './disk';
 import { signKeyUrl } from './presign';
 import { confinedPathOf, isMissing, pathOf, type LocalContext } from './root';
@@ -65,13 +65,18 @@ export async function listParts(context: LocalContext, key: string, uploadId: st
 }
 
 /**
- * The bytes of the matched parts one after another, each streamed from its file. A part's file is named by the MD5
- * of the bytes written to it (uploadPart hashes them on the way and renames the whole file into place), so
- * matchParts' comparison with the client's ETags checks them without hashing them again.
+ * The bytes of the matched parts one after another, each streamed from its file and checked against its ETag (a
+ * part changed on disk since it was stored fails the join).
  */
 export async function* joinedParts(matched: StoredPart[], stored: Map<number, StoredPart & { file: string }>): AsyncGenerator<Buffer> {
   for (const part of matched) {
-    yield* createReadStream(stored.get(part.partNumber)?.file ?? '', { highWaterMark: JOIN_CHUNK }) as AsyncIterable<Buffer>;
+    const file = stored.get(part.partNumber)?.file ?? '';
+    const partHash = createHash('md5');
+    for await (const chunk of createReadStream(file, { highWaterMark: JOIN_CHUNK }) as AsyncIterable<Buffer>) {
+      partHash.update(chunk);
+      yield chunk;
+    }
+    if (partHash.digest('hex') !== part.etag) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
   }
 }
 

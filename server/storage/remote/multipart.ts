@@ -7,9 +7,9 @@ import { remotePathOf, type RemoteContext } from './context';
 import { put } from './objects';
 
 /**
- * Parts wait on this server's disk (LOCAL's multipart over the staging folder); completing matches their ETags
- * with the client's list and streams them into one remote `put`. The staged parts are dropped only once the object
- * is in place: a failed put leaves the upload whole, to complete again.
+ * Parts wait on this server's disk (LOCAL's multipart over the staging folder); completing streams them, checked
+ * part by part, into one remote `put`. The staged parts are dropped only once the object is in place: a failed
+ * put leaves the upload whole, to complete again.
  */
 export async function completeMultipart(context: RemoteContext, key: string, uploadId: string, parts: CompletedPart[]): Promise<string> {
   remotePathOf(context, key);
