@@ -13,15 +13,19 @@ interface WriteRequest {
  * Enough of ssh2's SFTP session for writeFile, answering write requests only when the test says: it sees how many
  * are in flight at once and where each one writes. (sftp.test.ts writes through real servers.)
  */
-function fakeSession(maxWriteLen: number) {
+function fakeSession(maxWriteLen: number, { holdOpen = false } = {}) {
   const pending: WriteRequest[] = [];
+  let requests = 0;
+  let pendingAtClose: number | undefined;
   const written: { position: number; bytes: Buffer }[] = [];
   let mostInFlight = 0;
   let closed = 0;
   let onRequest = () => {};
   const sftp = {
     _maxWriteLen: maxWriteLen,
-    open: (_path: string, _flags: string, callback: (error: Error | undefined, handle: Buffer) => void) => setImmediate(() => callback(undefined, Buffer.from('h'))),
+    open: (_path: string, _flags: string, callback: (error: Error | undefined, handle: Buffer) => void) => {
+      if (!holdOpen) setImmediate(() => callback(undefined, Buffer.from('h')));
+    },
     write: (_handle: Buffer, buffer: Buffer, offset: number, length: number, position: number, callback: (error?: Error) => void) => {
       const bytes = Buffer.from(buffer.subarray(offset, offset + length));
       pending.push({
@@ -32,11 +36,13 @@ function fakeSession(maxWriteLen: number) {
           callback(error);
         },
       });
+      requests += 1;
       mostInFlight = Math.max(mostInFlight, pending.length);
       onRequest();
     },
     close: (_handle: Buffer, callback: (error?: Error) => void) => {
       closed += 1;
+      pendingAtClose = pending.length;
       setImmediate(() => callback());
     },
   };
@@ -71,6 +77,8 @@ function fakeSession(maxWriteLen: number) {
     written,
     mostInFlight: () => mostInFlight,
     closed: () => closed,
+    requests: () => requests,
+    pendingAtClose: () => pendingAtClose,
   };
 }
 
@@ -92,19 +100,35 @@ describe('writeFile (SFTP writes in flight)', () => {
     expect(session.closed()).toBe(1);
   });
 
-  it('fails on a refused request, stops reading the body and closes the handle', async () => {
+  it('fails on a refused request: no request is sent after it, the others settle, then the handle closes', async () => {
     const session = fakeSession(1000);
-    const body = Readable.from([Buffer.alloc(40_000)]);
+    let pulled = 0;
+    let bodyClosed = false;
+    const body = Readable.from(
+      (function* () {
+        try {
+          for (let index = 0; index < 50; index += 1) {
+            pulled += 1;
+            yield Buffer.alloc(4000, index);
+          }
+        } finally {
+          bodyClosed = true;
+        }
+      })(),
+    );
     const write = writeFile(session.connection, '/file.bin', body);
     await session.whenRequested(16);
-    session.pending[3]!.answer(Object.assign(new Error('Permission denied'), { code: 3 }));
+    session.pending.splice(3, 1)[0]!.answer(Object.assign(new Error('Permission denied'), { code: 3 }));
     session.answerAll(write);
     await expect(write).rejects.toThrow('Permission denied');
-    expect(body.destroyed).toBe(true);
+    expect(session.requests()).toBe(16);
+    expect(pulled).toBeLessThan(10);
+    expect(bodyClosed).toBe(true);
+    expect(session.pendingAtClose()).toBe(0);
     expect(session.closed()).toBe(1);
   });
 
-  it('fails as the connection closed (ECONNRESET) when ssh2 gives up on the requests in flight, or when the connection ends', async () => {
+  it('fails as the connection closed (ECONNRESET) when ssh2 gives up on the requests in flight, or the connection ends, open or not', async () => {
     const cut = fakeSession(1000);
     const cutWrite = writeFile(cut.connection, '/file.bin', Readable.from([Buffer.alloc(40_000)]));
     await cut.whenRequested(16);
@@ -116,5 +140,12 @@ describe('writeFile (SFTP writes in flight)', () => {
     await silent.whenRequested(16);
     silent.gone();
     await expect(silentWrite).rejects.toMatchObject({ code: 'ECONNRESET' });
+
+    const unopened = fakeSession(1000, { holdOpen: true });
+    const unopenedWrite = writeFile(unopened.connection, '/file.bin', Readable.from([Buffer.alloc(10)]));
+    await new Promise((resolve) => setImmediate(resolve));
+    unopened.gone();
+    await expect(unopenedWrite).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(unopened.closed()).toBe(0);
   });
 });
