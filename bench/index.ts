@@ -86,15 +86,16 @@ async function runChecked(name: string, run: () => Promise<void>) {
 const smoke = process.argv.includes('--smoke');
 if (smoke) process.env.BENCH_SMOKE = '1';
 const wanted = process.argv.slice(2).filter((arg) => arg !== '--smoke');
+const unknown = wanted.filter((name) => !Object.hasOwn(benchmarks, name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark "${unknown.join('", "')}"; known: ${Object.keys(benchmarks).join(', ')}`);
+  process.exit(1);
+}
 // The build first, made again when a source is newer: most benches measure the built server, and a stale build would
 // measure old code without a word. What it prints is not a bench's line.
 buildIfStale();
 for (const name of wanted.length > 0 ? wanted : smoke ? Object.keys(benchmarks) : byDefault) {
-  const run = benchmarks[name];
-  if (!run) {
-    console.error(`unknown benchmark "${name}"; known: ${Object.keys(benchmarks).join(', ')}`);
-    process.exit(1);
-  }
+  const run = benchmarks[name] as () => Promise<void>;
   if (!smoke) {
     await run();
     continue;

@@ -100,7 +100,6 @@ export async function batch() {
   const stallSeconds = Number(process.env.BENCH_BATCH_STALL_S ?? 60);
   const timeoutSeconds = Number(process.env.BENCH_BATCH_TIMEOUT_S ?? Math.max(300, files / 4));
   const limits = { stallSeconds, timeoutSeconds, network: process.env.BENCH_BATCH_NETWORK !== '0' };
-  buildIfStale();
   const folder = mkdtempSync(join(tmpdir(), 'clipstash-bench-batch-'));
   const staticDir = snapshotApp(join(folder, 'app'));
   const seeded = seedFolder(join(folder, 'timed'), files);

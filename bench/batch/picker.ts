@@ -1,4 +1,3 @@
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { launchBrowser, loginAsAdmin, startServer } from '../../tests/e2e/harness';
 import { benchSize, SMOKE_FILES } from '../size';
 
@@ -30,7 +29,6 @@ const seed = (count: number) => `(async () => {
  */
 export async function batchPicker() {
   const files = Math.max(1, Math.floor(benchSize(2000, SMOKE_FILES, 'BENCH_FILES')));
-  buildIfStale();
   const server = await startServer();
   const browser = await launchBrowser();
   try {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { adminToken, localStorageRoot, setMaxUploadSizeMb, startServer } from '../../tests/e2e/harness';
 import { S3RVER_CREDENTIALS, S3RVER_REGION } from '../../tests/fixtures/s3rver';
 import { cpuSecondsByGroup, describeCpuBetween } from '../cpu-time';
@@ -66,7 +65,6 @@ export async function copy() {
   const warmUp = warmUpSize();
   const bigSize = Math.round(bigMb * MiB);
   const totalMb = files + bigSize / MiB;
-  buildIfStale();
   const s3 = await startS3rverProcess();
   const server = await startServer();
   let browser: BrowserCopier | undefined;

@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { MountIndex } from '../../contract/search';
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { sqlitePath } from '../../server/db/database';
 import { adminToken, localStorageRoot, startServer, type RunningServer } from '../../tests/e2e/harness';
 import { freshSchema, postgresAvailable, startPostgresCluster } from '../../tests/fixtures/postgres';
@@ -155,7 +154,6 @@ async function runSql(url: string, text: string) {
  * Chinese), its index built through a production server and searched over HTTP, on SQLite and on PostgreSQL.
  */
 export async function searchBench() {
-  buildIfStale();
   const folders = benchSize(1000, 20);
   const tree = benchTree(folders, benchSize(100, 100));
   const work = mkdtempSync(join(tmpdir(), 'clipstash-bench-search-'));

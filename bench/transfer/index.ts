@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 import { adminToken, setMaxUploadSizeMb, startServer } from '../../tests/e2e/harness';
 import { BrowserUploader } from './browser';
 import { generateFile } from './file';
@@ -49,7 +48,6 @@ export async function transfer() {
   const rounds = Math.max(1, benchSize(3, 1, 'BENCH_ROUNDS'));
   const size = Math.round(sizeMb * MiB);
   const warmUpSize = Math.min(size, WARM_UP_MB * MiB);
-  buildIfStale();
   const folder = mkdtempSync(join(tmpdir(), 'clipstash-bench-'));
   const path = join(folder, 'bench.bin');
   const warmUpPath = join(folder, 'warm-up.bin');
