@@ -49,6 +49,19 @@ export interface SftpConnection {
 /** What a streamed read or write fails with when its connection ends under it: ECONNRESET, as a socket's own. */
 export const closedDuring = (work: 'read' | 'write') => Object.assign(new Error(`The SFTP connection closed during the ${work}`), { code: 'ECONNRESET' });
 
+/**
+ * A promise that fails with `closedDuring(work)` once the connection ends (never unhandled), to race each wait of a
+ * streamed read or write against, and the function that stops listening.
+ */
+export function connectionEnd(onGone: SftpConnection['onGone'], work: 'read' | 'write'): { gone: Promise<never>; stopListening: () => void } {
+  let stopListening = () => {};
+  const gone = new Promise<never>((_resolve, reject) => {
+    stopListening = onGone(() => reject(closedDuring(work)));
+  });
+  gone.catch(() => undefined);
+  return { gone, stopListening };
+}
+
 /** `SHA256:<base64 without padding>` of a host key blob, as `ssh-keygen -l` prints it. */
 const hostKeyFingerprint = (key: Buffer) => `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`;
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
-import { closedDuring, type SftpConnection } from './sftp-connect';
+import { connectionEnd, type SftpConnection } from './sftp-connect';
 
 /** Bytes asked per SFTP read request (every server answers 32 KiB; OpenSSH up to 256 KiB). */
 const CHUNK_BYTES = 64 * 1024;
@@ -32,11 +32,7 @@ function readAt(sftp: SFTPWrapper, handle: Buffer, position: number, length: num
 export async function readRange({ sftp, onGone }: Pick<SftpConnection, 'sftp' | 'onGone'>, path: string, start: number, end: number): Promise<Readable> {
   const handle = await open(sftp, path);
   async function* chunks() {
-    let stopListening = () => {};
-    const gone = new Promise<never>((_resolve, reject) => {
-      stopListening = onGone(() => reject(closedDuring('read')));
-    });
-    gone.catch(() => undefined);
+    const { gone, stopListening } = connectionEnd(onGone, 'read');
     const queue: Promise<Buffer>[] = [];
     let position = start;
     const askAhead = () => {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SFTPWrapper } from 'ssh2';
-import { closedDuring, type SftpConnection } from './sftp-connect';
+import { closedDuring, connectionEnd, type SftpConnection } from './sftp-connect';
 
 /**
  * Bytes per SFTP write request, at most the server's limit as ssh2 learnt it (its `_maxWriteLen`): ssh2 cuts a
@@ -28,13 +28,10 @@ const answered = <T>(send: (callback: (error: Error | null | undefined, value: T
  * and no write of this call lands after that.
  */
 export async function writeFile({ sftp, onGone }: Pick<SftpConnection, 'sftp' | 'onGone'>, path: string, body: Readable): Promise<void> {
-  let stopListening = () => {};
   // ssh2 leaves requests sent after the connection closed unanswered: the end of the connection fails the wait,
   // from the open on.
-  const gone = new Promise<never>((_resolve, reject) => {
-    stopListening = onGone(() => reject(closedDuring('write')));
-  });
-  gone.catch(() => undefined);
+  const { gone, stopListening } = connectionEnd(onGone, 'write');
+  const closeHandle = (open: Buffer) => Promise.race([answered<void>((callback) => sftp.close(open, (error) => callback(error, undefined))), gone]);
   const inFlight = new Set<Promise<void>>();
   let handle: Buffer | undefined;
   try {
@@ -64,13 +61,12 @@ export async function writeFile({ sftp, onGone }: Pick<SftpConnection, 'sftp' | 
     await Promise.race([Promise.all(inFlight), gone]);
     // Closed here once: a close that fails is not tried again below.
     handle = undefined;
-    await Promise.race([answered<void>((callback) => sftp.close(open, (error) => callback(error, undefined))), gone]);
+    await closeHandle(open);
   } catch (error) {
     body.destroy();
     if (handle) {
-      const open = handle;
       await Promise.race([Promise.allSettled(inFlight), gone]).catch(() => undefined);
-      await Promise.race([answered<void>((callback) => sftp.close(open, (closeError) => callback(closeError, undefined))), gone]).catch(() => undefined);
+      await closeHandle(handle).catch(() => undefined);
     }
     throw error;
   } finally {
