@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MIN_PART_BYTES } from '../../../contract/parts';
 import { storageConfigSchema } from '../../../contract/storage';
 import { bytesOf, sha256, type Bytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
@@ -19,6 +20,8 @@ interface RemoteServer {
   config: Record<string, unknown>;
   /** The config's base folder on the server, when not `clips` below the server's root. */
   folder?: string;
+  /** That base folder on this machine. */
+  directory: string;
   stop(): Promise<void>;
 }
 
@@ -30,7 +33,7 @@ const remoteKinds: { kind: string; available: () => boolean; start: () => Promis
       const server = await startWebdavServer();
       mkdirSync(join(server.directory, 'clips'));
       const { endpointUrl, username, password } = server;
-      return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, stop: () => server.stop() };
+      return { config: { storage_type: 'WEBDAV', endpoint_url: endpointUrl, username, password }, directory: join(server.directory, 'clips'), stop: () => server.stop() };
     },
   },
   {
@@ -41,7 +44,7 @@ const remoteKinds: { kind: string; available: () => boolean; start: () => Promis
       const { host, port, username, privateKey, hostKeySha256 } = server;
       // No chroot: the config's folder is the server's absolute path of the folder its user owns.
       const folder = server.root.replace(/^\//, '');
-      return { config: { storage_type: 'SFTP', host, port, username, private_key: privateKey, host_key_sha256: hostKeySha256 }, folder, stop: () => server.stop() };
+      return { config: { storage_type: 'SFTP', host, port, username, private_key: privateKey, host_key_sha256: hostKeySha256 }, folder, directory: server.root, stop: () => server.stop() };
     },
   },
   {
@@ -51,10 +54,16 @@ const remoteKinds: { kind: string; available: () => boolean; start: () => Promis
       const server = await startFtpServer();
       mkdirSync(join(server.directory, 'clips'));
       const { host, port, username, password } = server;
-      return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, stop: () => server.stop() };
+      return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, directory: join(server.directory, 'clips'), stop: () => server.stop() };
     },
   },
 ];
+
+/** The sizes of the hidden files of writes in progress in `folder`. */
+const partialSizes = (folder: string) =>
+  readdirSync(folder)
+    .filter((name) => name.startsWith('.clipstash-partial-'))
+    .map((name) => statSync(join(folder, name)).size);
 
 /**
  * The fs API and server jobs on a mount of each remote kind, against a real server of its protocol: what the
@@ -113,6 +122,38 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
     expect((await fs.names('/remote/docs')).sort()).toEqual(['photo.bin', 'renamed.txt']);
     expect((await fs.remove('/remote/docs')).status).toBe(200);
     expect(await fs.names('/remote')).toEqual([]);
+  });
+
+  it.skipIf(!available())('writes a file’s parts on to the server while they arrive, then renames it into place whole', async () => {
+    const parts = [randomBytes(MIN_PART_BYTES), randomBytes(MIN_PART_BYTES), randomBytes(1234)] as Bytes[];
+    const init = (await (await fs.post('multipart/init', { path: '/remote/parts', filename: 'big.bin', fileSize: MIN_PART_BYTES * 2 + 1234 })).json()) as {
+      data: { path: string; uploadId: string; key: string };
+    };
+    const { path, uploadId, key } = init.data;
+    const send = async (index: number) => {
+      const answer = await fs.part({ path, uploadId, key, partNumber: index + 1 }, parts[index]!);
+      expect(answer.status).toBe(200);
+      return { partNumber: index + 1, etag: ((await answer.json()) as { data: { etag: string } }).data.etag };
+    };
+    const third = await send(2);
+    const first = await send(0);
+    // Part 1 reaches the server under a hidden name before the upload completes (its last bytes may still be on
+    // their way: the write goes on); the target is not there yet.
+    await vi.waitFor(
+      () => {
+        const sizes = partialSizes(join(remote.directory, 'parts'));
+        expect(sizes).toHaveLength(1);
+        expect(sizes[0]).toBeGreaterThan(MIN_PART_BYTES / 2);
+        expect(sizes[0]).toBeLessThanOrEqual(MIN_PART_BYTES);
+      },
+      { timeout: 10_000 },
+    );
+    expect((await fs.names('/remote/parts', true))).toEqual([]);
+    const second = await send(1);
+    const done = await fs.post('multipart/complete', { path, uploadId, key, parts: [first, second, third] });
+    expect(done.status, await done.clone().text()).toBe(201);
+    expect(sha256(await bytesOf(await fs.download('/remote/parts/big.bin')))).toBe(sha256(Buffer.concat(parts)));
+    expect(readdirSync(join(remote.directory, 'parts'))).toEqual(['big.bin']);
   });
 
   it.skipIf(!available())('copies a folder of 200 files to S3 and back as server jobs, byte for byte', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contractNow, contractSecrets, listFiles } from '../../../tests/fixtures/driver-subject';
 import { memoryRemoteFileSystem, type MemoryRemoteFileSystem } from '../../../tests/fixtures/memory-remote-fs';
-import { UnsafeKeyError } from '../driver';
+import { MIN_PART_BYTES } from '../../../contract/parts';
+import { MultipartUploadNotFoundError, UnsafeKeyError } from '../driver';
 import { verifyLocalUrl } from '../local-urls';
 import { createRemoteDriver, type RemoteStorageDriver } from './driver';
 import type { RemoteEntry } from './remote-fs';
@@ -176,5 +177,128 @@ describe('remote driver', () => {
   it('closes its file system', async () => {
     await driver.close();
     expect(fs.closed).toBe(true);
+  });
+
+  describe('relaying parts while they arrive', () => {
+    const key = 'm/big.bin';
+    const partials = () => fs.files().filter((path) => path.includes('.clipstash-partial-'));
+    /** The bytes of the file being relayed, once it holds `length` of them. */
+    const relayedBytes = async (length: number) =>
+      vi.waitFor(
+        async () => {
+          const [partial] = partials();
+          const bytes = partial ? await readAll(await fs.read(partial)) : Buffer.alloc(0);
+          if (bytes.length !== length) throw new Error(`${bytes.length} of ${length} bytes relayed`);
+          return bytes;
+        },
+        { timeout: 5000 },
+      );
+    /** Counts the file system's writes: one per file sent. */
+    const countWrites = () => {
+      const write = fs.write.bind(fs);
+      const counted = { writes: 0 };
+      fs.write = async (path, body) => {
+        counted.writes += 1;
+        await write(path, body);
+      };
+      return counted;
+    };
+    const upload = async (uploadId: string, partNumber: number, bytes: Buffer, to = key) => ({ partNumber, etag: (await driver.uploadPart(to, uploadId, partNumber, Readable.from([bytes]))).etag });
+    const staged = () => listFiles(join(stagingRoot, '.staging'));
+    // Vitest compares Buffers byte by byte as arrays (seconds for a part): their digests are compared instead.
+    const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+    /** A part that may come before others: the smallest size a part other than the last may have. */
+    const full = (fill: string) => Buffer.alloc(MIN_PART_BYTES, fill);
+
+    it('writes each part on in order as it arrives, so that completing only ends the file and renames it', async () => {
+      const counted = countWrites();
+      const bytes = [full('a'), full('b'), randomBytes(300)];
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      const third = await upload(uploadId, 3, bytes[2]!);
+      const first = await upload(uploadId, 1, bytes[0]!);
+      expect(digest(await relayedBytes(MIN_PART_BYTES))).toBe(digest(bytes[0]!));
+      const second = await upload(uploadId, 2, bytes[1]!);
+      // Part 3 arrived first and waited for part 2.
+      expect(digest(await relayedBytes(2 * MIN_PART_BYTES + 300))).toBe(digest(Buffer.concat(bytes)));
+      await driver.completeMultipart(key, uploadId, [first, second, third]);
+      expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat(bytes)));
+      expect(counted.writes).toBe(1);
+      expect(partials()).toEqual([]);
+      expect(staged()).toEqual([]);
+    });
+
+    it('sends the whole file when a relayed part was stored again with other bytes', async () => {
+      const counted = countWrites();
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      await upload(uploadId, 1, full('o'));
+      await relayedBytes(MIN_PART_BYTES);
+      const first = await upload(uploadId, 1, full('n'));
+      const second = await upload(uploadId, 2, Buffer.from('second'));
+      await driver.completeMultipart(key, uploadId, [first, second]);
+      expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('n'), Buffer.from('second')])));
+      expect(counted.writes).toBe(2);
+      expect(partials()).toEqual([]);
+    });
+
+    it('sends the whole file when the completed parts skip a number', async () => {
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      const first = await upload(uploadId, 1, full('1'));
+      await upload(uploadId, 2, full('2'));
+      const third = await upload(uploadId, 3, Buffer.from('three'));
+      await driver.completeMultipart(key, uploadId, [first, third]);
+      expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('1'), Buffer.from('three')])));
+      expect(partials()).toEqual([]);
+    });
+
+    it('sends the whole file when the relay’s write failed, and leaves no partial file', async () => {
+      const write = fs.write.bind(fs);
+      let failing = true;
+      fs.write = async (path, body) => {
+        if (!failing) return write(path, body);
+        failing = false;
+        await write(path, Readable.from((async function* () { for await (const chunk of body) { yield chunk; throw Object.assign(new Error('connection lost'), { code: 'ECONNRESET' }); } })()));
+      };
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      const first = await upload(uploadId, 1, full('f'));
+      await vi.waitFor(() => expect(failing).toBe(false));
+      const second = await upload(uploadId, 2, Buffer.from('second'));
+      await vi.waitFor(() => expect(partials()).toEqual([]));
+      await driver.completeMultipart(key, uploadId, [first, second]);
+      expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('f'), Buffer.from('second')])));
+      expect(partials()).toEqual([]);
+    });
+
+    it('removes the relayed file on abort, with the staged parts', async () => {
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      await upload(uploadId, 1, Buffer.from('first'));
+      await relayedBytes(5);
+      await driver.abortMultipart(key, uploadId);
+      expect(fs.files()).toEqual([]);
+      expect(staged()).toEqual([]);
+      await expect(driver.completeMultipart(key, uploadId, [{ partNumber: 1, etag: '0'.repeat(32) }])).rejects.toBeInstanceOf(MultipartUploadNotFoundError);
+    });
+
+    it('relays two uploads at once; a third is sent whole when it completes', async () => {
+      const counted = countWrites();
+      const keys = ['m/a.bin', 'm/b.bin', 'm/c.bin'];
+      const uploads = await Promise.all(keys.map((to) => driver.initMultipart(to, { contentType: 'application/octet-stream' })));
+      const firsts = await Promise.all(uploads.map((uploadId, index) => upload(uploadId, 1, full(String(index)), keys[index])));
+      await vi.waitFor(() => expect(partials()).toHaveLength(2));
+      for (const [index, uploadId] of uploads.entries()) {
+        const second = await upload(uploadId, 2, Buffer.from(`of ${index}`), keys[index]);
+        await driver.completeMultipart(keys[index]!, uploadId, [firsts[index]!, second]);
+      }
+      for (const [index, to] of keys.entries()) expect(digest(await readAll(await driver.get(to)))).toBe(digest(Buffer.concat([full(String(index)), Buffer.from(`of ${index}`)])));
+      expect(counted.writes).toBe(3);
+      expect(partials()).toEqual([]);
+    });
+
+    it('stops its relays when it closes, leaving no partial file', async () => {
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      await upload(uploadId, 1, Buffer.from('first'));
+      await relayedBytes(5);
+      await driver.close();
+      expect(fs.files()).toEqual([]);
+    });
   });
 });

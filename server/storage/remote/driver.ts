@@ -4,6 +4,7 @@ import { presignGet, presignGroupGet, presignPut } from '../local/presign';
 import { remoteContextOf, remotePathOf, type RemoteDriverOptions, type RemoteKind } from './context';
 import { checkAccess, folderExists, list, listTree, makeFolder, removeFolder } from './folders';
 import { completeMultipart } from './multipart';
+import { createPartRelays } from './part-relay';
 import { copy, deleteObject, get, head, move, put, stat } from './objects';
 
 export interface RemoteStorageDriver extends RelayedStorageDriver {
@@ -21,11 +22,12 @@ export const isRemoteDriver = (driver: StorageDriver): driver is RemoteStorageDr
  * `.clipstash-partial-<uuid>` beside the target and renames it into place. The ETag is the server's (WebDAV) or
  * the MD5 of size and modification time (remote/objects.ts `etagOf`). These protocols have no signed URLs: the
  * driver signs this server's own, as LOCAL does, and multipart parts wait on this server's disk (LOCAL's multipart
- * over `stagingRoot`) until completing streams them into the remote file.
+ * over `stagingRoot`) while their relay writes them on in order (remote/part-relay.ts).
  */
 export function createRemoteDriver(options: RemoteDriverOptions): RemoteStorageDriver {
   const context = remoteContextOf(options);
   const { staging } = context;
+  const relays = createPartRelays(context);
   // A key the remote side would refuse is refused before anything is signed or staged for it.
   const checked = async <T>(key: string, then: () => Promise<T>) => {
     remotePathOf(context, key);
@@ -56,10 +58,21 @@ export function createRemoteDriver(options: RemoteDriverOptions): RemoteStorageD
     move: (fromKey, toKey) => move(context, fromKey, toKey),
     initMultipart: (key, { contentType }) => checked(key, () => initMultipart(staging, key, contentType)),
     presignPart: (key, uploadId, partNumber, presign) => checked(key, () => presignPart(staging, key, uploadId, partNumber, presign)),
-    uploadPart: (key, uploadId, partNumber, body) => checked(key, () => uploadPart(staging, key, uploadId, partNumber, body)),
+    uploadPart: (key, uploadId, partNumber, body) =>
+      checked(key, async () => {
+        const part = await uploadPart(staging, key, uploadId, partNumber, body);
+        relays.stored(key, uploadId, part);
+        return part;
+      }),
     listParts: (key, uploadId) => listParts(staging, key, uploadId),
-    completeMultipart: (key, uploadId, parts) => completeMultipart(context, key, uploadId, parts),
-    abortMultipart: (key, uploadId) => abortMultipart(staging, key, uploadId),
-    close: () => options.fs.close(),
+    completeMultipart: (key, uploadId, parts) => completeMultipart(context, relays, key, uploadId, parts),
+    abortMultipart: async (key, uploadId) => {
+      await relays.cancel(key, uploadId);
+      await abortMultipart(staging, key, uploadId);
+    },
+    close: async () => {
+      await relays.close();
+      await options.fs.close();
+    },
   };
 }

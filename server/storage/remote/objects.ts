@@ -39,22 +39,37 @@ export async function head(context: RemoteContext, key: string): Promise<ObjectH
   return found && { size: found.size, etag: found.etag ?? '' };
 }
 
-/** Written under a hidden name beside the target and renamed into place: the object appears whole or not at all. */
-export async function put(context: RemoteContext, key: string, body: Readable): Promise<ObjectHead> {
+/** A new hidden name beside the object `key`, its folder made first: where a write goes until it is whole. */
+export async function partialPathOf(context: RemoteContext, key: string): Promise<string> {
   const target = remotePathOf(context, key);
   await ensureFolder(context, parentPathOf(target));
-  const partial = childPathOf(parentPathOf(target), `${PARTIAL_PREFIX}${randomUUID()}`);
+  return childPathOf(parentPathOf(target), `${PARTIAL_PREFIX}${randomUUID()}`);
+}
+
+/** Renames a whole partial file into place as `key`; a failed rename removes the partial. */
+export async function placePartial(context: RemoteContext, partial: string, key: string): Promise<ObjectHead> {
   try {
-    await context.fs.write(partial, body);
-    await context.fs.rename(partial, target);
+    await context.fs.rename(partial, remotePathOf(context, key));
   } catch (error) {
-    body.destroy();
     await context.fs.remove(partial).catch(() => undefined);
     throw error;
   }
   const stored = await head(context, key);
   if (!stored) throw new ObjectNotFoundError(key);
   return stored;
+}
+
+/** Written under a hidden name beside the target and renamed into place: the object appears whole or not at all. */
+export async function put(context: RemoteContext, key: string, body: Readable): Promise<ObjectHead> {
+  const partial = await partialPathOf(context, key);
+  try {
+    await context.fs.write(partial, body);
+  } catch (error) {
+    body.destroy();
+    await context.fs.remove(partial).catch(() => undefined);
+    throw error;
+  }
+  return placePartial(context, partial, key);
 }
 
 export async function get(context: RemoteContext, key: string, range?: ByteRange): Promise<Readable> {

@@ -1,0 +1,196 @@
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { StoredPart } from '../driver';
+import { joinedParts } from '../local/multipart';
+import { storedParts, uploadDirOf } from '../local/uploads';
+import type { RemoteContext } from './context';
+import { partialPathOf } from './objects';
+
+/** Relays at once per storage: each holds one of its connections while it waits for parts. */
+const RELAYS_PER_STORAGE = 2;
+/** A relay waiting this long for its next part gives up (the tab went away): completing then sends the whole file. */
+const IDLE_MS = 120_000;
+/** Uploads remembered as tried, so that a relay that failed is not started again from part 1 on every new part. */
+const TRIED_REMEMBERED = 10_000;
+
+type Sent = Pick<StoredPart, 'partNumber' | 'etag'>;
+
+/**
+ * One upload's parts written on to the remote storage while the others still arrive: part 1 as soon as it is
+ * stored, then each next one, into a hidden partial file beside the target. Each part is read back from its staged
+ * file and checked against its ETag, as completing checks it.
+ */
+class Relay {
+  /** The newest ETag stored for each part number. */
+  private readonly known = new Map<number, string>();
+  private readonly sent: Sent[] = [];
+  private final?: Sent[];
+  private stopped?: Error;
+  private wake = () => {};
+  private partial?: string;
+  readonly written: Promise<void>;
+
+  constructor(
+    private readonly context: RemoteContext,
+    readonly key: string,
+    private readonly dir: string,
+  ) {
+    this.written = this.run();
+    this.written.catch(() => undefined);
+  }
+
+  partStored(part: Sent) {
+    this.known.set(part.partNumber, part.etag);
+    this.wake();
+  }
+
+  /**
+   * Sends what is left of `parts` (the completed upload's, in order) and ends the file. Answers the partial file's
+   * path when it holds exactly those parts; else undefined (the partial removed), and completing sends them itself.
+   */
+  async finish(parts: Sent[]): Promise<string | undefined> {
+    this.final = parts;
+    this.wake();
+    try {
+      await this.written;
+    } catch {
+      return undefined;
+    }
+    const same = this.sent.length === parts.length && this.sent.every((sent, index) => sent.partNumber === parts[index]?.partNumber && sent.etag === parts[index]?.etag);
+    if (same) return this.partial;
+    await this.removePartial();
+    return undefined;
+  }
+
+  /** Stops the relay and removes its partial file. */
+  async cancel(): Promise<void> {
+    this.stop(new Error('relay cancelled'));
+    await this.written.catch(() => undefined);
+  }
+
+  private stop(reason: Error) {
+    this.stopped ??= reason;
+    this.wake();
+  }
+
+  private async run(): Promise<void> {
+    // Parts stored before this relay began (a resumed upload) count as well as the ones it hears of.
+    for (const part of await storedParts(this.dir)) if (!this.known.has(part.partNumber)) this.known.set(part.partNumber, part.etag);
+    this.partial = await partialPathOf(this.context, this.key);
+    const body = Readable.from(this.bytes());
+    try {
+      await this.context.fs.write(this.partial, body);
+    } catch (error) {
+      body.destroy();
+      await this.removePartial();
+      throw error;
+    }
+    if (this.stopped) {
+      await this.removePartial();
+      throw this.stopped;
+    }
+  }
+
+  private async removePartial() {
+    if (this.partial) await this.context.fs.remove(this.partial).catch(() => undefined);
+  }
+
+  private async *bytes(): AsyncGenerator<Buffer> {
+    try {
+      for (let partNumber = 1; ; partNumber += 1) {
+        const etag = await this.etagOf(partNumber);
+        if (etag === undefined) return;
+        const file = join(this.dir, `${partNumber}.${etag}.part`);
+        yield* joinedParts([{ partNumber, etag, size: 0 }], new Map([[partNumber, { partNumber, etag, size: 0, file }]]));
+        this.sent.push({ partNumber, etag });
+      }
+    } catch (error) {
+      // Kept, so that a write which ends quietly when its body fails is still seen to have failed.
+      this.stopped ??= error instanceof Error ? error : new Error(String(error));
+      throw error;
+    }
+  }
+
+  /** The ETag of part `partNumber` once it is stored; undefined once the completed upload has no more parts. */
+  private async etagOf(partNumber: number): Promise<string | undefined> {
+    for (;;) {
+      if (this.stopped) throw this.stopped;
+      if (this.final) {
+        const wanted = this.final[partNumber - 1];
+        if (!wanted) return undefined;
+        // Numbers with a gap cannot be relayed in order: completing sends them.
+        if (wanted.partNumber !== partNumber) throw new Error('parts not numbered 1, 2, 3, …');
+        return wanted.etag;
+      }
+      const etag = this.known.get(partNumber);
+      if (etag) return etag;
+      await this.nextPart();
+    }
+  }
+
+  private nextPart(): Promise<void> {
+    return new Promise((resolve) => {
+      const idle = setTimeout(() => this.stop(new Error('no part arrived in time')), IDLE_MS);
+      idle.unref();
+      this.wake = () => {
+        clearTimeout(idle);
+        this.wake = () => {};
+        resolve();
+      };
+    });
+  }
+}
+
+/**
+ * The relays of one remote storage's multipart uploads. Completing a relayed upload only waits for its last parts
+ * and renames the partial file into place, instead of sending the whole file after the last part arrived. A relay
+ * that cannot go on (a failed write, parts out of reach, too many uploads at once) leaves its upload to be sent
+ * whole when it completes, as before.
+ */
+export interface PartRelays {
+  /** Part `part` of `uploadId` (an upload of `key`) was stored: passes it to the upload's relay, or starts one. */
+  stored(key: string, uploadId: string, part: Sent): void;
+  /** The upload's relay, out of the registry (the caller finishes or cancels it); undefined when none runs. */
+  take(uploadId: string): Relay | undefined;
+  /** Stops the relay of `uploadId` if it uploads `key` (an abort), its partial file removed. */
+  cancel(key: string, uploadId: string): Promise<void>;
+  /** Stops every relay (the storage closes). */
+  close(): Promise<void>;
+}
+
+export function createPartRelays(context: RemoteContext): PartRelays {
+  const running = new Map<string, Relay>();
+  const tried = new Set<string>();
+
+  const forget = (uploadId: string, relay: Relay) => {
+    if (running.get(uploadId) === relay) running.delete(uploadId);
+  };
+
+  return {
+    stored(key, uploadId, part) {
+      const relay = running.get(uploadId);
+      if (relay) return relay.partStored(part);
+      if (tried.has(uploadId) || running.size >= RELAYS_PER_STORAGE) return;
+      tried.add(uploadId);
+      if (tried.size > TRIED_REMEMBERED) tried.delete(tried.values().next().value as string);
+      const started = new Relay(context, key, uploadDirOf(context.staging, uploadId));
+      started.partStored(part);
+      running.set(uploadId, started);
+      started.written.catch(() => forget(uploadId, started));
+    },
+    take(uploadId) {
+      const relay = running.get(uploadId);
+      running.delete(uploadId);
+      tried.delete(uploadId);
+      return relay;
+    },
+    async cancel(key, uploadId) {
+      if (running.get(uploadId)?.key === key) await this.take(uploadId)?.cancel();
+    },
+    async close() {
+      const relays = [...running.values()];
+      running.clear();
+      await Promise.all(relays.map((relay) => relay.cancel()));
+    },
+  };
+}
