@@ -6,16 +6,17 @@ import { directoryCacheOf } from './directory-cache';
 import { visibleMounts } from '../mounts/mounts';
 import type { FolderListing, ListedObject } from '../../storage/driver';
 import { displayPath, isWithin, nameOf, pathOfSegments, type FsPath } from './paths';
-import { innerOfKey, listMount, resolveTarget, withInner, type FsCaller, type MountTarget, type VirtualTarget } from './resolve';
+import { listMount, resolveTarget, type FsCaller, type MountTarget, type VirtualTarget } from './resolve';
 import { onStorage } from './storage-errors';
 
 // One collator for every comparison: localeCompare with options builds a new one per call (seconds for 5,000 names).
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const byName = (a: FsItem, b: FsItem) => collator.compare(a.name, b.name) || (a.name < b.name ? -1 : 1);
 
-const folderItem = (path: FsPath, isVirtual: boolean): FsItem => ({
-  name: nameOf(path),
-  path: displayPath(path, true),
+/** A folder's item by its path's text and name (a listing's thousands of children need no FsPath each). */
+const folderItemAt = (text: string, name: string, isVirtual: boolean): FsItem => ({
+  name,
+  path: displayPath(text, true),
   isDirectory: true,
   isVirtual,
   size: 0,
@@ -24,14 +25,16 @@ const folderItem = (path: FsPath, isVirtual: boolean): FsItem => ({
   etag: null,
 });
 
-export const fileItem = (path: FsPath, object: Pick<ListedObject, 'size' | 'etag' | 'modified'>): FsItem => ({
-  name: nameOf(path),
-  path: path.text,
+const folderItem = (path: FsPath, isVirtual: boolean): FsItem => folderItemAt(path.text, nameOf(path), isVirtual);
+
+const fileItemAt = (text: string, name: string, object: Pick<ListedObject, 'size' | 'etag' | 'modified'>): FsItem => ({
+  name,
+  path: text,
   isDirectory: false,
   isVirtual: false,
   size: object.size,
   modified: object.modified?.toISOString() ?? null,
-  mimetype: mimeTypeOf(nameOf(path)),
+  mimetype: mimeTypeOf(name),
   etag: object.etag,
 });
 
@@ -115,9 +118,12 @@ const storedItemsOf = new WeakMap<FolderListing, FsItem[]>();
 function storedItems(target: MountTarget, listing: FolderListing): FsItem[] {
   let items = storedItemsOf.get(listing);
   if (!items) {
+    // The storage lists the folder's own children: each one's path is the folder's and its key's last name.
+    const folder = target.path.text === '/' ? '' : target.path.text;
+    const nameOfKey = (key: string) => key.slice(key.lastIndexOf('/') + 1);
     items = sorted([
-      ...listing.folders.map((key) => folderItem(withInner(target, innerOfKey(target, key)).path, false)),
-      ...listing.objects.map((object) => fileItem(withInner(target, innerOfKey(target, object.key)).path, object)),
+      ...listing.folders.map((key) => folderItemAt(`${folder}/${nameOfKey(key)}`, nameOfKey(key), false)),
+      ...listing.objects.map((object) => fileItemAt(`${folder}/${nameOfKey(object.key)}`, nameOfKey(object.key), object)),
     ]);
     storedItemsOf.set(listing, items);
   }
@@ -150,7 +156,7 @@ export async function statPath(deps: AppDeps, caller: FsCaller, path: FsPath): P
   if (target.kind === 'virtual') return entryOf(folderItem(path, true), null);
   if (target.inner.length === 0) return entryOf(folderItem(path, true), target.mount.id);
   const file = await onStorage(path.text, () => target.driver.stat(target.key));
-  if (file) return entryOf(fileItem(path, file), target.mount.id);
+  if (file) return entryOf(fileItemAt(path.text, nameOf(path), file), target.mount.id);
   if (await onStorage(path.text, () => target.driver.folderExists(target.key))) {
     return entryOf(folderItem(path, false), target.mount.id);
   }

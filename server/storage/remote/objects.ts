@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { bareEtag, ObjectNotFoundError, type ByteRange, type ListedObject, type ObjectHead } from '../driver';
 import { childPathOf, parentPathOf, PARTIAL_PREFIX, remotePathOf, type RemoteContext } from './context';
@@ -11,7 +11,7 @@ import { RemoteNotFoundError, type RemoteEntry } from './remote-fs';
  */
 export function etagOf(entry: RemoteEntry): string {
   if (entry.etag) return bareEtag(entry.etag);
-  return createHash('md5').update(`${entry.size}:${entry.modified?.getTime() ?? ''}`).digest('hex');
+  return hash('md5', `${entry.size}:${entry.modified?.getTime() ?? ''}`, 'hex');
 }
 
 /** Makes a folder and every missing folder above it; a stat first, so that existing parents cost one request. */
