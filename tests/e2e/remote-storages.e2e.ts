@@ -1,4 +1,7 @@
-import { chownSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { chownSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +87,7 @@ describe('remote storages', () => {
     await context.close();
   });
 
-  it('an admin browses an SFTP mount and edits a text file on it', async () => {
+  it('an admin browses an SFTP mount, edits a text file on it and uploads a file of several parts', async () => {
     const sshd = await startSshd();
     try {
       const notes = `${sshd.root}/notes.txt`;
@@ -123,6 +126,20 @@ describe('remote storages', () => {
       await preview.getByRole('button', { name: 'Save' }).click();
       await page.getByText('Saved notes.txt').first().waitFor();
       expect(readFileSync(notes, 'utf8')).toBe('first line and more');
+
+      // Three parts: written on to the SFTP server while they arrive, renamed into place when the upload completes.
+      const bytes = randomBytes(12 * 1024 * 1024 + 321);
+      const file = join(mkdtempSync(join(tmpdir(), 'clipstash-sftp-upload-')), 'twelve.bin');
+      writeFileSync(file, bytes);
+      await page.goto(`${suite.server.url}/mount-explorer/backup`);
+      await option(page, 'notes.txt').waitFor();
+      await page.getByLabel('Files to upload').setInputFiles(file);
+      await page.getByRole('button', { name: /^Tasks/ }).click();
+      await page.locator('li[data-file-name="twelve.bin"][data-task-status="completed"]').waitFor({ timeout: 60_000 });
+      await page.getByRole('dialog', { name: 'Task manager' }).getByRole('button', { name: 'Close', exact: true }).click();
+      await option(page, 'twelve.bin').waitFor();
+      expect(createHash('sha256').update(readFileSync(`${sshd.root}/twelve.bin`)).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(readdirSync(sshd.root).sort()).toEqual(['notes.txt', 'twelve.bin']);
       expect(errors).toEqual([]);
       await context.close();
     } finally {
