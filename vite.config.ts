@@ -287,7 +287,7 @@ export default defineConfig({
           fileParallelism: true,
           maxWorkers: 2,
           // A worker keeps Playwright, axe and the harness loaded from one file to the next: importing them anew for
-          // each of 45 files took over 2 minutes of CPU. Each file still starts its own server and browser.
+          // each of 42 files took over 2 minutes of CPU. Each file still starts its own server and browser.
           isolate: false,
         },
       },

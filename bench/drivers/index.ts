@@ -60,9 +60,14 @@ function postPart(url: string, token: string, agent: Agent, body: Uint8Array): P
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
       res.on('end', () => {
-        const answer = JSON.parse(Buffer.concat(chunks).toString()) as { data: { etag: string }; message: string };
-        if (res.statusCode !== 200) reject(new Error(`a part answered ${res.statusCode}: ${answer.message}`));
-        else resolve(answer.data);
+        const text = Buffer.concat(chunks).toString();
+        try {
+          const answer = JSON.parse(text) as { data: { etag: string }; message: string };
+          if (res.statusCode === 200) resolve(answer.data);
+          else reject(new Error(`a part answered ${res.statusCode}: ${answer.message}`));
+        } catch {
+          reject(new Error(`a part answered ${res.statusCode}: ${text.slice(0, 200)}`));
+        }
       });
     });
     sent.on('error', reject);

@@ -2,14 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contractNow, contractSecrets, listFiles } from '../../../tests/fixtures/driver-subject';
 import { memoryRemoteFileSystem, type MemoryRemoteFileSystem } from '../../../tests/fixtures/memory-remote-fs';
 import { MIN_PART_BYTES } from '../../../contract/parts';
 import { MultipartUploadNotFoundError, UnsafeKeyError } from '../driver';
 import { verifyLocalUrl } from '../local-urls';
+import { initMultipart, uploadPart } from '../local/multipart';
+import { remoteContextOf } from './context';
 import { createRemoteDriver, type RemoteStorageDriver } from './driver';
+import { createPartRelays } from './part-relay';
 import type { RemoteEntry } from './remote-fs';
 import { log } from '../../observability/log';
 
@@ -233,6 +237,8 @@ describe('remote driver', () => {
       await upload(uploadId, 1, full('o'));
       await relayedBytes(MIN_PART_BYTES);
       const first = await upload(uploadId, 1, full('n'));
+      // The relay stops at once, its file gone, rather than sending the rest of a file that cannot be used.
+      await vi.waitFor(() => expect(partials()).toEqual([]));
       const second = await upload(uploadId, 2, Buffer.from('second'));
       await driver.completeMultipart(key, uploadId, [first, second]);
       expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('n'), Buffer.from('second')])));
@@ -268,6 +274,19 @@ describe('remote driver', () => {
       expect(partials()).toEqual([]);
     });
 
+    it('sees a failed relay whose write ended quietly, and leaves no partial file', async () => {
+      const write = fs.write.bind(fs);
+      fs.write = (path, body) => write(path, body).catch(() => undefined);
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      await upload(uploadId, 1, full('o'));
+      await relayedBytes(MIN_PART_BYTES);
+      const first = await upload(uploadId, 1, full('n'));
+      await vi.waitFor(() => expect(partials()).toEqual([]));
+      const second = await upload(uploadId, 2, Buffer.from('second'));
+      await driver.completeMultipart(key, uploadId, [first, second]);
+      expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('n'), Buffer.from('second')])));
+    });
+
     it('removes the relayed file on abort, with the staged parts', async () => {
       const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
       await upload(uploadId, 1, Buffer.from('first'));
@@ -282,14 +301,53 @@ describe('remote driver', () => {
       const counted = countWrites();
       const keys = ['m/a.bin', 'm/b.bin', 'm/c.bin'];
       const uploads = await Promise.all(keys.map((to) => driver.initMultipart(to, { contentType: 'application/octet-stream' })));
-      const firsts = await Promise.all(uploads.map((uploadId, index) => upload(uploadId, 1, full(String(index)), keys[index])));
-      await vi.waitFor(() => expect(partials()).toHaveLength(2));
-      for (const [index, uploadId] of uploads.entries()) {
-        const second = await upload(uploadId, 2, Buffer.from(`of ${index}`), keys[index]);
-        await driver.completeMultipart(keys[index]!, uploadId, [firsts[index]!, second]);
+      const firsts = [];
+      for (const [index, uploadId] of uploads.entries()) firsts.push(await upload(uploadId, 1, full(String(index)), keys[index]));
+      // The first two relays hold their part 1 whole; a relay of the third would have had the same time.
+      const firstBytes = async () => Promise.all(partials().map(async (partial) => (await readAll(await fs.read(partial))).subarray(0, 1).toString()));
+      await vi.waitFor(async () => {
+        expect(await Promise.all(partials().map(async (partial) => (await fs.stat(partial))?.size))).toEqual([MIN_PART_BYTES, MIN_PART_BYTES]);
+      });
+      expect((await firstBytes()).sort()).toEqual(['0', '1']);
+      // The third completes while the two still hold their connections. By the time its part 2 is stored, a relay
+      // of its own would have begun writing.
+      for (const index of [2, 0, 1]) {
+        const second = await upload(uploads[index]!, 2, Buffer.from(`of ${index}`), keys[index]);
+        if (index === 2) expect(counted.writes).toBe(2);
+        await driver.completeMultipart(keys[index]!, uploads[index]!, [firsts[index]!, second]);
       }
       for (const [index, to] of keys.entries()) expect(digest(await readAll(await driver.get(to)))).toBe(digest(Buffer.concat([full(String(index)), Buffer.from(`of ${index}`)])));
       expect(counted.writes).toBe(3);
+      expect(partials()).toEqual([]);
+    });
+
+    it('lets an abort through at once, mid-part, on a server that takes no more bytes', async () => {
+      let writing = false;
+      // Takes the first chunk, then never asks for more.
+      fs.write = async (_path, body) => {
+        writing = true;
+        await pipeline(body, new Writable({ highWaterMark: 1, write: () => undefined }));
+      };
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      await upload(uploadId, 1, full('s'));
+      await vi.waitFor(() => expect(writing).toBe(true));
+      await driver.abortMultipart(key, uploadId);
+      expect(staged()).toEqual([]);
+    });
+
+    it('does not relay an upload again once its relay was cancelled, nor after its storage closed', async () => {
+      const context = remoteContextOf({ type: 'SFTP', fs, configId: 'cfg-r', folder: 'base/inner', stagingRoot, secrets: contractSecrets, now: contractNow });
+      const relays = createPartRelays(context);
+      const [cancelled, later] = [await initMultipart(context.staging, key, 'x/y'), await initMultipart(context.staging, key, 'x/y')];
+      const part = await uploadPart(context.staging, key, cancelled, 1, Readable.from([full('c')]));
+      relays.stored(key, cancelled, part);
+      await relays.cancel(key, cancelled);
+      // A part stored while the abort was under way.
+      relays.stored(key, cancelled, part);
+      expect(relays.take(cancelled)).toBeUndefined();
+      await relays.close();
+      relays.stored(key, later, await uploadPart(context.staging, key, later, 1, Readable.from([full('l')])));
+      expect(relays.take(later)).toBeUndefined();
       expect(partials()).toEqual([]);
     });
 

@@ -6,14 +6,19 @@ import { storedParts, uploadDirOf } from '../local/uploads';
 import type { RemoteContext } from './context';
 import { partialPathOf } from './objects';
 
-/** Relays at once per storage: each holds one of its connections while it waits for parts. */
+/** Relays at once per storage: each holds one of its connections until its write ends. */
 const RELAYS_PER_STORAGE = 2;
-/** A relay waiting this long for its next part gives up (the tab went away): completing then sends the whole file. */
-const IDLE_MS = 120_000;
-/** Uploads remembered as tried, so that a relay that failed is not started again from part 1 on every new part. */
+/**
+ * A relay waiting this long for its next part gives up (a slow line, or the tab went away): completing then sends
+ * the whole file. Below the drivers' 30 s without traffic, after which a WebDAV or FTP write fails anyway.
+ */
+const IDLE_MS = 20_000;
+/** Uploads remembered as relayed once, so that none is relayed again from part 1 (after a failure, an abort). */
 const TRIED_REMEMBERED = 10_000;
 
 type Sent = Pick<StoredPart, 'partNumber' | 'etag'>;
+
+const samePart = (a: Sent | undefined, b: Sent | undefined) => a !== undefined && b !== undefined && a.partNumber === b.partNumber && a.etag === b.etag;
 
 /**
  * One upload's parts written on to the remote storage while the others still arrive: part 1 as soon as it is
@@ -23,9 +28,11 @@ type Sent = Pick<StoredPart, 'partNumber' | 'etag'>;
 class Relay {
   /** The newest ETag stored for each part number. */
   private readonly known = new Map<number, string>();
+  /** Parts 1, 2, 3, … as sent: `sent[n - 1]` is part n. */
   private readonly sent: Sent[] = [];
   private final?: Sent[];
   private stopped?: Error;
+  private body?: Readable;
   private wake = () => {};
   private partial?: string;
   readonly written: Promise<void>;
@@ -41,6 +48,9 @@ class Relay {
 
   partStored(part: Sent) {
     this.known.set(part.partNumber, part.etag);
+    // A part sent already and now stored with other bytes: the file can no longer be the upload's.
+    const sent = this.sent[part.partNumber - 1];
+    if (sent && sent.etag !== part.etag) this.stop(new Error(`part ${part.partNumber} changed after it was sent`));
     this.wake();
   }
 
@@ -50,19 +60,19 @@ class Relay {
    */
   async finish(parts: Sent[]): Promise<string | undefined> {
     this.final = parts;
+    if (!this.sent.every((sent, index) => samePart(sent, parts[index]))) this.stop(new Error('the completed parts differ from those sent'));
     this.wake();
     try {
       await this.written;
     } catch {
       return undefined;
     }
-    const same = this.sent.length === parts.length && this.sent.every((sent, index) => sent.partNumber === parts[index]?.partNumber && sent.etag === parts[index]?.etag);
-    if (same) return this.partial;
+    if (this.sent.length === parts.length && this.sent.every((sent, index) => samePart(sent, parts[index]))) return this.partial;
     await this.removePartial();
     return undefined;
   }
 
-  /** Stops the relay and removes its partial file. */
+  /** Stops the relay, mid-part too, and removes its partial file. */
   async cancel(): Promise<void> {
     this.stop(new Error('relay cancelled'));
     await this.written.catch(() => undefined);
@@ -70,14 +80,19 @@ class Relay {
 
   private stop(reason: Error) {
     this.stopped ??= reason;
+    // The write fails with its body: a part half sent, or a server that takes no more bytes, does not hold it up.
+    this.body?.destroy(reason);
     this.wake();
   }
 
   private async run(): Promise<void> {
     // Parts stored before this relay began (a resumed upload) count as well as the ones it hears of.
     for (const part of await storedParts(this.dir)) if (!this.known.has(part.partNumber)) this.known.set(part.partNumber, part.etag);
+    if (this.stopped) throw this.stopped;
     this.partial = await partialPathOf(this.context, this.key);
+    if (this.stopped) throw this.stopped;
     const body = Readable.from(this.bytes());
+    this.body = body;
     try {
       await this.context.fs.write(this.partial, body);
     } catch (error) {
@@ -103,6 +118,8 @@ class Relay {
         const file = join(this.dir, `${partNumber}.${etag}.part`);
         yield* joinedParts([{ partNumber, etag, size: 0 }], new Map([[partNumber, { partNumber, etag, size: 0, file }]]));
         this.sent.push({ partNumber, etag });
+        // Stored again while it was being sent.
+        if (this.known.get(partNumber) !== etag && !this.final) throw new Error(`part ${partNumber} changed while it was sent`);
       }
     } catch (error) {
       // Kept, so that a write which ends quietly when its body fails is still seen to have failed.
@@ -143,9 +160,9 @@ class Relay {
 
 /**
  * The relays of one remote storage's multipart uploads. Completing a relayed upload only waits for its last parts
- * and renames the partial file into place, instead of sending the whole file after the last part arrived. A relay
- * that cannot go on (a failed write, parts out of reach, too many uploads at once) leaves its upload to be sent
- * whole when it completes, as before.
+ * and renames the partial file into place, instead of sending the whole file after the last part arrived. An
+ * upload the relay cannot follow (a failed write, a part changed after it was sent, parts out of reach, no free
+ * relay while it runs) is sent whole from its staged parts when it completes.
  */
 export interface PartRelays {
   /** Part `part` of `uploadId` (an upload of `key`) was stored: passes it to the upload's relay, or starts one. */
@@ -154,40 +171,49 @@ export interface PartRelays {
   take(uploadId: string): Relay | undefined;
   /** Stops the relay of `uploadId` if it uploads `key` (an abort), its partial file removed. */
   cancel(key: string, uploadId: string): Promise<void>;
-  /** Stops every relay (the storage closes). */
+  /** Stops every relay (the storage closes); none starts after. */
   close(): Promise<void>;
 }
 
 export function createPartRelays(context: RemoteContext): PartRelays {
   const running = new Map<string, Relay>();
   const tried = new Set<string>();
+  /** Relays whose write has not ended, taken ones included: each holds a connection. */
+  let writing = 0;
+  let closed = false;
 
-  const forget = (uploadId: string, relay: Relay) => {
-    if (running.get(uploadId) === relay) running.delete(uploadId);
+  const remember = (uploadId: string) => {
+    tried.add(uploadId);
+    if (tried.size > TRIED_REMEMBERED) tried.delete(tried.values().next().value as string);
+  };
+  const take = (uploadId: string) => {
+    const relay = running.get(uploadId);
+    running.delete(uploadId);
+    return relay;
   };
 
   return {
     stored(key, uploadId, part) {
       const relay = running.get(uploadId);
       if (relay) return relay.partStored(part);
-      if (tried.has(uploadId) || running.size >= RELAYS_PER_STORAGE) return;
-      tried.add(uploadId);
-      if (tried.size > TRIED_REMEMBERED) tried.delete(tried.values().next().value as string);
+      if (closed || tried.has(uploadId) || writing >= RELAYS_PER_STORAGE) return;
+      remember(uploadId);
       const started = new Relay(context, key, uploadDirOf(context.staging, uploadId));
       started.partStored(part);
       running.set(uploadId, started);
-      started.written.catch(() => forget(uploadId, started));
+      writing += 1;
+      started.written
+        .catch(() => {
+          if (running.get(uploadId) === started) running.delete(uploadId);
+        })
+        .finally(() => (writing -= 1));
     },
-    take(uploadId) {
-      const relay = running.get(uploadId);
-      running.delete(uploadId);
-      tried.delete(uploadId);
-      return relay;
-    },
+    take,
     async cancel(key, uploadId) {
-      if (running.get(uploadId)?.key === key) await this.take(uploadId)?.cancel();
+      if (running.get(uploadId)?.key === key) await take(uploadId)?.cancel();
     },
     async close() {
+      closed = true;
       const relays = [...running.values()];
       running.clear();
       await Promise.all(relays.map((relay) => relay.cancel()));
