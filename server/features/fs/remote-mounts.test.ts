@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MIN_PART_BYTES } from '../../../contract/parts';
+import { fsMultipartInitSchema, fsPartSchema, fsUploadResultSchema } from '../../../contract/fs';
 import { storageConfigSchema } from '../../../contract/storage';
 import { bytesOf, sha256, type Bytes } from '../../../tests/fixtures/files';
 import { createMount, fsClient, mountOfKind } from '../../../tests/fixtures/fs';
@@ -126,14 +127,11 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
 
   it.skipIf(!available())('writes a file’s parts on to the server while they arrive, then renames it into place whole', async () => {
     const parts = [randomBytes(MIN_PART_BYTES), randomBytes(MIN_PART_BYTES), randomBytes(1234)] as Bytes[];
-    const init = (await (await fs.post('multipart/init', { path: '/remote/parts', filename: 'big.bin', fileSize: MIN_PART_BYTES * 2 + 1234 })).json()) as {
-      data: { path: string; uploadId: string; key: string };
-    };
-    const { path, uploadId, key } = init.data;
+    const init = await fs.post('multipart/init', { path: '/remote/parts', filename: 'big.bin', fileSize: MIN_PART_BYTES * 2 + 1234 });
+    const { path, uploadId, key } = await expectOk(init, fsMultipartInitSchema.options[0], 201);
     const send = async (index: number) => {
-      const answer = await fs.part({ path, uploadId, key, partNumber: index + 1 }, parts[index]!);
-      expect(answer.status).toBe(200);
-      return { partNumber: index + 1, etag: ((await answer.json()) as { data: { etag: string } }).data.etag };
+      const { partNumber, etag } = await expectOk(await fs.part({ path, uploadId, key, partNumber: index + 1 }, parts[index]!), fsPartSchema);
+      return { partNumber, etag };
     };
     const third = await send(2);
     const first = await send(0);
@@ -150,8 +148,7 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
     );
     expect((await fs.names('/remote/parts', true))).toEqual([]);
     const second = await send(1);
-    const done = await fs.post('multipart/complete', { path, uploadId, key, parts: [first, second, third] });
-    expect(done.status, await done.clone().text()).toBe(201);
+    await expectOk(await fs.post('multipart/complete', { path, uploadId, key, parts: [first, second, third] }), fsUploadResultSchema, 201);
     expect(sha256(await bytesOf(await fs.download('/remote/parts/big.bin')))).toBe(sha256(Buffer.concat(parts)));
     expect(readdirSync(join(remote.directory, 'parts'))).toEqual(['big.bin']);
   });

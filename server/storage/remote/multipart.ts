@@ -6,6 +6,7 @@ import { locked, storedParts, uploadDir } from '../local/uploads';
 import { remotePathOf, type RemoteContext } from './context';
 import { placePartial, put } from './objects';
 import type { PartRelays } from './part-relay';
+import { log } from '../../observability/log';
 
 /**
  * Parts wait on this server's disk (LOCAL's multipart over the staging folder), and their relay has most often
@@ -22,7 +23,12 @@ export async function completeMultipart(context: RemoteContext, relays: PartRela
     const matched = matchParts(parts, [...stored.values()]);
     const relayed = await relays.take(uploadId)?.finish(matched);
     // A relayed file that cannot be renamed into place (its folder went meanwhile) is given up for the staged parts.
-    const placed = relayed ? await placePartial(context, relayed, key).catch(() => undefined) : undefined;
+    const placed = relayed
+      ? await placePartial(context, relayed, key).catch((error: unknown) => {
+          log.warn({ err: error }, `${context.type} storage ${context.configId}: a relayed upload could not be renamed into place; sending its parts again`);
+          return undefined;
+        })
+      : undefined;
     const head = placed ?? (await put(context, key, Readable.from(joinedParts(matched, stored))));
     await rm(dir, { recursive: true, force: true });
     return head.etag;
