@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { AxeResults, default as AxeCore } from 'axe-core';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { SETTLE_MS } from '../../src/lib/idle';
 
 export const ADMIN_USERNAME = 'admin';
@@ -218,16 +219,43 @@ export async function holdAllButFirst(context: BrowserContext, url: RegExp): Pro
   return release;
 }
 
+/** axe-core's script: the copy @axe-core/playwright would inject (its own dependency). */
+const AXE_SOURCE: string = createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright'))('axe-core').source;
+
+type WithAxe = { axe: typeof AxeCore };
+
+/**
+ * Puts axe-core into `frame` unless an earlier scan of the same document did: evaluating its half a megabyte took
+ * about as long as a scan itself, and @axe-core/playwright evaluates it twice in the page on every scan. A frame
+ * that does not answer within a second (a PDF viewer, a sandboxed document) is left out, as @axe-core/playwright
+ * leaves it; the page's own frame must take it.
+ */
+async function injectAxe(frame: Frame, required: boolean): Promise<void> {
+  const inject = async () => {
+    if (await frame.evaluate(() => typeof (window as unknown as Partial<WithAxe>).axe?.run === 'function')) return;
+    await frame.evaluate(AXE_SOURCE);
+    await frame.evaluate(() => (window as unknown as WithAxe).axe.configure({ allowedOrigins: ['<same_origin>'] }));
+  };
+  if (required) return inject();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 1_000)));
+  await Promise.race([inject().catch(() => undefined), timeout]).finally(() => clearTimeout(timer));
+}
+
 /** axe-core on the current page: the serious and critical violations, described. */
 export async function seriousA11yViolations(page: Page, exclude: string[] = []): Promise<string[]> {
   // What is still fading in is checked as it ends: mid-animation, axe measures the contrast of half-transparent text.
   await animationsEnded(page);
-  // Legacy mode runs axe in the page itself: the default opens a blank page (a renderer of its own) to gather every
-  // run's results, which took three times as long. It does not look inside frames, which here hold only a user's
-  // PDF or sandboxed HTML, never the app's own UI. Only violations are reported in full: the rest is not read.
-  const builder = new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
-  for (const selector of exclude) builder.exclude(selector);
-  const results = await builder.analyze();
+  // axe runs in the page itself (@axe-core/playwright's legacy mode): its default opens a blank page (a renderer of
+  // its own) to gather every run's results, which took three times as long. It does not look inside frames, which
+  // here hold only a user's PDF or sandboxed HTML, never the app's own UI. Only violations are reported in full: the
+  // rest is not read.
+  await injectAxe(page.mainFrame(), true);
+  for (const frame of page.frames()) if (frame !== page.mainFrame()) await injectAxe(frame, false);
+  const results: AxeResults = await page.evaluate(
+    (exclude) => (window as unknown as WithAxe).axe.run({ exclude, include: [] }, { resultTypes: ['violations'] }),
+    exclude,
+  );
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
