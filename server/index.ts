@@ -23,6 +23,13 @@ import { log } from './observability/log';
 import { drainServer } from './observability/drain';
 import { metricsPortApp } from './observability/metrics-routes';
 
+/**
+ * How long an idle keep-alive connection stays open. A reverse proxy reuses its idle connections to the app for
+ * about a minute (nginx's upstream keepalive_timeout and common load balancers: 60 s); with Node's own 5 s the app
+ * closed them under the proxy, and a request the proxy had just sent on one failed (a 502 for the user).
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 /** The only file that listens: reads the environment once, opens the database, serves SPA + API. */
 async function main() {
   const config = readConfig();
@@ -74,6 +81,7 @@ async function main() {
       );
     }
   }) as Server;
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   const metricsServer =
     config.metricsPort === undefined
       ? undefined

@@ -1,5 +1,6 @@
 /**
- * The real built server stopped with SIGTERM in the middle of a 200 MB download: the download ends whole, new
+ * The real built server's connections: an idle keep-alive one outlives Node's default 5 s, as reverse proxies
+ * expect; and the server stopped with SIGTERM in the middle of a 200 MB download: the download ends whole, new
  * connections are refused meanwhile, and the process exits 0 once it is done.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -51,7 +52,30 @@ function refusesConnections(origin: string): Promise<boolean> {
   });
 }
 
-describe('SIGTERM during a download', () => {
+/** Two GETs of /api/health on one TCP connection, `idleMs` apart: the second answer's status line, or 'closed'. */
+async function secondAnswerAfterIdle(origin: string, idleMs: number): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.on('close', () => (closed = true));
+  const request = `GET /api/health HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`;
+  try {
+    socket.write(request);
+    await expect.poll(() => received).toContain('"status":"ok"');
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    if (closed) return 'closed';
+    received = '';
+    socket.write(request);
+    await expect.poll(() => closed || received.includes('\r\n')).toBe(true);
+    return received ? (received.split('\r\n')[0] ?? '') : 'closed';
+  } finally {
+    socket.destroy();
+  }
+}
+
+describe('the built server: idle connections and SIGTERM during a download', () => {
   let dataDir: string;
   let instance: Instance;
   let token = '';
@@ -67,6 +91,10 @@ describe('SIGTERM during a download', () => {
     await instance.kill();
     rmSync(dataDir, { recursive: true, force: true });
   });
+
+  it("keeps an idle connection open past Node's default 5 s, as a reverse proxy reusing it expects", async () => {
+    expect(await secondAnswerAfterIdle(instance.origin, 6_000)).toBe('HTTP/1.1 200 OK');
+  }, 30_000);
 
   it('ends the download whole, refuses new connections meanwhile, and exits 0', async () => {
     const configs = await ok(call(instance, '/api/s3-configs'), storageConfigListSchema);
