@@ -60,16 +60,21 @@ class Relay {
    */
   async finish(parts: Sent[]): Promise<string | undefined> {
     this.final = parts;
-    if (!this.sent.every((sent, index) => samePart(sent, parts[index]))) this.stop(new Error('the completed parts differ from those sent'));
+    if (!this.sentBegins(parts)) this.stop(new Error('the completed parts differ from those sent'));
     this.wake();
     try {
       await this.written;
     } catch {
       return undefined;
     }
-    if (this.sent.length === parts.length && this.sent.every((sent, index) => samePart(sent, parts[index]))) return this.partial;
+    if (this.sent.length === parts.length && this.sentBegins(parts)) return this.partial;
     await this.removePartial();
     return undefined;
+  }
+
+  /** Whether the parts sent so far are the first of `parts`, in order. */
+  private sentBegins(parts: Sent[]): boolean {
+    return this.sent.every((sent, index) => samePart(sent, parts[index]));
   }
 
   /** Stops the relay, mid-part too, and removes its partial file. */
