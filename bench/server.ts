@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVER_NODE_ARGS } from '../scripts/server-command.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { benchSize } from './size';
 /** The production server (`npm run serve`) on a data folder and `base`'s port; resolves at its first /api/health answer. */
 async function start(dataDir: string, base: URL): Promise<{ child: ChildProcess; ms: number }> {
   const began = performance.now();
-  const child = spawn(process.execPath, ['dist-server/index.js'], {
+  const child = spawn(process.execPath, SERVER_NODE_ARGS, {
     env: { ...process.env, PORT: base.port, HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_USERNAME, ADMIN_PASSWORD },
     stdio: 'ignore',
   });

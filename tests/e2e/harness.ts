@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SERVER_NODE_ARGS } from '../../scripts/server-command.mjs';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ export interface RunningServer {
  */
 export async function startServer(extraEnv: Record<string, string> = {}, keptDataDir?: string): Promise<RunningServer> {
   const dataDir = keptDataDir ?? mkdtempSync(join(tmpdir(), 'clipstash-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, ['dist-server/index.js'], {
+  const child: ChildProcess = spawn(process.execPath, SERVER_NODE_ARGS, {
     env: {
       ...process.env,
       PORT: '0',

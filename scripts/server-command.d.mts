@@ -1,0 +1,2 @@
+export const SERVER_ENTRY: string;
+export const SERVER_NODE_ARGS: readonly string[];

@@ -1,0 +1,12 @@
+// How the production server process is started: by `npm start` and `npm run serve`, the browser tests and the
+// benchmarks alike, so that what they measure is what runs.
+
+/** The server's bundle (scripts/build-server.mjs). */
+export const SERVER_ENTRY = 'dist-server/index.js';
+
+/**
+ * V8's young generation at 8 MiB a semi-space instead of 16: the objects of a job's files in flight then die
+ * young rather than being promoted, and the old space does not fill with them before a full collection. A
+ * 2,000-file copy job peaked at 173–181 MiB of RSS against 181–226, at the same CPU (bench/README.md, server-copy).
+ */
+export const SERVER_NODE_ARGS = ['--max-semi-space-size=8', SERVER_ENTRY];
