@@ -64,6 +64,9 @@ export async function listParts(context: LocalContext, key: string, uploadId: st
   return (await storedParts(dir)).map(({ file: _file, ...part }) => part);
 }
 
+/** A staged part's file, read as it is, unchecked. */
+export const stagedBytes = (file: string): AsyncIterable<Buffer> => createReadStream(file, { highWaterMark: JOIN_CHUNK });
+
 /**
  * The bytes of the matched parts one after another, each streamed from its file and checked against its ETag (a
  * part changed on disk since it was stored fails the join).
@@ -72,7 +75,7 @@ export async function* joinedParts(matched: StoredPart[], stored: Map<number, St
   for (const part of matched) {
     const file = stored.get(part.partNumber)?.file ?? '';
     const partHash = createHash('md5');
-    for await (const chunk of createReadStream(file, { highWaterMark: JOIN_CHUNK }) as AsyncIterable<Buffer>) {
+    for await (const chunk of stagedBytes(file)) {
       partHash.update(chunk);
       yield chunk;
     }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -348,6 +348,17 @@ describe('remote driver', () => {
       relays.stored(key, later, await uploadPart(context.staging, key, later, 1, Readable.from([full('l')])));
       expect(relays.take(later)).toBeUndefined();
       expect(partials()).toEqual([]);
+    });
+
+    it('checks again a part staged before it began (a restart), and sends nothing changed', async () => {
+      const context = remoteContextOf({ type: 'SFTP', fs, configId: 'cfg-r', folder: 'base/inner', stagingRoot, secrets: contractSecrets, now: contractNow });
+      const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+      // Part 1 as an earlier process left it (stored, no relay told), then changed on disk at its size.
+      const first = await uploadPart(context.staging, key, uploadId, 1, Readable.from([full('p')]));
+      writeFileSync(staged().find((path) => path.endsWith(`/1.${first.etag}.part`))!, full('q'));
+      const second = await upload(uploadId, 2, Buffer.from('second'));
+      await expect(driver.completeMultipart(key, uploadId, [{ partNumber: 1, etag: first.etag }, second])).rejects.toMatchObject({ partNumber: 1, problem: 'etag_mismatch' });
+      expect(fs.files()).toEqual([]);
     });
 
     it('stops its relays when it closes, leaving no partial file', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { StoredPart } from '../driver';
-import { joinedParts } from '../local/multipart';
+import { joinedParts, stagedBytes } from '../local/multipart';
 import { storedParts, uploadDirOf } from '../local/uploads';
 import type { RemoteContext } from './context';
 import { partialPathOf } from './objects';
@@ -23,11 +23,13 @@ const samePart = (a: Sent | undefined, b: Sent | undefined) => a !== undefined &
 /**
  * One upload's parts written on to the remote storage while the others still arrive: part 1 as soon as it is
  * stored, then each next one, into a hidden partial file beside the target. Each part is read back from its staged
- * file and checked against its ETag, as completing checks it.
+ * file; one found staged by an earlier process is checked against its ETag, as completing checks it.
  */
 class Relay {
   /** The newest ETag stored for each part number. */
   private readonly known = new Map<number, string>();
+  /** The parts this process stored while the relay ran, by number: the ETag each was hashed to on its way in. */
+  private readonly hashedHere = new Map<number, string>();
   /** Parts 1, 2, 3, … as sent: `sent[n - 1]` is part n. */
   private readonly sent: Sent[] = [];
   private final?: Sent[];
@@ -48,6 +50,7 @@ class Relay {
 
   partStored(part: Sent) {
     this.known.set(part.partNumber, part.etag);
+    this.hashedHere.set(part.partNumber, part.etag);
     // A part sent already and now stored with other bytes: the file can no longer be the upload's.
     const sent = this.sent[part.partNumber - 1];
     if (sent && sent.etag !== part.etag) this.stop(new Error(`part ${part.partNumber} changed after it was sent`));
@@ -121,7 +124,12 @@ class Relay {
         const etag = await this.etagOf(partNumber);
         if (etag === undefined) return;
         const file = join(this.dir, `${partNumber}.${etag}.part`);
-        yield* joinedParts([{ partNumber, etag, size: 0 }], new Map([[partNumber, { partNumber, etag, size: 0, file }]]));
+        // A part this process hashed as it arrived is sent unchecked: what the check guards against, a file renamed
+        // into place unsynced and cut short by a power loss, would end this relay with the process. Parts found on
+        // disk (stored before a restart) are checked, as completing checks them.
+        yield* this.hashedHere.get(partNumber) === etag
+          ? stagedBytes(file)
+          : joinedParts([{ partNumber, etag, size: 0 }], new Map([[partNumber, { partNumber, etag, size: 0, file }]]));
         this.sent.push({ partNumber, etag });
         // Stored again while it was being sent.
         if (this.known.get(partNumber) !== etag && !this.final) throw new Error(`part ${partNumber} changed while it was sent`);
