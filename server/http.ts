@@ -1,3 +1,5 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
@@ -104,4 +106,23 @@ export function clientAddress(c: Context<AppEnv>, deps: AppDeps): string {
 /** Who made the request, for a share's access log: the address as `clientAddress` finds it, and the User-Agent. */
 export function visitorOf(c: Context<AppEnv>, deps: AppDeps): { address: string; userAgent: string } {
   return { address: clientAddress(c, deps), userAgent: c.req.header('user-agent') ?? '' };
+}
+
+/**
+ * The request's body as a Node stream; undefined when it has none. Served by Node, it is read from Node's request
+ * itself: the body Hono hands out is those bytes made a web stream, which `Readable.fromWeb` makes a Node stream
+ * again, about 8 % of the server's CPU for an upload through the parts route (bench/README.md, drivers). The caller
+ * gets a stream of its own: destroying Node's request would reset the connection before a refusal (413) is sent,
+ * and what the caller leaves unread is drained by Hono's Node adapter after the answer. Answered in process
+ * (`app.request`), the web body.
+ */
+export function requestBody(c: Context<AppEnv>): Readable | undefined {
+  const incoming: unknown = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof Readable) {
+    const body = new PassThrough();
+    incoming.on('error', (error) => body.destroy(error));
+    return incoming.pipe(body);
+  }
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : undefined;
 }

@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
 import {
   cacheClearRequestSchema,
@@ -47,7 +45,7 @@ import { receiveUploadBatch } from './upload-batch';
 import { fileInFolder, makeFolder, removePath, removePaths, renamePath, saveText } from './writes';
 import { writeWithPolicy } from './free-names';
 import { receiveForm } from '../../forms/receive-form';
-import { jsonBody, ok, parseInput, publicBaseUrl, queryParams } from '../../http';
+import { jsonBody, ok, parseInput, publicBaseUrl, queryParams, requestBody } from '../../http';
 import { requireAdmin, requirePermission } from '../auth/middleware';
 import { visibleMounts } from '../mounts/mounts';
 import { clearMountCache } from './shared-directory-cache';
@@ -202,10 +200,11 @@ export function fsRoutes(deps: AppDeps, kind: 'admin' | 'user') {
 
   app.post('/multipart/part', queryParams(fsPartQuerySchema), async (c) => {
     const query = c.req.valid('query');
-    if (!c.req.raw.body) throw badInput('body', 'required');
+    const raw = requestBody(c);
+    if (!raw) throw badInput('body', 'required');
     const length = c.req.header('content-length');
     const transfer = await uploadTransfer(deps, query.uploadId);
-    const body = counted(Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>), transfer);
+    const body = counted(raw, transfer);
     const part = await uploadFsPart(deps, caller(c), query, body, length ? Number(length) : undefined);
     c.header('ETag', `"${part.etag}"`);
     return ok(c, part);

@@ -1,5 +1,4 @@
 import { Transform, Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
 import type { AppDeps, AppEnv } from '../../context';
 import { ApiError } from '../../errors';
@@ -10,6 +9,7 @@ import { LOCAL_STORAGE_PREFIX, verifyLocalGroupUrl, verifyLocalUrl } from '../..
 import { driverFor } from '../../storage/registry';
 import { EXPOSED_HEADERS, serveObject } from '../../storage/serve-object';
 import { uploadTransfer, VISITOR, watchedDownload } from '../transfers/hooks';
+import { requestBody } from '../../http';
 
 class TooManyBytes extends Error {}
 
@@ -100,7 +100,7 @@ export function localStorageRoutes(deps: AppDeps) {
     });
     // The driver attaches a moment later; a refusal before then must still reach it, not crash the process.
     limit.on('error', () => undefined);
-    const source = c.req.raw.body ? Readable.fromWeb(c.req.raw.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+    const source = requestBody(c) ?? Readable.from([]);
     source.on('error', (error) => limit.destroy(error));
     try {
       const body = source.pipe(limit);
