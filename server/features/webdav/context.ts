@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { AppDeps } from '../../context';
 import type { FsPath } from '../fs/paths';
 import type { FsCaller } from '../fs/resolve';
@@ -11,6 +12,8 @@ export interface DavRequest {
   creator: string;
   path: FsPath;
   raw: Request;
+  /** The request's body as a Node stream, read once (server/http.ts `requestBody`); undefined without one. */
+  bodyStream: () => Readable | undefined;
   /** This server's origin as clients reach it (for Destination and signed URLs). */
   baseUrl: string;
   /** The parsed `If` header; empty without one. */

@@ -2,7 +2,6 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { pipeline as pipe, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { StorageType } from '../../../contract/storage';
 import type { WebdavUploadMode } from '../../../contract/system';
 import { MIN_PART_BYTES, partSizeFor } from '../../../contract/parts';
@@ -110,7 +109,7 @@ export async function put(request: DavRequest): Promise<Response> {
   const limits = await uploadLimits(deps, target.config);
   if (length !== undefined) assertFits(length, limits);
   const transfer = transfersOf(deps).start({ kind: 'webdav-put', who: actorOf(caller.principal), name: path.text, bytesTotal: length ?? null });
-  const body = counted(raw.body ? Readable.fromWeb(raw.body as WebReadableStream<Uint8Array>) : Readable.from([]), transfer);
+  const body = counted(request.bodyStream() ?? Readable.from([]), transfer);
   const given = raw.headers.get('content-type');
   const contentType = cleanContentType(given && given !== 'application/octet-stream' ? given : mimeTypeOf(nameOf(path)));
   await store(request, target, body, contentType, length, limits).then(

@@ -5,7 +5,7 @@ import type { AppDeps, AppEnv } from '../../context';
 import { creatorOf } from '../../context';
 import { ApiError } from '../../errors';
 import { callerOf } from '../fs/resolve';
-import { clientAddress, publicBaseUrl } from '../../http';
+import { clientAddress, publicBaseUrl, requestBody } from '../../http';
 import type { LoginRateLimiter } from '../auth/login-rate-limit';
 import { DavAuthenticator } from './auth';
 import { parsedIf } from './conditions';
@@ -88,6 +88,7 @@ export function davHandler(deps: AppDeps, limiter: LoginRateLimiter) {
         creator: creatorOf(principal),
         path: pathOfUrlPath(new URL(raw.url).pathname),
         raw,
+        bodyStream: () => requestBody(c),
         baseUrl: publicBaseUrl(c, deps),
         ...parsedIf(raw),
       });
