@@ -4,15 +4,12 @@
  * connections are refused meanwhile, and the process exits 0 once it is done.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, writeSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginResponseSchema } from '../../contract/auth';
+import { describe, expect, it } from 'vitest';
 import { storageConfigListSchema } from '../../contract/storage';
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
-import { instanceClient, startInstance, type Instance } from '../fixtures/instances';
+import { builtAdminInstance } from '../fixtures/instances';
 
 const ADMIN_PASSWORD = 'a graceful stop, please';
 const MIB = 1024 * 1024;
@@ -76,36 +73,23 @@ async function secondAnswerAfterIdle(origin: string, idleMs: number): Promise<st
 }
 
 describe('the built server: idle connections and SIGTERM during a download', () => {
-  let dataDir: string;
-  let instance: Instance;
-  let token = '';
-  const { call, ok } = instanceClient(() => token);
-
-  beforeAll(async () => {
-    buildIfStale();
-    dataDir = mkdtempSync(join(tmpdir(), 'clipstash-graceful-'));
-    instance = await startInstance({ ADMIN_PASSWORD, SHUTDOWN_GRACE_MS: '120000' }, dataDir, { built: true });
-    token = (await ok(call(instance, '/api/admin/login', { json: { username: 'admin', password: ADMIN_PASSWORD } }), loginResponseSchema)).token;
-  }, 600_000);
-  afterAll(async () => {
-    await instance.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const server = builtAdminInstance({ ADMIN_PASSWORD, SHUTDOWN_GRACE_MS: '120000' }, 'graceful');
+  const { call, ok } = server;
 
   it("keeps an idle connection open past Node's default 5 s, as a reverse proxy reusing it expects", async () => {
-    expect(await secondAnswerAfterIdle(instance.origin, 6_000)).toBe('HTTP/1.1 200 OK');
+    expect(await secondAnswerAfterIdle(server.instance().origin, 6_000)).toBe('HTTP/1.1 200 OK');
   }, 30_000);
 
   it('ends the download whole, refuses new connections meanwhile, and exits 0', async () => {
-    const configs = await ok(call(instance, '/api/s3-configs'), storageConfigListSchema);
+    const configs = await ok(call(server.instance(), '/api/s3-configs'), storageConfigListSchema);
     const local = configs.find((config) => config.storage_type === 'LOCAL' && config.is_default);
     if (!local) throw new Error('no default LOCAL storage');
-    const folder = join(dataDir, 'storage', local.id);
+    const folder = join(server.dataDir(), 'storage', local.id);
     mkdirSync(folder, { recursive: true });
     sparseFile(join(folder, 'big.bin'), SIZE);
     const expected = await sha256Of(join(folder, 'big.bin'));
 
-    const res = await call(instance, '/api/admin/fs/download?path=/local/big.bin');
+    const res = await call(server.instance(), '/api/admin/fs/download?path=/local/big.bin');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBeTruthy();
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
@@ -121,20 +105,20 @@ describe('the built server: idle connections and SIGTERM during a download', () 
     };
     await readUntil(READ_BEFORE_SIGNAL);
 
-    const exited = new Promise<number | null>((resolve) => instance.child.once('exit', (code) => resolve(code)));
-    instance.child.kill('SIGTERM');
-    await expect.poll(() => instance.output(), { timeout: 10_000 }).toContain('"msg":"Stopping');
+    const exited = new Promise<number | null>((resolve) => server.instance().child.once('exit', (code) => resolve(code)));
+    server.instance().child.kill('SIGTERM');
+    await expect.poll(() => server.instance().output(), { timeout: 10_000 }).toContain('"msg":"Stopping');
     // The download is not over: the server stopped listening but not answering it.
     expect(received).toBeLessThan(SIZE / 2);
-    expect(await refusesConnections(instance.origin)).toBe(true);
-    expect(instance.child.exitCode).toBeNull();
+    expect(await refusesConnections(server.instance().origin)).toBe(true);
+    expect(server.instance().child.exitCode).toBeNull();
 
     await readUntil(Infinity);
     expect(received).toBe(SIZE);
     expect(hash.digest('hex')).toBe(expected);
     expect(await exited).toBe(0);
-    expect(instance.output()).toContain('"msg":"Stopped"');
-    expect(instance.output()).not.toContain('were cut');
+    expect(server.instance().output()).toContain('"msg":"Stopped"');
+    expect(server.instance().output()).not.toContain('were cut');
   }, 300_000);
 });
 

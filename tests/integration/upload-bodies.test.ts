@@ -5,16 +5,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginResponseSchema } from '../../contract/auth';
+import { describe, expect, it } from 'vitest';
 import { fsMultipartInitSchema, fsPartSchema, fsPresignSchema } from '../../contract/fs';
 import { MIN_PART_BYTES } from '../../contract/parts';
-import { buildIfStale } from '../../scripts/build-if-stale.mjs';
-import { instanceClient, startInstance, type Instance } from '../fixtures/instances';
+import { builtAdminInstance } from '../fixtures/instances';
 
 const ADMIN_PASSWORD = 'bodies read straight from node';
 
@@ -59,28 +54,15 @@ function send(url: string, method: string, token: string | undefined, body: Buff
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 describe('upload bodies on the built server', () => {
-  let dataDir: string;
-  let instance: Instance;
-  let token = '';
-  const { call, ok } = instanceClient(() => token);
-
-  beforeAll(async () => {
-    buildIfStale();
-    dataDir = mkdtempSync(join(tmpdir(), 'clipstash-bodies-'));
-    instance = await startInstance({ ADMIN_PASSWORD }, dataDir, { built: true });
-    token = (await ok(call(instance, '/api/admin/login', { json: { username: 'admin', password: ADMIN_PASSWORD } }), loginResponseSchema)).token;
-  }, 600_000);
-  afterAll(async () => {
-    await instance.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const server = builtAdminInstance({ ADMIN_PASSWORD }, 'bodies');
+  const { call, ok } = server;
 
   it("answers a body over a signed URL's size with a 413 on the same connection, and keeps nothing", async () => {
-    const signed = await ok(call(instance, '/api/admin/fs/presign', { json: { path: '/local', fileName: 'signed.bin', fileSize: 1000 } }), fsPresignSchema);
+    const signed = await ok(call(server.instance(), '/api/admin/fs/presign', { json: { path: '/local', fileName: 'signed.bin', fileSize: 1000 } }), fsPresignSchema);
     const answer = await send(signed.uploadUrl, 'PUT', undefined, randomBytes(5 * 1024 * 1024));
     expect(answer).toMatchObject({ status: 413 });
     expect(JSON.parse((answer as Answer).text)).toMatchObject({ code: 413, success: false, data: { error: 'too_large', size: 1000 } });
-    expect((await call(instance, `/api/admin/fs/get?path=${encodeURIComponent('/local/signed.bin')}`)).status).toBe(404);
+    expect((await call(server.instance(), `/api/admin/fs/get?path=${encodeURIComponent('/local/signed.bin')}`)).status).toBe(404);
     // The URL still takes the body it was signed for.
     expect(await send(signed.uploadUrl, 'PUT', undefined, randomBytes(1000))).toMatchObject({ status: 200 });
   }, 60_000);
@@ -88,24 +70,24 @@ describe('upload bodies on the built server', () => {
   it('drops a part whose client goes away mid-body; the part sent again completes the file byte-exact', async () => {
     const bytes = randomBytes(MIN_PART_BYTES + 4096);
     const parts = [bytes.subarray(0, MIN_PART_BYTES), bytes.subarray(MIN_PART_BYTES)];
-    const init = await ok(call(instance, '/api/admin/fs/multipart/init', { json: { path: '/local', filename: 'parts.bin', fileSize: bytes.length } }), fsMultipartInitSchema, 201);
+    const init = await ok(call(server.instance(), '/api/admin/fs/multipart/init', { json: { path: '/local', filename: 'parts.bin', fileSize: bytes.length } }), fsMultipartInitSchema, 201);
     if (init.outcome === 'skipped') throw new Error('nothing was there to skip');
     const partUrl = (partNumber: number) =>
-      `${instance.origin}/api/admin/fs/multipart/part?${new URLSearchParams({ path: init.path, uploadId: init.uploadId, key: init.key, partNumber: String(partNumber) })}`;
+      `${server.instance().origin}/api/admin/fs/multipart/part?${new URLSearchParams({ path: init.path, uploadId: init.uploadId, key: init.key, partNumber: String(partNumber) })}`;
 
-    expect(await send(partUrl(1), 'POST', token, Buffer.from(parts[0]!), 1024 * 1024)).toBe('reset');
+    expect(await send(partUrl(1), 'POST', server.token(), Buffer.from(parts[0]!), 1024 * 1024)).toBe('reset');
     const stored = [];
     for (const [index, part] of parts.entries()) {
-      const answer = await send(partUrl(index + 1), 'POST', token, Buffer.from(part));
+      const answer = await send(partUrl(index + 1), 'POST', server.token(), Buffer.from(part));
       expect(answer).toMatchObject({ status: 200 });
       stored.push(v.parse(fsPartSchema, (JSON.parse((answer as Answer).text) as { data: unknown }).data));
     }
     expect(stored.map(({ etag, size }) => ({ etag, size }))).toEqual(parts.map((part) => ({ etag: md5(Buffer.from(part)), size: part.length })));
-    const completed = await call(instance, '/api/admin/fs/multipart/complete', {
+    const completed = await call(server.instance(), '/api/admin/fs/multipart/complete', {
       json: { path: init.path, uploadId: init.uploadId, key: init.key, parts: stored.map(({ partNumber, etag }) => ({ partNumber, etag })) },
     });
     expect(completed.status).toBe(201);
-    const download = await call(instance, `/api/admin/fs/download?path=${encodeURIComponent(init.path)}`);
+    const download = await call(server.instance(), `/api/admin/fs/download?path=${encodeURIComponent(init.path)}`);
     expect(md5(Buffer.from(await download.arrayBuffer()))).toBe(md5(bytes));
   }, 60_000);
 });
