@@ -118,7 +118,8 @@ export function visitorOf(c: Context<AppEnv>, deps: AppDeps): { address: string;
  */
 export function requestBody(c: Context<AppEnv>): Readable | undefined {
   const incoming: unknown = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  if (incoming instanceof Readable) {
+  // A body Hono has read already (the API's JSON size check reads a chunked JSON-typed one whole) is in its own.
+  if (incoming instanceof Readable && !incoming.readableDidRead) {
     const body = new PassThrough();
     incoming.on('error', (error) => body.destroy(error));
     return incoming.pipe(body);
