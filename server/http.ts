@@ -118,8 +118,10 @@ export function visitorOf(c: Context<AppEnv>, deps: AppDeps): { address: string;
  */
 export function requestBody(c: Context<AppEnv>): Readable | undefined {
   const incoming: unknown = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  // A body Hono has read already (the API's JSON size check reads a chunked JSON-typed one whole) is in its own.
-  if (incoming instanceof Readable && !incoming.readableDidRead) {
+  // Once Hono has made its web stream, that stream reads Node's request (it listens for its data) and is the only
+  // way to the bytes: the API's JSON size check reads a JSON-typed body first, CloudPaste's face serves the request
+  // again with that stream as the body.
+  if (incoming instanceof Readable && incoming.listenerCount('data') === 0 && !incoming.readableDidRead) {
     const body = new PassThrough();
     incoming.on('error', (error) => body.destroy(error));
     return incoming.pipe(body);
