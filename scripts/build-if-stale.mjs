@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_ENTRY } from './server-command.mjs';
 
 const BUILDS = [
   {
@@ -13,7 +14,7 @@ const BUILDS = [
   },
   {
     what: 'the server',
-    output: 'dist-server/index.js',
+    output: SERVER_ENTRY,
     sources: ['server', 'contract', 'scripts/build-server.mjs', 'package.json'],
     command: ['scripts/build-server.mjs'],
   },

@@ -1,7 +1,8 @@
 /**
  * Upload bodies on the real built server, read from Node's request itself (server/http.ts `requestBody`): a body
  * over a signed URL's size is refused with a 413 answer on the same connection, not a reset; a part whose client
- * goes away mid-body is dropped and the upload goes on; what is stored is byte-exact.
+ * goes away mid-body is dropped and the upload goes on; a part typed as JSON, which the API's size check reads
+ * first, still arrives whole; what is stored is byte-exact.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
