@@ -143,14 +143,12 @@ run(job('packages support the declared Node (package-lock.json engines)', ['scri
 // tsc and eslint each keep one core busy: side by side they take little more than the longer of the two.
 await together([job('typecheck (tsc --noEmit)', ['node_modules/typescript/bin/tsc', '--noEmit', '-p', '.']), job('lint (eslint, import directions)', ['node_modules/eslint/bin/eslint.js', '.'])]);
 step('translation catalogs match the sources', catalogsUpToDate);
-const unit = vitest(['unit', 'unit-isolated']);
+run(vitest(['unit', 'unit-isolated']));
 if (postgresInstalled) {
   // The server's tests a second time, every test app on a throw-away PostgreSQL cluster (less the storage drivers'
-  // own tests, which touch no database: vite.config.ts). Beside the first run: each alone left a sixth of the
-  // machine idle while its files waited on sockets, disks and the cluster.
-  await together([unit, vitest(['unit', 'unit-isolated'], { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } })]);
+  // own tests, which touch no database: vite.config.ts).
+  run(vitest(['unit', 'unit-isolated'], { title: 'server on PostgreSQL', filters: ['server/'], env: { TEST_DATABASE: 'postgres' } }));
 } else {
-  run(unit);
   console.log('\n▷ PostgreSQL is not installed (apt-get install postgresql): the server suite ran on SQLite only');
 }
 run(vitest(['e2e']));
