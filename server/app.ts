@@ -20,6 +20,7 @@ import { metricsEnabled, metricsOf } from './observability/metrics';
 import { metricsRoutes } from './observability/metrics-routes';
 import { requestLog, requestLogger } from './observability/request-log';
 import { mountSpa } from './static/spa';
+import { SplitRouter } from './router';
 import { apiDocsRoutes } from './openapi/docs-routes';
 import { accessLogRoutes } from './features/access-log/routes';
 import { apiKeyRoutes } from './features/auth/key-routes';
@@ -47,7 +48,8 @@ import { CLOUDPASTE_PREFIX, cloudpasteCompatRoutes } from './features/cloudpaste
 
 /** The whole HTTP surface: `/api/*` in the one envelope, CloudPaste's face of it, WebDAV, everything else the SPA. */
 export function createApp(deps: AppDeps) {
-  const app = new Hono<AppEnv>();
+  // Sub-apps' routes are copied into this one's router: it alone matches requests.
+  const app = new Hono<AppEnv>({ router: new SplitRouter() });
   const limiter = new LoginRateLimiter(deps.db, deps.now);
 
   app.use('*', requestLog(deps.log ?? log, metricsEnabled(deps) ? metricsOf(deps) : undefined));

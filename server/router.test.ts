@@ -1,0 +1,117 @@
+import { TrieRouter } from 'hono/router/trie-router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../tests/fixtures/test-app';
+import { SplitRouter, staticPrefix } from './router';
+
+/** A URL that `path` matches: each parameter given a value (the segment after a static one also tried as a word). */
+function sampleUrl(path: string, value: string): string {
+  return path.replace(/:\w+(\{[^}]*\})?\??/g, value).replace(/\*$/, `${value}/deeper`);
+}
+
+/** Each router's answer in comparable form: the handlers (route numbers) in order, and their parameters. */
+function matched(router: SplitRouter<number> | TrieRouter<number>, method: string, url: string) {
+  const [handlers, stash] = router.match(method, url);
+  // RegExpRouter answers each parameter as an index into `stash`, TrieRouter as its value.
+  return handlers.map(([handler, params]) => [
+    handler,
+    Object.fromEntries(Object.entries(params).map(([name, value]) => [name, stash ? stash[value as number] : value])),
+  ]);
+}
+
+describe('SplitRouter', () => {
+  it('matches a static route and a parameter beside it as Hono orders them, with the trie only under their prefix', () => {
+    const router = new SplitRouter<number>();
+    const trie = new TrieRouter<number>();
+    const routes: [string, string][] = [
+      ['ALL', '*'],
+      ['GET', '/api/health'],
+      ['GET', '/api/jobs/events'],
+      ['GET', '/api/jobs/:id'],
+      ['POST', '/api/jobs/:id/cancel'],
+      ['GET', '/api/paste/:slug'],
+    ];
+    routes.forEach(([method, path], index) => {
+      router.add(method, path, index);
+      trie.add(method, path, index);
+    });
+    for (const [method, url] of [
+      ['GET', '/api/jobs/events'],
+      ['GET', '/api/jobs/j1'],
+      ['POST', '/api/jobs/j1/cancel'],
+      ['GET', '/api/paste/abc'],
+      ['GET', '/api/health'],
+      ['GET', '/elsewhere'],
+    ] as const) {
+      expect(matched(router, method, url), `${method} ${url}`).toEqual(matched(trie, method, url));
+    }
+    expect(matched(router, 'GET', '/api/jobs/events').map(([handler]) => handler)).toEqual([0, 2, 3]);
+    expect(router.usesTrieFor('/api/jobs/j1')).toBe(true);
+    expect(router.usesTrieFor('/api/health')).toBe(false);
+    expect(router.usesTrieFor('/api/paste/abc')).toBe(false);
+  });
+
+  it('takes a route for every method refused beside a static one, and still matches both', () => {
+    const router = new SplitRouter<number>();
+    const trie = new TrieRouter<number>();
+    const routes: [string, string][] = [
+      ['GET', '/x/events'],
+      ['ALL', '/x/:id'],
+      ['POST', '/y'],
+    ];
+    routes.forEach(([method, path], index) => {
+      router.add(method, path, index);
+      trie.add(method, path, index);
+    });
+    for (const [method, url] of [
+      ['GET', '/x/events'],
+      ['GET', '/x/7'],
+      ['DELETE', '/x/7'],
+      ['POST', '/y'],
+    ] as const) {
+      expect(matched(router, method, url), `${method} ${url}`).toEqual(matched(trie, method, url));
+    }
+    expect(router.usesTrieFor('/y')).toBe(false);
+  });
+
+  it('cuts a path at its first parameter or wildcard', () => {
+    expect(staticPrefix('/api/jobs/:id/cancel')).toBe('/api/jobs/');
+    expect(staticPrefix('/api/thumbnail*')).toBe('/api/thumbnail');
+    expect(staticPrefix('/api/health')).toBe('/api/health');
+  });
+});
+
+describe("the app's router", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('matches a URL of every route as TrieRouter does', () => {
+    const router = new SplitRouter<number>();
+    const trie = new TrieRouter<number>();
+    t.app.routes.forEach(({ method, path }, index) => {
+      router.add(method, path, index);
+      trie.add(method, path, index);
+    });
+    let compared = 0;
+    for (const { method, path } of t.app.routes) {
+      for (const value of ['x1', 'events', 'categories']) {
+        const url = sampleUrl(path, value);
+        for (const asked of method === 'ALL' ? ['GET', 'POST'] : [method]) {
+          expect(matched(router, asked, url), `${asked} ${url}`).toEqual(matched(trie, asked, url));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('reads pastes, files and health checks with RegExpRouter', () => {
+    const router = (t.app as unknown as { router: SplitRouter<unknown> }).router;
+    expect(router).toBeInstanceOf(SplitRouter);
+    for (const url of ['/api/health', '/api/paste/abc', '/api/raw/abc', '/api/file-download/abc', '/api/admin/fs/list', '/dav/local/a.txt']) {
+      expect(router.usesTrieFor(url), url).toBe(false);
+    }
+  });
+});
