@@ -18,32 +18,40 @@ function matched(router: SplitRouter<number> | TrieRouter<number>, method: strin
   ]);
 }
 
+/** A SplitRouter and a TrieRouter given the same routes, each numbered by its place. */
+function bothRouters(routes: readonly (readonly [string, string])[]) {
+  const router = new SplitRouter<number>();
+  const trie = new TrieRouter<number>();
+  routes.forEach(([method, path], index) => {
+    router.add(method, path, index);
+    trie.add(method, path, index);
+  });
+  return { router, trie };
+}
+
+function expectSameMatches({ router, trie }: ReturnType<typeof bothRouters>, requests: readonly (readonly [string, string])[]) {
+  for (const [method, url] of requests) expect(matched(router, method, url), `${method} ${url}`).toEqual(matched(trie, method, url));
+}
+
 describe('SplitRouter', () => {
   it('matches a static route and a parameter beside it as Hono orders them, with the trie only under their prefix', () => {
-    const router = new SplitRouter<number>();
-    const trie = new TrieRouter<number>();
-    const routes: [string, string][] = [
+    const routers = bothRouters([
       ['ALL', '*'],
       ['GET', '/api/health'],
       ['GET', '/api/jobs/events'],
       ['GET', '/api/jobs/:id'],
       ['POST', '/api/jobs/:id/cancel'],
       ['GET', '/api/paste/:slug'],
-    ];
-    routes.forEach(([method, path], index) => {
-      router.add(method, path, index);
-      trie.add(method, path, index);
-    });
-    for (const [method, url] of [
+    ]);
+    expectSameMatches(routers, [
       ['GET', '/api/jobs/events'],
       ['GET', '/api/jobs/j1'],
       ['POST', '/api/jobs/j1/cancel'],
       ['GET', '/api/paste/abc'],
       ['GET', '/api/health'],
       ['GET', '/elsewhere'],
-    ] as const) {
-      expect(matched(router, method, url), `${method} ${url}`).toEqual(matched(trie, method, url));
-    }
+    ]);
+    const { router } = routers;
     expect(matched(router, 'GET', '/api/jobs/events').map(([handler]) => handler)).toEqual([0, 2, 3]);
     expect(router.usesTrieFor('/api/jobs/j1')).toBe(true);
     expect(router.usesTrieFor('/api/health')).toBe(false);
@@ -51,26 +59,18 @@ describe('SplitRouter', () => {
   });
 
   it('takes a route for every method refused beside a static one, and still matches both', () => {
-    const router = new SplitRouter<number>();
-    const trie = new TrieRouter<number>();
-    const routes: [string, string][] = [
+    const routers = bothRouters([
       ['GET', '/x/events'],
       ['ALL', '/x/:id'],
       ['POST', '/y'],
-    ];
-    routes.forEach(([method, path], index) => {
-      router.add(method, path, index);
-      trie.add(method, path, index);
-    });
-    for (const [method, url] of [
+    ]);
+    expectSameMatches(routers, [
       ['GET', '/x/events'],
       ['GET', '/x/7'],
       ['DELETE', '/x/7'],
       ['POST', '/y'],
-    ] as const) {
-      expect(matched(router, method, url), `${method} ${url}`).toEqual(matched(trie, method, url));
-    }
-    expect(router.usesTrieFor('/y')).toBe(false);
+    ]);
+    expect(routers.router.usesTrieFor('/y')).toBe(false);
   });
 
   it('cuts a path at its first parameter or wildcard', () => {
@@ -88,23 +88,12 @@ describe("the app's router", () => {
   afterAll(() => t.close());
 
   it('matches a URL of every route as TrieRouter does', () => {
-    const router = new SplitRouter<number>();
-    const trie = new TrieRouter<number>();
-    t.app.routes.forEach(({ method, path }, index) => {
-      router.add(method, path, index);
-      trie.add(method, path, index);
-    });
-    let compared = 0;
-    for (const { method, path } of t.app.routes) {
-      for (const value of ['x1', 'events', 'categories']) {
-        const url = sampleUrl(path, value);
-        for (const asked of method === 'ALL' ? ['GET', 'POST'] : [method]) {
-          expect(matched(router, asked, url), `${asked} ${url}`).toEqual(matched(trie, asked, url));
-          compared++;
-        }
-      }
-    }
-    expect(compared).toBeGreaterThan(1000);
+    const routers = bothRouters(t.app.routes.map(({ method, path }) => [method, path] as const));
+    const requests = t.app.routes.flatMap(({ method, path }) =>
+      ['x1', 'events', 'categories'].flatMap((value) => (method === 'ALL' ? ['GET', 'POST'] : [method]).map((asked) => [asked, sampleUrl(path, value)] as const)),
+    );
+    expect(requests.length).toBeGreaterThan(1000);
+    expectSameMatches(routers, requests);
   });
 
   it('reads pastes, files and health checks with RegExpRouter', () => {
