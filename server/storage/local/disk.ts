@@ -78,10 +78,25 @@ export async function pruneEmpty(dir: string, stop: string) {
   }
 }
 
+/**
+ * Makes `target`'s folder and runs `write` into it. A delete beside this write may prune the folder as empty between
+ * its making and the write (a batch's refused file, removed with its metadata): made again, once or twice, the
+ * write still lands, so that a refused file never takes its neighbours with it.
+ */
+export async function inItsFolder(target: string, write: () => Promise<void>) {
+  for (let attempt = 1; ; attempt += 1) {
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 export async function writeMeta(context: LocalContext, key: string, head: ObjectHead) {
   const file = metaPathOf(context, key);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(head));
+  await inItsFolder(file, () => writeFile(file, JSON.stringify(head)));
 }
 
 /** The size and ETag kept for a key, when they are kept and still match a file of `size` bytes. */
@@ -105,15 +120,5 @@ export async function stagingFileOf(context: LocalContext): Promise<string> {
 /** Renames a whole file to `target`, the object of `key`; its metadata goes first, so the object never shows without it. */
 export async function placeFile(context: LocalContext, file: string, key: string, target: string, head: ObjectHead) {
   await writeMeta(context, key, head);
-  // A delete beside this write may prune the folder as empty between its making and the rename: made again, once
-  // or twice, the file still lands (a batch's refused file must not take its neighbours with it).
-  for (let attempt = 1; ; attempt += 1) {
-    await mkdir(dirname(target), { recursive: true });
-    try {
-      await rename(file, target);
-      return;
-    } catch (error) {
-      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
+  await inItsFolder(target, () => rename(file, target));
 }
