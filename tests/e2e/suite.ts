@@ -18,10 +18,17 @@ export interface Suite {
 let workerBrowser: Promise<Browser> | undefined;
 
 function sharedBrowser(): Promise<Browser> {
-  workerBrowser ??= launchBrowser().then((browser) => {
-    browser.on('disconnected', () => (workerBrowser = undefined));
-    return browser;
-  });
+  workerBrowser ??= launchBrowser().then(
+    (browser) => {
+      browser.on('disconnected', () => (workerBrowser = undefined));
+      return browser;
+    },
+    // A launch that failed is tried again by the next file, not handed to every file after it.
+    (error: unknown) => {
+      workerBrowser = undefined;
+      throw error;
+    },
+  );
   return workerBrowser;
 }
 
