@@ -30,21 +30,32 @@ export interface Access {
   at: Date;
 }
 
+/** What identical accesses of one second have in common: all but their bytes, `address` as it is compared. */
+const sameAccessKey = (access: Access, address: string) =>
+  `${access.share.table}\n${access.share.id}\n${access.kind}\n${access.completed}\n${Math.floor(access.at.getTime() / 1000)}\n${address}\n${access.visitor.userAgent}`;
+
+/** Identical accesses of one second, counted together: the first one's visitor and time, their count and bytes. */
+interface CountedAccess extends Access {
+  count: number;
+}
+
 /**
  * Accesses of shares, kept in memory and written in one transaction about once a second (at shutdown, and before a
- * log is read), as view counts are: a read of a share only pushes onto an array. Addresses are cut to their network
- * when written, under the setting of that moment, and identical accesses of one second share a row (rowsOf). A
- * crash loses at most the last second; an access of a share deleted before its row is written is dropped with it.
+ * log is read), as view counts are: identical accesses of one second are counted into one held item, which becomes
+ * one row. Addresses are cut to their network when written, under the setting of that moment (rowsOf). A crash
+ * loses at most the last second; an access of a share deleted before its row is written is dropped with it.
  */
 export class AccessRecorder {
-  private readonly writes: BatchedWrites<Access>;
+  private readonly writes: BatchedWrites<CountedAccess>;
 
   constructor(deps: Pick<AppDeps, 'db'>, everyMs = ACCESS_FLUSH_MS) {
     this.writes = new BatchedWrites((batch) => writeAccesses(deps.db, batch), 'Share accesses could not be written', everyMs);
   }
 
   record(access: Access): void {
-    this.writes.add(access);
+    const counted = this.writes.keyed(sameAccessKey(access, access.visitor.address), () => ({ ...access, bytes: 0, count: 0 }));
+    counted.count++;
+    counted.bytes += access.bytes;
   }
 
   /** Writes what is pending; concurrent calls wait for the same write. */
@@ -53,7 +64,7 @@ export class AccessRecorder {
   }
 }
 
-async function writeAccesses(db: DB, batch: Access[]): Promise<void> {
+async function writeAccesses(db: DB, batch: CountedAccess[]): Promise<void> {
   const { access_log_full_ip: full } = await readSettings(db);
   await db.transaction().execute(async (trx) => {
     const living = new Set<string>();
@@ -76,26 +87,18 @@ async function writeAccesses(db: DB, batch: Access[]): Promise<void> {
 type AccessRow = Omit<ShareAccessLogTable, 'id'>;
 
 /**
- * The rows of a batch: identical accesses (share, kind, address as logged, user agent, outcome) within one second
- * become one row with their count and bytes summed, at the first one's time. A client reading a share in a loop
- * costs the database a row a second, not a row a read.
+ * The rows of a batch: accesses counted together (AccessRecorder.record) whose addresses cut alike become one row,
+ * their counts and bytes summed, at the first one's time. A client reading a share in a loop costs the database a
+ * row a second, not a row a read.
  */
-function rowsOf(batch: Access[], fullAddress: boolean): AccessRow[] {
+function rowsOf(batch: CountedAccess[], fullAddress: boolean): AccessRow[] {
   const rows = new Map<string, AccessRow>();
-  // A batch holds few visitors, many times over: each address is cut once.
-  const addresses = new Map<string, string>();
   for (const access of batch) {
-    const { address, userAgent } = access.visitor;
-    let ip = addresses.get(address);
-    if (ip === undefined) {
-      ip = loggedAddress(address, fullAddress);
-      addresses.set(address, ip);
-    }
-    const second = Math.floor(access.at.getTime() / 1000);
-    const key = `${access.share.table}\n${access.share.id}\n${access.kind}\n${ip}\n${access.completed}\n${second}\n${userAgent}`;
+    const ip = loggedAddress(access.visitor.address, fullAddress);
+    const key = sameAccessKey(access, ip);
     const row = rows.get(key);
     if (row) {
-      row.count++;
+      row.count += access.count;
       row.bytes += access.bytes;
       continue;
     }
@@ -104,11 +107,11 @@ function rowsOf(batch: Access[], fullAddress: boolean): AccessRow[] {
       file_id: access.share.table === 'files' ? access.share.id : null,
       at: access.at.toISOString(),
       ip,
-      user_agent: userAgent.slice(0, USER_AGENT_CHARS),
+      user_agent: access.visitor.userAgent.slice(0, USER_AGENT_CHARS),
       kind: access.kind,
       bytes: access.bytes,
       completed: access.completed ? 1 : 0,
-      count: 1,
+      count: access.count,
     });
   }
   return [...rows.values()];

@@ -145,6 +145,13 @@ describe('share access logs', () => {
       await setting({ access_log_full_ip: false });
       expect(log.items.map((entry) => entry.ip)).toEqual(['203.0.113.77', '2001:db8:85a3:1234:5678::7', '2001:db8:85a3::/48']);
     });
+
+    it('writes visitors of one network in one second as one entry once their addresses are cut', async () => {
+      const slug = await createPaste('neighbours');
+      for (const ip of ['203.0.113.77', '203.0.113.78', '203.0.113.77']) await t.request(`/api/paste/${slug}`, { ip });
+      const log = await logOf(`/api/admin/pastes/${slug}/access-log`);
+      expect(log.items.map(({ ip, count }) => ({ ip, count }))).toEqual([{ ip: '203.0.113.0/24', count: 3 }]);
+    });
   });
 
   describe('file shares', () => {
