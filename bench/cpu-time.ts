@@ -40,3 +40,12 @@ export function describeCpuBetween(before: Map<string, number>, after: Map<strin
     .map(([group, used]) => `${group} ${used.toFixed(1)} s`)
     .join(', ');
 }
+
+/**
+ * CPU seconds the whole machine has spent busy so far (user, nice, system, interrupts; not idle, I/O wait or time
+ * stolen by the hypervisor), from /proc/stat: what every process of a run used, those that came and went included.
+ */
+export function machineBusySeconds(): number {
+  const [user, nice, system, , , irq, softirq] = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0)) / TICKS_PER_SECOND;
+}

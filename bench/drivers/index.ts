@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
 import { chunkAt, MiB } from '../measure';
+import { machineBusySeconds } from '../cpu-time';
 import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from '../size';
 import { remoteKinds, type DirectClient } from './kinds';
 
@@ -31,11 +32,25 @@ async function digestOf(stream: AsyncIterable<Uint8Array>): Promise<{ bytes: num
   return { bytes, sha256: hash.digest('hex') };
 }
 
-async function seconds(work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await work();
-  return (performance.now() - started) / 1000;
+/** A phase's wall seconds, and the CPU seconds the whole machine and this process (the client) spent meanwhile. */
+interface Timed {
+  seconds: number;
+  machineCpu: number;
+  clientCpu: number;
 }
+
+async function timed(work: () => Promise<unknown>): Promise<Timed> {
+  const started = performance.now();
+  const busy = machineBusySeconds();
+  const client = process.cpuUsage();
+  await work();
+  const used = process.cpuUsage(client);
+  return { seconds: (performance.now() - started) / 1000, machineCpu: machineBusySeconds() - busy, clientCpu: (used.user + used.system) / 1e6 };
+}
+
+/** "2.41 s (CPU: machine 3.9 s, client 1.6 s)" */
+const described = ({ seconds, machineCpu, clientCpu }: Timed, digits = 2) =>
+  `${seconds.toFixed(digits)} s (CPU: machine ${machineCpu.toFixed(1)} s, client ${clientCpu.toFixed(1)} s)`;
 
 type Api = (path: string, init?: RequestInit) => Promise<Record<string, unknown>>;
 
@@ -143,31 +158,35 @@ export async function driversBench() {
         const mountPath = `/${kind.name.toLowerCase()}`;
         await api('/admin/mounts', { method: 'POST', body: JSON.stringify({ name: kind.name, storage_type: kind.name, storage_config_id: config.id, mount_path: mountPath, cache_ttl: 0 }) });
 
-        const upDirect = await seconds(() => direct.upload(`${clips}/direct/big.bin`, fileChunks(total)));
+        const upDirect = await timed(() => direct.upload(`${clips}/direct/big.bin`, fileChunks(total)));
         let phases = { partsSeconds: 0, completeSeconds: 0 };
-        const upClipstash = await seconds(async () => (phases = await uploadThroughClipstash(api, server, token, `${mountPath}/via`, total)));
+        const upClipstash = await timed(async () => (phases = await uploadThroughClipstash(api, server, token, `${mountPath}/via`, total)));
         let downloaded = { bytes: 0, sha256: '' };
-        const downDirect = await seconds(async () => (downloaded = await digestOf(await direct.download(`${clips}/direct/big.bin`))));
+        const downDirect = await timed(async () => (downloaded = await digestOf(await direct.download(`${clips}/direct/big.bin`))));
         if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the direct download differs`);
-        const downClipstash = await seconds(async () => {
+        const downClipstash = await timed(async () => {
           const res = await fetch(`${server.url}/api/admin/fs/download?path=${encodeURIComponent(`${mountPath}/via/big.bin`)}`, { headers: { Authorization: `Bearer ${token}` } });
           downloaded = await digestOf(res.body as unknown as AsyncIterable<Uint8Array>);
         });
         if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the download through Clipstash differs`);
         let listed = 0;
-        const listDirect = await seconds(async () => (listed = await direct.count(`${clips}/many`)));
+        const listDirect = await timed(async () => (listed = await direct.count(`${clips}/many`)));
         if (listed !== files) throw new Error(`${kind.name}: the direct listing has ${listed} of ${files}`);
-        const listClipstash = await seconds(async () => (listed = ((await api(`/admin/fs/list?path=${encodeURIComponent(`${mountPath}/many`)}&refresh=true`)).items as unknown[]).length));
+        const listClipstash = await timed(async () => (listed = ((await api(`/admin/fs/list?path=${encodeURIComponent(`${mountPath}/many`)}&refresh=true`)).items as unknown[]).length));
         if (listed !== files) throw new Error(`${kind.name}: the listing through Clipstash has ${listed} of ${files}`);
 
         const name = kind.name.toLowerCase();
         console.error(
-          `drivers ${kind.name}: up ${upDirect.toFixed(2)} s direct, ${upClipstash.toFixed(2)} s Clipstash (parts ${phases.partsSeconds.toFixed(2)} s, complete ${phases.completeSeconds.toFixed(2)} s); down ${downDirect.toFixed(2)} / ${downClipstash.toFixed(2)} s; list ${listDirect.toFixed(3)} / ${listClipstash.toFixed(3)} s`,
+          [
+            `drivers ${kind.name}: up ${described(upDirect)} direct, ${described(upClipstash)} Clipstash (parts ${phases.partsSeconds.toFixed(2)} s, complete ${phases.completeSeconds.toFixed(2)} s)`,
+            `  down ${described(downDirect)} direct, ${described(downClipstash)} Clipstash`,
+            `  list ${described(listDirect, 3)} direct, ${described(listClipstash, 3)} Clipstash`,
+          ].join('\n'),
         );
-        console.log(`drivers_${name}_upload_ratio: ${ratio(upDirect, upClipstash)}`);
+        console.log(`drivers_${name}_upload_ratio: ${ratio(upDirect.seconds, upClipstash.seconds)}`);
         console.log(`drivers_${name}_complete_s: ${phases.completeSeconds.toFixed(2)}`);
-        console.log(`drivers_${name}_download_ratio: ${ratio(downDirect, downClipstash)}`);
-        console.log(`drivers_${name}_list_ratio: ${ratio(listDirect, listClipstash)}`);
+        console.log(`drivers_${name}_download_ratio: ${ratio(downDirect.seconds, downClipstash.seconds)}`);
+        console.log(`drivers_${name}_list_ratio: ${ratio(listDirect.seconds, listClipstash.seconds)}`);
       } finally {
         await direct.close();
         await remote.stop();
