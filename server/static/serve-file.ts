@@ -1,10 +1,10 @@
 import { createReadStream, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { getMimeType } from 'hono/utils/mime';
 import { parseRange } from '../storage/http-headers';
 import { pickEncoding, type ContentCoding } from './accept-encoding';
+import { responseBody } from '../storage/response-body';
 
 /** Where scripts/precompress.mjs puts each coding of a built file. */
 const SUFFIX: Record<ContentCoding, string> = { br: '.br', gzip: '.gz' };
@@ -75,5 +75,5 @@ export async function serveFile(c: Context, path: string): Promise<Response | un
 }
 
 function toWeb(path: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
-  return Readable.toWeb(createReadStream(path, range)) as ReadableStream<Uint8Array>;
+  return responseBody(createReadStream(path, range));
 }

@@ -1,7 +1,8 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { ApiError } from '../errors';
 import { ObjectNotFoundError, type StorageDriver } from './driver';
 import { contentDisposition, needsSandbox, parseRange } from './http-headers';
+import { responseBody } from './response-body';
 
 /** Headers a page on another origin may read from our file answers (ETag for multipart uploads, ranges). */
 export const EXPOSED_HEADERS = 'ETag, Content-Length, Content-Range, Content-Disposition, Accept-Ranges';
@@ -66,5 +67,5 @@ export async function serveObject(httpRequest: Request, object: ObjectToServe): 
     throw error;
   }
   const relayed = object.relay ? object.relay(body, length) : body;
-  return new Response(Readable.toWeb(relayed) as ReadableStream<Uint8Array>, { status, headers });
+  return new Response(responseBody(relayed), { status, headers });
 }

@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { UrlInfo } from '../../../contract/url-upload';
 import type { AppDeps } from '../../context';
@@ -13,6 +12,7 @@ import { reasonOf } from '../../storage/reason';
 import { APP_VERSION } from '../../version';
 import { assertFits, type UploadLimits } from '../storages/upload-limits';
 import { readSettings } from '../settings/settings';
+import { responseBody } from '../../storage/response-body';
 
 const USER_AGENT = `Clipstash/${APP_VERSION} (URL upload)`;
 /** `url/info` asks twice at most (HEAD, then a one-byte GET): each must answer promptly. */
@@ -200,5 +200,5 @@ export async function proxyUrl(deps: AppDeps, url: string): Promise<Response> {
     'Cache-Control': 'no-store',
   });
   if (declared !== null && source.status === 200) headers.set('Content-Length', String(declared));
-  return new Response(Readable.toWeb(limit) as ReadableStream<Uint8Array>, { status: 200, headers });
+  return new Response(responseBody(limit), { status: 200, headers });
 }

@@ -10,6 +10,7 @@ import { driverFor } from '../../storage/registry';
 import { EXPOSED_HEADERS, serveObject } from '../../storage/serve-object';
 import { uploadTransfer, VISITOR, watchedDownload } from '../transfers/hooks';
 import { requestBody } from '../../http';
+import { responseBody } from '../../storage/response-body';
 
 class TooManyBytes extends Error {}
 
@@ -137,7 +138,7 @@ export function localStorageRoutes(deps: AppDeps) {
       if (stored !== size) throw new ApiError(404, 'not_found');
     }
     const total = files.reduce((sum, { size }) => sum + size, 0);
-    return new Response(Readable.toWeb(Readable.from(concatenated(driver, files.map(({ key }) => key)))) as ReadableStream<Uint8Array>, {
+    return new Response(responseBody(Readable.from(concatenated(driver, files.map(({ key }) => key)))), {
       headers: {
         'Content-Type': 'application/octet-stream',
         'Content-Length': String(total),
