@@ -42,7 +42,7 @@ const byCodeUnits = (a: FsItem, b: FsItem) => (a.name < b.name ? -1 : a.name > b
 /**
  * By name as people sort them. The names are put in plain code-unit order first, which is the collator's order for
  * long stretches of most folders (numbered names, one case): the collator's sort then finds those runs and merges
- * them, comparing about once per name where it compared about log2(n) times (10,000 names: 20-23 ms, now 4-12).
+ * them, comparing about once per name rather than about log2(n) times.
  */
 const sortByName = (items: FsItem[]) => items.sort(byCodeUnits).sort(byName);
 

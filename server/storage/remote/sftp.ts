@@ -51,8 +51,8 @@ const READDIRS_IN_FLIGHT = 8;
 
 /**
  * A folder's children with their attributes (the client library reads kinds from `ls -l` text, which varies). The
- * answers may come in any order: they are disjoint, whatever order the server reads its folder in, and the last
- * one is waited for after the end is seen.
+ * answers may come in any order: they are disjoint, whatever order the server takes the requests in, and those still
+ * in flight when one says the end is reached are waited for before the folder is closed.
  */
 const readdir = (sftp: SFTPWrapper, path: string) =>
   new Promise<FileEntryWithStats[]>((resolve, reject) =>
