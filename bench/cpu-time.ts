@@ -4,6 +4,12 @@ import { ownProcesses, statFields } from './processes';
 /** Clock ticks per second of /proc's utime and stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
+/** CPU seconds (user + system) the process `pid` has used so far. */
+export function processCpuSeconds(pid: number): number {
+  const fields = statFields(String(pid));
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
 /** Process groups by what their command line names; the first that matches counts. */
 const GROUPS: [string, RegExp][] = [
   ['chromium', /chrom/],

@@ -1,22 +1,13 @@
 import { startInstance } from '../tests/fixtures/instances';
-import { statFields } from './processes';
+import { processCpuSeconds } from './cpu-time';
 import { ADMIN_PASSWORD, load, pastePath } from './scale';
 import { benchSize } from './size';
 
-/** Clock ticks per second of /proc's utime and stime (USER_HZ). */
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds (user + system) the process `pid` has used so far. */
-const cpuSeconds = (pid: number) => {
-  const fields = statFields(String(pid));
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-};
-
 /** Requests a second at `url` for `seconds`, and the server's CPU microseconds per request meanwhile. */
 async function measure(url: string, serverPid: number, seconds: number) {
-  const before = cpuSeconds(serverPid);
+  const before = processCpuSeconds(serverPid);
   const { perSecond, total } = await load([url], seconds);
-  return { perSecond, cpuUs: Math.round(((cpuSeconds(serverPid) - before) * 1e6) / total) };
+  return { perSecond, cpuUs: Math.round(((processCpuSeconds(serverPid) - before) * 1e6) / total) };
 }
 
 /**

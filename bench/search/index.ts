@@ -9,7 +9,8 @@ import { sqlitePath } from '../../server/db/database';
 import { adminToken, localStorageRoot, startServer, type RunningServer } from '../../tests/e2e/harness';
 import { freshSchema, postgresAvailable, startPostgresCluster } from '../../tests/fixtures/postgres';
 import { MiB } from '../measure';
-import { residentBytes, statFields } from '../processes';
+import { processCpuSeconds } from '../cpu-time';
+import { residentBytes } from '../processes';
 import { benchSize } from '../size';
 import { benchQueries, benchTree, queryKind, type BenchTree } from './names';
 
@@ -19,10 +20,7 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 const POLL_MS = 250;
 
 /** CPU time (user + system) a process has used, in ms (/proc's ticks are 10 ms). */
-const cpuMs = (pid: number) => {
-  const fields = statFields(String(pid));
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const cpuMs = (pid: number) => processCpuSeconds(pid) * 1000;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
