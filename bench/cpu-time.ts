@@ -29,8 +29,7 @@ export function cpuSecondsByGroup(): Map<string, number> {
       // Chromium's processes by kind: the browser, renderers, the network service, the GPU process.
       const kind = /--utility-sub-type=(?:\w+\.)*(\w+)/.exec(command)?.[1] ?? /--type=([\w-]+)/.exec(command)?.[1] ?? 'browser';
       const name = group === 'chromium' ? `${group} ${kind}` : group;
-      const fields = statFields(pid);
-      seconds.set(name, (seconds.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+      seconds.set(name, (seconds.get(name) ?? 0) + processCpuSeconds(Number(pid)));
     } catch {
       // The process ended meanwhile.
     }

@@ -19,7 +19,7 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 /** The build's end and the server's RSS are read this often: each look counts the index's entries, which is work too. */
 const POLL_MS = 250;
 
-/** CPU time (user + system) a process has used, in ms (/proc's ticks are 10 ms). */
+/** CPU time (user + system) a process has used, in ms. */
 const cpuMs = (pid: number) => processCpuSeconds(pid) * 1000;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;

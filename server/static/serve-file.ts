@@ -56,7 +56,7 @@ export async function serveFile(c: Context, path: string): Promise<Response | un
       const { range } = request;
       headers.set('Content-Range', `bytes ${range.start}-${range.end}/${plain.size}`);
       headers.set('Content-Length', String(range.end - range.start + 1));
-      return new Response(toWeb(path, range), { status: 206, headers });
+      return new Response(fileBody(path, range), { status: 206, headers });
     }
   }
 
@@ -71,9 +71,9 @@ export async function serveFile(c: Context, path: string): Promise<Response | un
   }
   headers.set('Content-Length', String(stats.size));
   if (c.req.method === 'HEAD' || stats.size === 0) return new Response(null, { status: 200, headers });
-  return new Response(toWeb(chosen ? path + SUFFIX[chosen.coding] : path), { status: 200, headers });
+  return new Response(fileBody(chosen ? path + SUFFIX[chosen.coding] : path), { status: 200, headers });
 }
 
-function toWeb(path: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
+function fileBody(path: string, range?: { start: number; end: number }): ReadableStream<Uint8Array> {
   return responseBody(createReadStream(path, range));
 }
