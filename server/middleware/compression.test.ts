@@ -1,3 +1,4 @@
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileClient } from '../../tests/fixtures/files';
@@ -10,6 +11,18 @@ async function decoded(res: Response): Promise<{ data: unknown }> {
   if (coding) expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
   const plain = coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? gunzipSync(bytes) : bytes;
   return JSON.parse(plain.toString()) as { data: unknown };
+}
+
+/** A GET over node:http, the body as sent (fetch would decode it). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
 }
 
 describe('compressed API answers', () => {
@@ -36,6 +49,20 @@ describe('compressed API answers', () => {
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(await decoded(gz)).toEqual(plainBody);
     expect((await list('br;q=0, gzip;q=0')).headers.get('content-encoding')).toBeNull();
+  });
+
+  it('does the same over HTTP, where the answer\'s head goes through Node\'s response', async () => {
+    const origin = await t.listen();
+    const get = (acceptEncoding?: string) => rawGet(`${origin}/api/admin/pastes?page=1&limit=50`, { authorization: `Bearer ${t.token}`, ...(acceptEncoding && { 'accept-encoding': acceptEncoding }) });
+    const [gz, plain] = [await get('gzip'), await get()];
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(Number(gz.headers['content-length'])).toBe(gz.body.length);
+    expect(JSON.parse(gunzipSync(gz.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const answer of [gz, plain]) {
+      expect(String(answer.headers.vary).split(', ').sort()).toEqual(['Accept-Encoding', 'Origin']);
+      expect(answer.headers['cache-control']).toBe('no-store');
+    }
   });
 
   it('leaves small answers alone', async () => {

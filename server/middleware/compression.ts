@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { pickEncoding, type ContentCoding } from '../static/accept-encoding';
+import { withDefaultHeaders } from './default-headers';
 
 /** Below this, compression saves less than it costs. */
 const THRESHOLD_BYTES = 1024;
@@ -38,18 +39,20 @@ function isCompressibleJson(method: string, res: Response): boolean {
   );
 }
 
+/** On every API answer, compressed or not: whether one is compressed depends on the client's Accept-Encoding. */
+const VARY_ACCEPT_ENCODING = { Vary: 'Accept-Encoding' };
+
 /**
  * Compresses the API's JSON answers over about 1 KB for clients that accept br or gzip. Mounted on `/api/*` only,
  * so the SPA's files (precompressed at build time) and anything outside the API are never compressed here.
  * Envelopes are built in memory by `c.json`, so buffering them costs nothing new and gives an exact Content-Length.
+ * The answer's headers are read only for a client that accepts a coding: reading them makes its web `Headers`.
  */
 export function compressJson(): MiddlewareHandler {
   return async (c, next) => {
-    await next();
-    if (!isCompressibleJson(c.req.method, c.res)) return;
-    c.res.headers.append('Vary', 'Accept-Encoding');
+    await withDefaultHeaders(c, next, VARY_ACCEPT_ENCODING);
     const coding = pickEncoding(c.req.header('accept-encoding'), ['br', 'gzip']);
-    if (!coding || c.res.body === null) return;
+    if (!coding || !isCompressibleJson(c.req.method, c.res) || c.res.body === null) return;
     const plain = Buffer.from(await c.res.arrayBuffer());
     const body = plain.length < THRESHOLD_BYTES ? plain : await compressors[coding](plain);
     // Hono merges the old answer's headers into the new one: Content-Length must be set after.

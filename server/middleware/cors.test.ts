@@ -38,10 +38,10 @@ describe('CORS for a frontend on another origin', () => {
     },
   );
 
-  it('names the listed origin on its answers, errors too, and exposes the headers a client reads', async () => {
+  it.each([false, true])('names the listed origin on its answers, errors too, and exposes the headers a client reads (over HTTP: %s)', async (overHttp) => {
     for (const res of [
-      await t.request('/api/health', { headers: { origin: FRONTEND } }),
-      await t.request('/api/admin/check', { headers: { origin: FRONTEND } }),
+      await t.request('/api/health', { headers: { origin: FRONTEND }, overHttp }),
+      await t.request('/api/admin/check', { headers: { origin: FRONTEND }, overHttp }),
     ]) {
       expect(res.headers.get('access-control-allow-origin')).toBe(FRONTEND);
       expect(res.headers.get('access-control-allow-credentials')).toBe('true');
@@ -78,10 +78,11 @@ describe('CORS for a frontend on another origin', () => {
     expect(listOf(res, 'vary')).toContain('origin');
   });
 
-  it('varies every API answer by Origin, with or without one, and leaves other OPTIONS as before', async () => {
-    expect(listOf(await t.request('/api/health'), 'vary')).toContain('origin');
-    expect(listOf(await t.request('/api/nowhere'), 'vary')).toContain('origin');
-    expect((await t.request('/api/paste', { method: 'OPTIONS' })).status).toBe(404);
+  it.each([false, true])('varies every API answer by Origin, with or without one, and leaves other OPTIONS as before (over HTTP: %s)', async (overHttp) => {
+    expect(listOf(await t.request('/api/health', { overHttp }), 'vary')).toContain('origin');
+    expect(listOf(await t.request('/api/nowhere', { overHttp }), 'vary')).toContain('origin');
+    expect(listOf(await t.request(`/api/paste/${slug}`, { overHttp }), 'vary').sort()).toEqual(['accept-encoding', 'origin']);
+    expect((await t.request('/api/paste', { method: 'OPTIONS', overHttp })).status).toBe(404);
   });
 
   it('keeps the LOCAL storage\'s signed URLs open to any origin without credentials, never * with them', async () => {

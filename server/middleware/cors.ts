@@ -4,6 +4,7 @@ import type { AppEnv } from '../context';
 import { ApiError } from '../errors';
 import { LOCAL_STORAGE_PREFIX } from '../storage/local-urls';
 import { EXPOSED_HEADERS } from '../storage/serve-object';
+import { mergedList, withDefaultHeaders } from './default-headers';
 
 export const CORS_ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 /** What the app's client sends (src/lib/api/client.ts, workers/transport/): its credentials, JSON, language, ranges. */
@@ -12,22 +13,7 @@ export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Accept-Languag
 export const CORS_EXPOSED_HEADERS = `${EXPOSED_HEADERS}, ${SHARE_PEEK_EXPOSED}`;
 /** Browsers keep a preflight's answer this long (seconds), so a burst of calls costs one. */
 const PREFLIGHT_MAX_AGE = '600';
-
-/** Adds `names` to a comma-separated header, keeping what is there once. */
-function appendList(headers: Headers, name: string, names: string) {
-  const present = headers.get(name);
-  // Most answers have no Vary yet: splitting and rejoining it cost every API answer a few microseconds.
-  if (present === null && !names.includes(',')) {
-    headers.set(name, names);
-    return;
-  }
-  const seen = new Map<string, string>();
-  for (const item of `${present},${names}`.split(',')) {
-    const trimmed = item.trim();
-    if (trimmed && !seen.has(trimmed.toLowerCase())) seen.set(trimmed.toLowerCase(), trimmed);
-  }
-  headers.set(name, [...seen.values()].join(', '));
-}
+const VARY_ORIGIN = { Vary: 'Origin' };
 
 /**
  * CORS for a frontend served from another origin (CloudPaste's frontend reads its backend URL from a runtime config),
@@ -62,12 +48,11 @@ export function cors(allowedOrigins: readonly string[]): MiddlewareHandler<AppEn
         Vary: 'Origin',
       });
     }
-    await next();
-    const headers = c.res.headers;
-    appendList(headers, 'Vary', 'Origin');
+    await withDefaultHeaders(c, next, VARY_ORIGIN);
     if (!listed) return;
+    const headers = c.res.headers;
     headers.set('Access-Control-Allow-Origin', origin);
     headers.set('Access-Control-Allow-Credentials', 'true');
-    appendList(headers, 'Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
+    headers.set('Access-Control-Expose-Headers', mergedList(headers.get('Access-Control-Expose-Headers'), CORS_EXPOSED_HEADERS));
   };
 }

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { afterAll, describe, expect, it } from 'vitest';
-import { useTestApp } from '../../tests/fixtures/test-app';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveApp, type ServedApp } from '../../tests/fixtures/serve-app';
+import { useTestApp, type RequestOptions } from '../../tests/fixtures/test-app';
 import type { AppEnv } from '../context';
 import { securityHeaders } from './security-headers';
 
@@ -15,7 +16,7 @@ function directives(policy: string | null): Map<string, string[]> {
   }));
 }
 
-describe('security headers', () => {
+describe.each([false, true])('security headers (over HTTP: %s)', (overHttp) => {
   let root: string;
   const t = useTestApp({}, () => {
     root = mkdtempSync(join(tmpdir(), 'clipstash-spa-'));
@@ -25,21 +26,22 @@ describe('security headers', () => {
     return { staticDir: root };
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const request = (path: string, options: RequestOptions = {}) => t.request(path, { ...options, overHttp });
 
   it('sends X-Content-Type-Options: nosniff on pages, assets, API answers and errors', async () => {
     for (const path of ['/', '/paste/abc', '/assets/app-1.js', '/assets/missing.js', '/api/health', '/api/nothing']) {
-      expect((await t.request(path)).headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect((await request(path)).headers.get('x-content-type-options'), path).toBe('nosniff');
     }
   });
 
   it('sends Referrer-Policy: no-referrer on pages and API answers', async () => {
     for (const path of ['/', '/file/abc', '/api/health']) {
-      expect((await t.request(path)).headers.get('referrer-policy'), path).toBe('no-referrer');
+      expect((await request(path)).headers.get('referrer-policy'), path).toBe('no-referrer');
     }
   });
 
   it("gives the app's pages a strict Content-Security-Policy", async () => {
-    const page = await t.request('/paste/abc');
+    const page = await request('/paste/abc');
     const policy = directives(page.headers.get('content-security-policy'));
     expect(policy.get('script-src')).toEqual(["'self'"]);
     expect(policy.get('default-src')).toEqual(["'self'"]);
@@ -52,7 +54,7 @@ describe('security headers', () => {
     for (const directive of ['style-src', 'font-src']) expect(policy.get(directive)).toContain('blob:');
     expect(policy.get('connect-src')).toEqual(["'self'"]);
     // API answers are data, not documents.
-    expect((await t.request('/api/health')).headers.get('content-security-policy')).toBeNull();
+    expect((await request('/api/health')).headers.get('content-security-policy')).toBeNull();
   });
 
   it("lets pages reach the S3 storages' origins, as the driver addresses them", async () => {
@@ -61,9 +63,9 @@ describe('security headers', () => {
       { ...s3, name: 'Path style', endpoint_url: 'http://127.0.0.1:9000', bucket_name: 'one', path_style: true },
       { ...s3, name: 'Virtual hosts', endpoint_url: 'https://r2.example.com', bucket_name: 'two', path_style: false },
     ]) {
-      expect((await t.request('/api/s3-configs', { token: t.token, json: body })).status).toBe(201);
+      expect((await request('/api/s3-configs', { token: t.token, json: body })).status).toBe(201);
     }
-    const policy = directives((await t.request('/')).headers.get('content-security-policy'));
+    const policy = directives((await request('/')).headers.get('content-security-policy'));
     for (const directive of ['connect-src', 'img-src', 'media-src', 'frame-src']) {
       expect(policy.get(directive)).toEqual(expect.arrayContaining(['http://127.0.0.1:9000', 'https://two.r2.example.com']));
     }
@@ -71,19 +73,19 @@ describe('security headers', () => {
   });
 
   it('sends Cache-Control: no-store on API answers, with or without credentials', async () => {
-    expect((await t.request('/api/admin/check', { token: t.token })).headers.get('cache-control')).toBe('no-store');
+    expect((await request('/api/admin/check', { token: t.token })).headers.get('cache-control')).toBe('no-store');
     // The login answer adds no-transform: it holds a token and is never compressed (server/middleware/compression.ts).
-    expect((await t.request('/api/admin/login', { json: { username: 'admin', password: 'wrong password!' } })).headers.get('cache-control')).toBe('no-store, no-transform');
-    expect((await t.request('/api/health')).headers.get('cache-control')).toBe('no-store');
+    expect((await request('/api/admin/login', { json: { username: 'admin', password: 'wrong password!' } })).headers.get('cache-control')).toBe('no-store, no-transform');
+    expect((await request('/api/health')).headers.get('cache-control')).toBe('no-store');
   });
 
   it('keeps the caching of assets and pages', async () => {
-    expect((await t.request('/assets/app-1.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await t.request('/upload')).headers.get('cache-control')).toBe('no-cache');
+    expect((await request('/assets/app-1.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await request('/upload')).headers.get('cache-control')).toBe('no-cache');
   });
 });
 
-describe('security headers around a route that chose its own', () => {
+describe.each([false, true])('security headers around a route that chose its own (over HTTP: %s)', (overHttp) => {
   const app = new Hono<AppEnv>();
   // No database query happens for answers that are not HTML pages.
   app.use('*', securityHeaders(undefined as never));
@@ -96,14 +98,20 @@ describe('security headers around a route that chose its own', () => {
   );
 
   app.get('/dav/notes.txt', (c) => c.text('notes'));
+  let served: ServedApp | undefined;
+  beforeAll(async () => {
+    if (overHttp) served = await serveApp(app.fetch);
+  });
+  afterAll(async () => served?.close());
+  const request = (path: string, init?: RequestInit) => (served ? fetch(`${served.origin}${path}`, init) : Promise.resolve(app.request(path, init)));
 
   it('sends Cache-Control: no-store outside the API when the request carries credentials', async () => {
-    expect((await app.request('/dav/notes.txt', { headers: { authorization: 'Basic eDp5' } })).headers.get('cache-control')).toBe('no-store');
-    expect((await app.request('/dav/notes.txt')).headers.get('cache-control')).toBeNull();
+    expect((await request('/dav/notes.txt', { headers: { authorization: 'Basic eDp5' } })).headers.get('cache-control')).toBe('no-store');
+    expect((await request('/dav/notes.txt')).headers.get('cache-control')).toBeNull();
   });
 
   it("keeps a stored file's sandbox policy and caching, and still adds nosniff", async () => {
-    const res = await app.request('/stored.html', { headers: { authorization: 'Bearer x' } });
+    const res = await request('/stored.html', { headers: { authorization: 'Bearer x' } });
     expect(res.headers.get('content-security-policy')).toBe('sandbox');
     expect(res.headers.get('cache-control')).toBe('private, no-cache');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../context';
 import type { DB } from '../db/database';
+import { withDefaultHeaders } from './default-headers';
 
 /**
  * The app's own pages: scripts only from this origin (no inline code, no eval), never framed, no plugins, no
@@ -63,25 +64,29 @@ function originOf(endpoint: string | null, bucket: string | null): string | unde
   }
 }
 
+/** Every answer's: share links and signed URLs must not leak to other sites through the Referer header. */
+const EVERY_ANSWER = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
+/** Answers to the API or to a request with credentials also hold tokens, private lists or counted views. */
+const CREDENTIALED_ANSWER = { ...EVERY_ANSWER, 'Cache-Control': 'no-store' };
+
 /**
- * Headers for every answer, added after the route ran and never replacing one the route chose (file streams
- * keep their sandbox CSP and `private, no-cache`; assets keep their year-long caching):
- * - `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer` everywhere (share links and signed
- *   URLs must not leak to other sites through the Referer header);
- * - the app's CSP on its HTML pages;
- * - `Cache-Control: no-store` on API answers and on anything asked with credentials: they hold tokens, private
- *   lists or counted views, none of which a cache may keep or replay.
+ * Headers for every answer, never replacing one the route chose (file streams keep their sandbox CSP and
+ * `private, no-cache`; assets keep their year-long caching):
+ * - `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer` everywhere;
+ * - `Cache-Control: no-store` on API answers and on anything asked with credentials: none of them may be kept or
+ *   replayed by a cache;
+ * - the app's CSP on its HTML pages. The API's HTML answers (its reference page, stored files) carry their own, so
+ *   API answers are not looked at (withDefaultHeaders: reading an answer's headers costs a paste read).
  */
 export function securityHeaders(db: DB): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    await next();
+    const api = c.req.path.startsWith('/api/');
+    const credentialed = api || c.req.header('authorization') !== undefined;
+    await withDefaultHeaders(c, next, credentialed ? CREDENTIALED_ANSWER : EVERY_ANSWER);
+    if (api) return;
     const headers = c.res.headers;
-    headers.set('X-Content-Type-Options', 'nosniff');
-    if (!headers.has('Referrer-Policy')) headers.set('Referrer-Policy', 'no-referrer');
     if (/^text\/html\b/i.test(headers.get('Content-Type') ?? '') && !headers.has('Content-Security-Policy')) {
       headers.set('Content-Security-Policy', contentSecurityPolicy(await storageOrigins(db)));
     }
-    const credentialed = c.req.path.startsWith('/api/') || c.req.header('authorization') !== undefined;
-    if (credentialed && !headers.has('Cache-Control')) headers.set('Cache-Control', 'no-store');
   };
 }

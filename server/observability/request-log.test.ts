@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { captureLog } from '../../tests/fixtures/log-capture';
+import { CLOUDPASTE_PREFIX } from '../features/cloudpaste-compat/routes';
 import { logRequest } from './log';
 import { expectError, expectOk, useTestApp } from '../../tests/fixtures/test-app';
 import { sql } from 'kysely';
@@ -23,6 +24,20 @@ describe('request log', () => {
     expect(lines[0]).toMatchObject({ level: 30, reqId: id, method: 'GET', route: '/api/paste/:slug', status: 404 });
     expect(lines[0]?.ms).toEqual(expect.any(Number));
     expect(JSON.stringify(lines[0])).not.toContain('no-such-slug');
+  });
+
+  it.each([false, true])('answers the id its line carries, and one id for a request served again inside (over HTTP: %s)', async (overHttp) => {
+    for (const path of ['/api/health', `${CLOUDPASTE_PREFIX}/api/health`]) {
+      const before = requestLines().length;
+      const res = await t.request(path, { overHttp });
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(UUID);
+      // CloudPaste's face serves the request again through the app: both lines carry the answer's id.
+      const lines = requestLines().slice(before);
+      expect(lines.length).toBe(path === '/api/health' ? 1 : 2);
+      for (const line of lines) expect(line.reqId).toBe(id);
+    }
   });
 
   it('writes the line pino would write for the same fields', () => {

@@ -28,6 +28,8 @@ export function cloudpasteCompatRoutes(deps: AppDeps, serveApi: ServeApi) {
     url.pathname = url.pathname.slice(CLOUDPASTE_PREFIX.length);
     const shape = cloudPasteShapeOf(c.req.method, url.pathname);
     const headers = new Headers(c.req.raw.headers);
+    // The request served again is the same request: its lines and answer carry the same id.
+    headers.set('x-request-id', c.get('requestId'));
     const { method, signal } = c.req.raw;
     let body: BodyInit | null = c.req.raw.body;
     let edit: RewrittenEdit | undefined;
