@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -44,6 +45,8 @@ interface Timed {
 }
 
 async function timed(serverPid: number, work: () => Promise<unknown>): Promise<Timed> {
+  // Each phase starts with no dirty pages of the one before: their writeback would be charged to whichever came next.
+  execFileSync('sync');
   const started = performance.now();
   const busy = machineBusySeconds();
   const server = processCpuSeconds(serverPid);
