@@ -25,9 +25,9 @@ export function mergedList(present: string | null | undefined, names: string): s
 /**
  * Runs the rest of the chain with `defaults` as headers of its answer, each where the route sets none of that name.
  * Served by Node, they go to Node's response before the route runs: Node puts the route's own headers over them as
- * it writes the head, so the answer's web `Headers` is never made nor read (that cost a paste read about a tenth of
- * its time). A route's own list header replaces the default; under `/api` none sets one. Under `app.request` they
- * are added to the answer afterwards, list headers merged.
+ * it writes the head, so the answer's web `Headers` (undici validates every name and value, and sorts them again for
+ * Node) is never made nor read. A route's own list header replaces the default; under `/api` none sets one. Under
+ * `app.request` they are added to the answer afterwards, list headers merged.
  */
 export async function withDefaultHeaders(c: Context, next: Next, defaults: Readonly<Record<string, string>>): Promise<void> {
   const node = nodeResponseOf(c);

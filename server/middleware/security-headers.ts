@@ -76,7 +76,7 @@ const CREDENTIALED_ANSWER = { ...EVERY_ANSWER, 'Cache-Control': 'no-store' };
  * - `Cache-Control: no-store` on API answers and on anything asked with credentials: none of them may be kept or
  *   replayed by a cache;
  * - the app's CSP on its HTML pages. The API's HTML answers (its reference page, stored files) carry their own, so
- *   API answers are not looked at (withDefaultHeaders: reading an answer's headers costs a paste read).
+ *   API answers are not looked at: reading an answer's headers makes its web `Headers` (withDefaultHeaders).
  */
 export function securityHeaders(db: DB): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
