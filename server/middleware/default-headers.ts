@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Context, Next } from 'hono';
 
 /** Node's response under Hono's, when @hono/node-server serves the request; undefined under `app.request`. */
-export function nodeResponseOf(c: Context): ServerResponse | undefined {
+function nodeResponseOf(c: Context): ServerResponse | undefined {
   const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
   return typeof outgoing?.setHeader === 'function' ? outgoing : undefined;
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { AppEnv } from '../context';
-import { nodeResponseOf } from '../middleware/default-headers';
+import { withDefaultHeaders } from '../middleware/default-headers';
 import { logRequest, type Logger } from './log';
 import type { HttpMetrics } from './metrics';
 
@@ -21,14 +21,10 @@ export function requestLog(logger: Logger, metrics: HttpMetrics | undefined): Mi
     const started = performance.now();
     const incoming = c.req.header('x-request-id');
     const requestId = incoming !== undefined && VALID_REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    const node = nodeResponseOf(c);
     c.set('log', logger);
     c.set('requestId', requestId);
-    // Given to Node's response where there is one, as withDefaultHeaders gives its defaults.
-    node?.setHeader('X-Request-Id', requestId);
-    await next();
+    await withDefaultHeaders(c, next, { 'X-Request-Id': requestId });
     const { res } = c;
-    if (!node) res.headers.set('X-Request-Id', requestId);
     // After next() the route index is the handler's that answered, not this middleware's.
     const route = routePath(c);
     const seconds = (performance.now() - started) / 1000;
