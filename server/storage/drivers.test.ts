@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contractNow, contractSecrets, listFiles, remoteSubject, type DriverSubject } from '../../tests/fixtures/driver-subject';
+import { stagedPartEtag } from '../../tests/fixtures/files';
 import { memoryRemoteFileSystem } from '../../tests/fixtures/memory-remote-fs';
 import { startS3rver } from '../../tests/fixtures/s3rver';
 import { InvalidPartError, MultipartUploadNotFoundError, ObjectNotFoundError, UnsafeKeyError, type StorageDriver } from './driver';
@@ -46,6 +47,7 @@ async function localSubject(): Promise<Subject> {
     name: 'LOCAL',
     driver,
     md5Etags: true,
+    partEtag: stagedPartEtag,
     storedFiles: () => listFiles(root),
     sendPart: async (key, uploadId, partNumber, bytes) => (await driver.uploadPart(key, uploadId, partNumber, Readable.from([bytes]))).etag,
     stagedFiles: () => listFiles(join(root, '.staging')),
@@ -67,6 +69,7 @@ async function s3Subject(): Promise<Subject> {
   return {
     name: 'S3',
     md5Etags: true,
+    partEtag: md5,
     sendPart: async (key, uploadId, partNumber, bytes) => {
       const url = await driver.presignPart(key, uploadId, partNumber, { size: bytes.length, expiresInSeconds: 600, baseUrl: '' });
       const res = await fetch(url, { method: 'PUT', body: new Uint8Array(bytes) });
@@ -252,14 +255,14 @@ describe.each([
       expect(await driver.listParts(key, uploadId)).toEqual([]);
       const etags: string[] = [];
       for (const index of [2, 0, 1]) etags[index] = await subject.sendPart(key, uploadId, index + 1, parts[index] as Buffer);
-      expect(etags).toEqual(parts.map((part) => md5(part)));
+      expect(etags).toEqual(parts.map((part) => subject.partEtag(part)));
       expect(await driver.listParts(key, uploadId)).toEqual(
-        parts.map((part, index) => ({ partNumber: index + 1, size: part.length, etag: md5(part) })),
+        parts.map((part, index) => ({ partNumber: index + 1, size: part.length, etag: subject.partEtag(part) })),
       );
       // A part sent again replaces the earlier one.
       const wrong = randomBytes(5 * MiB);
       await subject.sendPart(key, uploadId, 2, wrong);
-      expect((await driver.listParts(key, uploadId))[1]).toEqual({ partNumber: 2, size: wrong.length, etag: md5(wrong) });
+      expect((await driver.listParts(key, uploadId))[1]).toEqual({ partNumber: 2, size: wrong.length, etag: subject.partEtag(wrong) });
       await subject.sendPart(key, uploadId, 2, parts[1] as Buffer);
 
       const etag = await driver.completeMultipart(
@@ -284,7 +287,7 @@ describe.each([
         { partNumber: 2, etag: second ?? '' },
         { partNumber: 3, etag: third ?? '' },
       ];
-      await expect(driver.completeMultipart(key, uploadId, [list[0]!, { partNumber: 2, etag: md5(Buffer.from('other')) }, list[2]!])).rejects.toMatchObject({
+      await expect(driver.completeMultipart(key, uploadId, [list[0]!, { partNumber: 2, etag: subject.partEtag(Buffer.from('other')) }, list[2]!])).rejects.toMatchObject({
         name: 'InvalidPartError',
         problem: 'etag_mismatch',
       });
@@ -334,7 +337,7 @@ describe.each([
       expect(subject.stagedFiles()).toEqual([]);
       // Aborting again, or an upload that never was, is fine.
       await expect(driver.abortMultipart(key, uploadId)).resolves.toBeUndefined();
-      await expect(driver.completeMultipart(key, uploadId, [{ partNumber: 1, etag: md5(parts[0] as Buffer) }])).rejects.toBeInstanceOf(
+      await expect(driver.completeMultipart(key, uploadId, [{ partNumber: 1, etag: subject.partEtag(parts[0] as Buffer) }])).rejects.toBeInstanceOf(
         MultipartUploadNotFoundError,
       );
     });
@@ -394,7 +397,7 @@ describe('LOCAL driver specifics', () => {
       await Promise.all([driver.uploadPart('x.bin', uploadId, 1, Readable.from([one])), driver.uploadPart('x.bin', uploadId, 1, Readable.from([two]))]);
       const listed = await driver.listParts('x.bin', uploadId);
       expect(listed).toHaveLength(1);
-      expect([md5(one), md5(two)]).toContain(listed[0]?.etag);
+      expect([stagedPartEtag(one), stagedPartEtag(two)]).toContain(listed[0]?.etag);
       expect(listFiles(join(root, '.staging', 'multipart', uploadId)).filter((file) => file.endsWith('.part'))).toHaveLength(1);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -410,8 +413,36 @@ describe('LOCAL driver specifics', () => {
       await driver.uploadPart('x.bin', uploadId, 1, Readable.from([stored]));
       // More than the new file's write buffer: some of it is on disk when the body fails.
       await expect(driver.uploadPart('x.bin', uploadId, 1, failingAfter(randomBytes(3 * 1024 * 1024)))).rejects.toThrow('client went away');
-      expect(await driver.listParts('x.bin', uploadId)).toEqual([{ partNumber: 1, size: stored.length, etag: md5(stored) }]);
-      expect(readdirSync(join(root, '.staging', 'multipart', uploadId)).sort()).toEqual([`1.${md5(stored)}.part`, 'upload.json']);
+      expect(await driver.listParts('x.bin', uploadId)).toEqual([{ partNumber: 1, size: stored.length, etag: stagedPartEtag(stored) }]);
+      expect(readdirSync(join(root, '.staging', 'multipart', uploadId)).sort()).toEqual([`1.${stagedPartEtag(stored)}.part`, 'upload.json']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('joins a part staged under its MD5 by an earlier version, checking it by that hash', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+    try {
+      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+      const uploadId = await driver.initMultipart('old.bin', { contentType: 'application/octet-stream' });
+      const [first, second] = [randomBytes(5 * 1024 * 1024), randomBytes(1000)];
+      const dir = join(root, '.staging', 'multipart', uploadId);
+      writeFileSync(join(dir, `1.${md5(first)}.part`), first);
+      const { etag } = await driver.uploadPart('old.bin', uploadId, 2, Readable.from([second]));
+      expect(await driver.listParts('old.bin', uploadId)).toEqual([
+        { partNumber: 1, size: first.length, etag: md5(first) },
+        { partNumber: 2, size: second.length, etag: stagedPartEtag(second) },
+      ]);
+      const parts = [
+        { partNumber: 1, etag: md5(first) },
+        { partNumber: 2, etag },
+      ];
+      // Changed on disk since: the MD5 in its name no longer matches, and the upload stays to be completed again.
+      writeFileSync(join(dir, `1.${md5(first)}.part`), Buffer.concat([first.subarray(1), Buffer.from('!')]));
+      await expect(driver.completeMultipart('old.bin', uploadId, parts)).rejects.toMatchObject({ problem: 'etag_mismatch' });
+      writeFileSync(join(dir, `1.${md5(first)}.part`), first);
+      await driver.completeMultipart('old.bin', uploadId, parts);
+      expect(sha256(await readAll(await driver.get('old.bin')))).toBe(sha256(Buffer.concat([first, second])));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

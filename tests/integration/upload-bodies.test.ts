@@ -4,13 +4,14 @@
  * goes away mid-body is dropped and the upload goes on; a part typed as JSON, which the API's size check reads
  * first, still arrives whole; what is stored is byte-exact.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { fsMultipartInitSchema, fsPartSchema, fsPresignSchema } from '../../contract/fs';
 import { MIN_PART_BYTES } from '../../contract/parts';
 import { builtAdminInstance } from '../fixtures/instances';
+import { md5, stagedPartEtag } from '../fixtures/files';
 
 const ADMIN_PASSWORD = 'bodies read straight from node';
 
@@ -61,8 +62,6 @@ function send(url: string, method: string, token: string | undefined, body: Buff
   });
 }
 
-const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
-
 describe('upload bodies on the built server', () => {
   const server = builtAdminInstance({ ADMIN_PASSWORD }, 'bodies');
   const { call, ok } = server;
@@ -95,7 +94,7 @@ describe('upload bodies on the built server', () => {
     // stream made), and the part must still arrive whole.
     const stored = [await sent(1), await sent(2, { type: 'application/json' })];
     expect(await sent(1, { type: 'application/json', declared: true })).toEqual(stored[0]);
-    expect(stored.map(({ etag, size }) => ({ etag, size }))).toEqual(parts.map((part) => ({ etag: md5(Buffer.from(part)), size: part.length })));
+    expect(stored.map(({ etag, size }) => ({ etag, size }))).toEqual(parts.map((part) => ({ etag: stagedPartEtag(Buffer.from(part)), size: part.length })));
     const completed = await call(server.instance(), '/api/admin/fs/multipart/complete', {
       json: { path: init.path, uploadId: init.uploadId, key: init.key, parts: stored.map(({ partNumber, etag }) => ({ partNumber, etag })) },
     });

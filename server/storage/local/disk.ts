@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
@@ -6,21 +6,25 @@ import { dirname, join, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ObjectHead } from '../driver';
+import { md5Digest, type Digest } from './digest';
 import { isMissing, metaPathOf, STAGING, type LocalContext } from './root';
 
-/** Counts and hashes what passes through. */
-export class Md5Counter extends Transform {
-  readonly hash = createHash('md5');
+/** Counts and digests what passes through: MD5 for objects (the S3-like ETag), CRC-32 for staged parts. */
+export class HashCounter extends Transform {
   bytes = 0;
+  constructor(private readonly digest: Digest = md5Digest()) {
+    super();
+  }
+
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void) {
-    this.hash.update(chunk);
+    this.digest.update(chunk);
     this.bytes += chunk.length;
     callback(null, chunk);
   }
 
-  /** Size and ETag of everything that passed; once only, as it finishes the hash. */
+  /** Size and ETag of everything that passed; once only, as it finishes the digest. */
   head(): ObjectHead {
-    return { size: this.bytes, etag: this.hash.digest('hex') };
+    return { size: this.bytes, etag: this.digest.hex() };
   }
 }
 
@@ -59,7 +63,7 @@ export async function fileSize(file: string): Promise<number | undefined> {
 }
 
 export async function hashFile(file: string): Promise<ObjectHead> {
-  const counter = new Md5Counter();
+  const counter = new HashCounter();
   const handle = await open(file, 'r');
   counter.resume();
   await pipeline(handle.createReadStream(), counter);

@@ -1,12 +1,13 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidPartError, matchParts, MultipartUploadNotFoundError, type CompletedPart, type PresignPartOptions, type StoredPart } from '../driver';
-import { Md5Counter, placeFile, stagingFileOf, writeNewFile } from './disk';
+import { HashCounter, placeFile, stagingFileOf, writeNewFile } from './disk';
 import { signKeyUrl } from './presign';
 import { confinedPathOf, isMissing, pathOf, type LocalContext } from './root';
+import { crc32Digest, partDigestOf } from './digest';
 import { assertPartNumber, assertUploadId, locked, PART_FILE, storedParts, uploadDir, uploadDirOf } from './uploads';
 
 /** Read size when joining parts. */
@@ -40,7 +41,7 @@ export async function uploadPart(context: LocalContext, key: string, uploadId: s
   const dir = await uploadDir(context, key, uploadId);
   // Written beside the parts: an abort meanwhile removes the folder, and the rename below then fails.
   const temp = join(dir, `${partNumber}.${randomUUID()}.tmp`);
-  const counter = new Md5Counter();
+  const counter = new HashCounter(crc32Digest());
   try {
     await writeNewFile(body, counter, temp);
     const part = { partNumber, ...counter.head() };
@@ -74,12 +75,12 @@ export const stagedBytes = (file: string): AsyncIterable<Buffer> => createReadSt
 export async function* joinedParts(matched: StoredPart[], stored: Map<number, StoredPart & { file: string }>): AsyncGenerator<Buffer> {
   for (const part of matched) {
     const file = stored.get(part.partNumber)?.file ?? '';
-    const partHash = createHash('md5');
+    const digest = partDigestOf(part.etag);
     for await (const chunk of stagedBytes(file)) {
-      partHash.update(chunk);
+      digest.update(chunk);
       yield chunk;
     }
-    if (partHash.digest('hex') !== part.etag) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
+    if (digest.hex() !== part.etag) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
   }
 }
 
@@ -90,7 +91,7 @@ export async function completeMultipart(context: LocalContext, key: string, uplo
     const stored = new Map((await storedParts(dir)).map((part) => [part.partNumber, part]));
     const matched = matchParts(parts, [...stored.values()]);
     const staging = await stagingFileOf(context);
-    const whole = new Md5Counter();
+    const whole = new HashCounter();
     try {
       await writeNewFile(() => joinedParts(matched, stored), whole, staging);
       const head = whole.head();

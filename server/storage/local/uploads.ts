@@ -8,8 +8,11 @@ import { isMissing, pathOf, STAGING, type LocalContext } from './root';
 /** Multipart uploads: `.staging/multipart/<upload id>/` holds `upload.json` and the parts. */
 const MULTIPART = 'multipart';
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
-/** A stored part: `<number>.<md5 hex>.part`, so that its number and ETag arrive together with one rename. */
-export const PART_FILE = /^(\d{1,5})\.([0-9a-f]{32})\.part$/;
+/**
+ * A stored part: `<number>.<hex digest>.part` (local/digest.ts), so that its number and ETag arrive together with
+ * one rename.
+ */
+export const PART_FILE = /^(\d{1,5})\.([0-9a-f]{8}|[0-9a-f]{32})\.part$/;
 
 /** The folder that holds every multipart upload of the LOCAL root `root` (the sweep of remote staging reads it). */
 export const multipartFolderOf = (root: string) => join(root, STAGING, MULTIPART);
