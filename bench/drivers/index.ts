@@ -1,14 +1,18 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { adminToken, setMaxUploadSizeMb, startServer, type RunningServer } from '../../tests/e2e/harness';
 import { chunkAt, MiB } from '../measure';
 import { machineBusySeconds, processCpuSeconds } from '../cpu-time';
 import { benchSize, SMOKE_FILE_MB, SMOKE_FILES } from '../size';
-import { remoteKinds, type DirectClient } from './kinds';
+import { remoteKinds, type DirectClient, type RemoteKind, type RemoteServer } from './kinds';
 
 const PART = 5 * MiB;
 /** Parts sent at once through the fs API, as the browser's multipart pipeline sends them. */
@@ -62,8 +66,8 @@ async function timed(serverPid: number, work: () => Promise<unknown>): Promise<T
 }
 
 /** "2.41 s (CPU: machine 3.9 s, client 1.6 s, Clipstash 1.2 s)" */
-const described = ({ seconds, machineCpu, clientCpu, serverCpu }: Timed, digits = 2) =>
-  `${seconds.toFixed(digits)} s (CPU: machine ${machineCpu.toFixed(1)} s, client ${clientCpu.toFixed(1)} s, Clipstash ${serverCpu.toFixed(1)} s)`;
+const described = ({ seconds, machineCpu, clientCpu, serverCpu }: Timed, digits = 2, server = 'Clipstash') =>
+  `${seconds.toFixed(digits)} s (CPU: machine ${machineCpu.toFixed(1)} s, client ${clientCpu.toFixed(1)} s, ${server} ${serverCpu.toFixed(1)} s)`;
 
 type Api = (path: string, init?: RequestInit) => Promise<Record<string, unknown>>;
 
@@ -103,28 +107,59 @@ function postPart(url: string, token: string, agent: Agent, body: Uint8Array): P
   });
 }
 
-/** The file up through the fs API's multipart routes (parts staged by the server, then sent on to the storage). */
-async function uploadThroughClipstash(api: Api, server: RunningServer, token: string, folder: string, total: number) {
-  const init = await api('/admin/fs/multipart/init', { method: 'POST', body: JSON.stringify({ path: folder, filename: 'big.bin', fileSize: total }) });
+/** The generated file's parts POSTed to `partUrl(n)`, PARTS_AT_ONCE at a time; their ETags by part number. */
+async function sendParts(partUrl: (partNumber: number) => string, token: string, total: number) {
   const partCount = Math.ceil(total / PART);
   const etags: { partNumber: number; etag: string }[] = [];
   let next = 1;
   const agent = new Agent({ keepAlive: true, maxSockets: PARTS_AT_ONCE });
   const sender = async () => {
     for (let partNumber = next++; partNumber <= partCount; partNumber = next++) {
-      const query = new URLSearchParams({ path: String(init.path), uploadId: String(init.uploadId), key: String(init.key), partNumber: String(partNumber) });
-      const { etag } = await postPart(`${server.url}/api/admin/fs/multipart/part?${query}`, token, agent, chunkAt(partNumber, Math.min(PART, total - (partNumber - 1) * PART)));
+      const { etag } = await postPart(partUrl(partNumber), token, agent, chunkAt(partNumber, Math.min(PART, total - (partNumber - 1) * PART)));
       etags.push({ partNumber, etag });
     }
   };
+  try {
+    await Promise.all(Array.from({ length: PARTS_AT_ONCE }, sender));
+  } finally {
+    agent.destroy();
+  }
+  return etags.sort((a, b) => a.partNumber - b.partNumber);
+}
+
+/** The file up through the fs API's multipart routes (parts staged by the server, then sent on to the storage). */
+async function uploadThroughClipstash(api: Api, server: RunningServer, token: string, folder: string, total: number) {
+  const init = await api('/admin/fs/multipart/init', { method: 'POST', body: JSON.stringify({ path: folder, filename: 'big.bin', fileSize: total }) });
   const started = performance.now();
-  await Promise.all(Array.from({ length: PARTS_AT_ONCE }, sender));
+  const etags = await sendParts((partNumber) => {
+    const query = new URLSearchParams({ path: String(init.path), uploadId: String(init.uploadId), key: String(init.key), partNumber: String(partNumber) });
+    return `${server.url}/api/admin/fs/multipart/part?${query}`;
+  }, token, total);
   const partsSent = performance.now();
-  agent.destroy();
-  etags.sort((a, b) => a.partNumber - b.partNumber);
   const done = await api('/admin/fs/multipart/complete', { method: 'POST', body: JSON.stringify({ path: init.path, uploadId: init.uploadId, key: init.key, parts: etags }) });
   if (done.size !== total) throw new Error(`Clipstash stored ${String(done.size)} bytes of ${total}`);
   return { partsSeconds: (partsSent - started) / 1000, completeSeconds: (performance.now() - partsSent) / 1000 };
+}
+
+/**
+ * The same upload through bare-relay.ts, started for it in a process of its own: what no server between the client
+ * and the storage can beat on this machine; with `staged`, what none that keeps the parts on its disk can beat.
+ */
+async function uploadThroughBareRelay(kind: RemoteKind, remote: RemoteServer, path: string, total: number, staged: boolean): Promise<Timed> {
+  const script = fileURLToPath(new URL('./bare-relay.ts', import.meta.url));
+  const staging = staged ? mkdtempSync(join(tmpdir(), 'clipstash-bench-staging-')) : undefined;
+  const child = spawn(process.execPath, ['--import', 'tsx', script, kind.name, JSON.stringify(remote.config), path, String(Math.ceil(total / PART)), ...(staging ? [staging] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const [port] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+    const upload = await timed(child.pid ?? 0, () => sendParts((partNumber) => `http://127.0.0.1:${port}/part?partNumber=${partNumber}`, '', total));
+    if (statSync(join(remote.directory, path.slice(remote.remotePath.length))).size !== total) throw new Error(`${kind.name}: the bare relay's file is short`);
+    return upload;
+  } finally {
+    child.kill();
+    if (staging) rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 /** Direct time over Clipstash's, rounded: above 1 Clipstash was faster. */
@@ -154,7 +189,7 @@ export async function driversBench() {
       try {
         const owner = statSync(remote.directory);
         const made = (path: string) => chownSync(path, owner.uid, owner.gid);
-        for (const folder of ['clips', 'clips/direct', 'clips/via', 'clips/many']) {
+        for (const folder of ['clips', 'clips/direct', 'clips/via', 'clips/floor', 'clips/many']) {
           mkdirSync(join(remote.directory, folder));
           made(join(remote.directory, folder));
         }
@@ -174,6 +209,8 @@ export async function driversBench() {
         const upDirect = await timed(server.pid, () => direct.upload(`${clips}/direct/big.bin`, fileChunks(total)));
         let phases = { partsSeconds: 0, completeSeconds: 0 };
         const upClipstash = await timed(server.pid, async () => (phases = await uploadThroughClipstash(api, server, token, `${mountPath}/via`, total)));
+        const upFloor = kind.relayFloor ? await uploadThroughBareRelay(kind, remote, `${clips}/floor/big.bin`, total, false) : undefined;
+        const upStagedFloor = kind.relayFloor ? await uploadThroughBareRelay(kind, remote, `${clips}/floor/staged.bin`, total, true) : undefined;
         let downloaded = { bytes: 0, sha256: '' };
         const downDirect = await timed(server.pid, async () => (downloaded = await digestOf(await direct.download(`${clips}/direct/big.bin`))));
         if (downloaded.sha256 !== expected.sha256) throw new Error(`${kind.name}: the direct download differs`);
@@ -192,12 +229,15 @@ export async function driversBench() {
         console.error(
           [
             `drivers ${kind.name}: up ${described(upDirect)} direct, ${described(upClipstash)} Clipstash (parts ${phases.partsSeconds.toFixed(2)} s, complete ${phases.completeSeconds.toFixed(2)} s)`,
+            ...(upFloor && upStagedFloor ? [`  bare relay ${described(upFloor, 2, 'relay')}, staging its parts ${described(upStagedFloor, 2, 'relay')}`] : []),
             `  down ${described(downDirect)} direct, ${described(downClipstash)} Clipstash`,
             `  list ${described(listDirect, 3)} direct, ${described(listClipstash, 3)} Clipstash`,
           ].join('\n'),
         );
         console.log(`drivers_${name}_upload_ratio: ${ratio(upDirect.seconds, upClipstash.seconds)}`);
         console.log(`drivers_${name}_complete_s: ${phases.completeSeconds.toFixed(2)}`);
+        if (upFloor) console.log(`drivers_${name}_relay_floor_ratio: ${ratio(upDirect.seconds, upFloor.seconds)}`);
+        if (upStagedFloor) console.log(`drivers_${name}_staged_relay_floor_ratio: ${ratio(upDirect.seconds, upStagedFloor.seconds)}`);
         console.log(`drivers_${name}_download_ratio: ${ratio(downDirect.seconds, downClipstash.seconds)}`);
         console.log(`drivers_${name}_list_ratio: ${ratio(listDirect.seconds, listClipstash.seconds)}`);
       } finally {

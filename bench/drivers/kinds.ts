@@ -32,6 +32,12 @@ export interface RemoteKind {
   /** What must be installed, for the line that says a kind was skipped. */
   needs: string;
   available(): boolean;
+  /**
+   * Whether the bare relay's floor (bare-relay.ts) is measured. It uploads with the direct client, and
+   * ssh2-sftp-client's `put` of a stream sends each network-sized chunk and waits for its answer: minutes for
+   * 512 MiB, a floor of that client rather than of relaying.
+   */
+  relayFloor: boolean;
   start(): Promise<RemoteServer>;
   direct(server: RemoteServer): Promise<DirectClient>;
 }
@@ -40,6 +46,7 @@ const ftp: RemoteKind = {
   name: 'FTP',
   needs: 'ProFTPD (proftpd-core), run as root',
   available: ftpServerAvailable,
+  relayFloor: true,
   async start() {
     const server = await startFtpServer();
     const { host, port, username, password } = server;
@@ -65,6 +72,7 @@ const webdav: RemoteKind = {
   name: 'WEBDAV',
   needs: 'rclone',
   available: () => existsSync(RCLONE),
+  relayFloor: true,
   async start() {
     const server = await startWebdavServer();
     const { endpointUrl, username, password } = server;
@@ -87,6 +95,7 @@ const sftp: RemoteKind = {
   name: 'SFTP',
   needs: "OpenSSH's sshd (openssh-server)",
   available: () => existsSync('/usr/sbin/sshd'),
+  relayFloor: false,
   async start() {
     const server = await startSshd();
     const { host, port, username, privateKey, hostKeySha256 } = server;
