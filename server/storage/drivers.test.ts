@@ -358,6 +358,17 @@ describe.each([
   });
 });
 
+/** A LOCAL driver on a folder of its own with one multipart upload of `key` begun; the folder goes afterwards. */
+async function withLocalUpload(key: string, test: (driver: StorageDriver, uploadId: string, root: string) => Promise<void>) {
+  const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
+  try {
+    const driver = createLocalDriver({ root, configId: 'c', secrets, now });
+    await test(driver, await driver.initMultipart(key, { contentType: 'application/octet-stream' }), root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
 describe('LOCAL driver specifics', () => {
   it('signs part URLs that verify as part grants only, limited to the given size', async () => {
     const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
@@ -387,11 +398,8 @@ describe('LOCAL driver specifics', () => {
     }
   });
 
-  it('keeps one copy of a part sent twice at once', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
-    try {
-      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
-      const uploadId = await driver.initMultipart('x.bin', { contentType: 'application/octet-stream' });
+  it('keeps one copy of a part sent twice at once', () =>
+    withLocalUpload('x.bin', async (driver, uploadId, root) => {
       const one = randomBytes(300_000);
       const two = randomBytes(300_000);
       await Promise.all([driver.uploadPart('x.bin', uploadId, 1, Readable.from([one])), driver.uploadPart('x.bin', uploadId, 1, Readable.from([two]))]);
@@ -399,32 +407,20 @@ describe('LOCAL driver specifics', () => {
       expect(listed).toHaveLength(1);
       expect([stagedPartEtag(one), stagedPartEtag(two)]).toContain(listed[0]?.etag);
       expect(listFiles(join(root, '.staging', 'multipart', uploadId)).filter((file) => file.endsWith('.part'))).toHaveLength(1);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('drops a part whose body fails after several MiB, keeping the copy stored before it', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
-    try {
-      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
-      const uploadId = await driver.initMultipart('x.bin', { contentType: 'application/octet-stream' });
+  it('drops a part whose body fails after several MiB, keeping the copy stored before it', () =>
+    withLocalUpload('x.bin', async (driver, uploadId, root) => {
       const stored = randomBytes(300_000);
       await driver.uploadPart('x.bin', uploadId, 1, Readable.from([stored]));
       // More than the new file's write buffer: some of it is on disk when the body fails.
       await expect(driver.uploadPart('x.bin', uploadId, 1, failingAfter(randomBytes(3 * 1024 * 1024)))).rejects.toThrow('client went away');
       expect(await driver.listParts('x.bin', uploadId)).toEqual([{ partNumber: 1, size: stored.length, etag: stagedPartEtag(stored) }]);
       expect(readdirSync(join(root, '.staging', 'multipart', uploadId)).sort()).toEqual([`1.${stagedPartEtag(stored)}.part`, 'upload.json']);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('joins a part staged under its MD5 by an earlier version, checking it by that hash', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'clipstash-local-driver-'));
-    try {
-      const driver = createLocalDriver({ root, configId: 'c', secrets, now });
-      const uploadId = await driver.initMultipart('old.bin', { contentType: 'application/octet-stream' });
+  it('joins a part staged under its MD5 by an earlier version, checking it by that hash', () =>
+    withLocalUpload('old.bin', async (driver, uploadId, root) => {
       const [first, second] = [randomBytes(5 * 1024 * 1024), randomBytes(1000)];
       const dir = join(root, '.staging', 'multipart', uploadId);
       writeFileSync(join(dir, `1.${md5(first)}.part`), first);
@@ -443,10 +439,7 @@ describe('LOCAL driver specifics', () => {
       writeFileSync(join(dir, `1.${md5(first)}.part`), first);
       await driver.completeMultipart('old.bin', uploadId, parts);
       expect(sha256(await readAll(await driver.get('old.bin')))).toBe(sha256(Buffer.concat([first, second])));
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it('tells a file’s size without hashing one put there by hand, and nothing for a folder or a missing key', async () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
