@@ -15,9 +15,10 @@ export function md5Digest(): Digest {
 
 /**
  * CRC-32: what a staged part is named by and answers as its ETag. The name checks that the bytes joined are those
- * stored (a file cut short or changed fails the join) and tells two copies of a part apart; it need not resist a
- * forger, as only the uploader's own parts ever meet. Hashing each part as it arrives was the largest CPU cost of an
- * upload through this server, and CRC-32 runs at several GB/s where MD5 runs below one.
+ * stored (a file cut short or changed fails the join) and tells two copies of a part apart, but for one chance in
+ * four billion; it need not resist a forger, as only the uploader's own parts ever meet. Hashing each part as it
+ * arrives was the largest CPU cost of an upload through this server, and CRC-32 runs at several GB/s where MD5 runs
+ * below one.
  */
 export function crc32Digest(): Digest {
   let value = 0;

@@ -10,7 +10,7 @@ import { md5Digest, type Digest } from './digest';
 import { isMissing, metaPathOf, STAGING, type LocalContext } from './root';
 
 /** Counts and digests what passes through: MD5 for objects (the S3-like ETag), CRC-32 for staged parts. */
-export class HashCounter extends Transform {
+export class DigestCounter extends Transform {
   bytes = 0;
   constructor(private readonly digest: Digest = md5Digest()) {
     super();
@@ -63,7 +63,7 @@ export async function fileSize(file: string): Promise<number | undefined> {
 }
 
 export async function hashFile(file: string): Promise<ObjectHead> {
-  const counter = new HashCounter();
+  const counter = new DigestCounter();
   const handle = await open(file, 'r');
   counter.resume();
   await pipeline(handle.createReadStream(), counter);

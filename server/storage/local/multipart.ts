@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InvalidPartError, matchParts, MultipartUploadNotFoundError, type CompletedPart, type PresignPartOptions, type StoredPart } from '../driver';
-import { HashCounter, placeFile, stagingFileOf, writeNewFile } from './disk';
+import { DigestCounter, placeFile, stagingFileOf, writeNewFile } from './disk';
 import { signKeyUrl } from './presign';
 import { confinedPathOf, isMissing, pathOf, type LocalContext } from './root';
 import { crc32Digest, partDigestOf } from './digest';
@@ -41,7 +41,7 @@ export async function uploadPart(context: LocalContext, key: string, uploadId: s
   const dir = await uploadDir(context, key, uploadId);
   // Written beside the parts: an abort meanwhile removes the folder, and the rename below then fails.
   const temp = join(dir, `${partNumber}.${randomUUID()}.tmp`);
-  const counter = new HashCounter(crc32Digest());
+  const counter = new DigestCounter(crc32Digest());
   try {
     await writeNewFile(body, counter, temp);
     const part = { partNumber, ...counter.head() };
@@ -91,7 +91,7 @@ export async function completeMultipart(context: LocalContext, key: string, uplo
     const stored = new Map((await storedParts(dir)).map((part) => [part.partNumber, part]));
     const matched = matchParts(parts, [...stored.values()]);
     const staging = await stagingFileOf(context);
-    const whole = new HashCounter();
+    const whole = new DigestCounter();
     try {
       await writeNewFile(() => joinedParts(matched, stored), whole, staging);
       const head = whole.head();

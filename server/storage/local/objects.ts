@@ -2,13 +2,13 @@ import { copyFile, open, rm, stat as statPath, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ObjectNotFoundError, type ByteRange, type ListedObject, type ObjectHead } from '../driver';
-import { fileSize, hashFile, HashCounter, placeFile, pruneEmpty, rememberedHead, stagingFileOf, writeMeta, writeNewFile } from './disk';
+import { fileSize, hashFile, DigestCounter, placeFile, pruneEmpty, rememberedHead, stagingFileOf, writeMeta, writeNewFile } from './disk';
 import { confinedPathOf, isMissing, META, metaPathOf, type LocalContext } from './root';
 
 export async function put(context: LocalContext, key: string, body: Readable): Promise<ObjectHead> {
   const target = await confinedPathOf(context, key);
   const staging = await stagingFileOf(context);
-  const counter = new HashCounter();
+  const counter = new DigestCounter();
   try {
     await writeNewFile(body, counter, staging);
     const stored = counter.head();
