@@ -7,7 +7,7 @@ export interface Digest {
   hex(): string;
 }
 
-/** MD5: the ETag of a whole LOCAL object, as S3 gives one. */
+/** MD5: the ETag of a whole LOCAL object, as S3 gives one, and the name of parts staged by earlier versions. */
 export function md5Digest(): Digest {
   const hash = createHash('md5');
   return { update: (chunk) => void hash.update(chunk), hex: () => hash.digest('hex') };
