@@ -38,6 +38,16 @@ export interface PresignPartOptions {
   baseUrl: string;
 }
 
+export interface PartOptions {
+  /** The body's length when the client said it (S3 needs it to stream; without it the part is read into memory first). */
+  size?: number;
+  /**
+   * The sender keeps the part's bytes and sends again any part that a later listing or completing lacks (the
+   * worker's upload pipeline does): a storage that relays parts may then pass this one on without a copy of its own.
+   */
+  resendable?: boolean;
+}
+
 /** A part the storage holds for a multipart upload. */
 export interface StoredPart {
   partNumber: number;
@@ -103,11 +113,8 @@ export interface StorageDriver {
   initMultipart(key: string, options: { contentType: string }): Promise<string>;
   /** A URL the client PUTs part `partNumber` to; its answer carries the part's ETag (readable by pages). */
   presignPart(key: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<string>;
-  /**
-   * Stores part `partNumber` from a stream through the server (replacing an earlier one); `size` is the body's
-   * length when the client said it (S3 needs it to stream; without it the part is read into memory first).
-   */
-  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size?: number): Promise<StoredPart>;
+  /** Stores part `partNumber` from a stream through the server, replacing an earlier one. */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, options?: PartOptions): Promise<StoredPart>;
   /** The parts stored so far, by part number. Throws MultipartUploadNotFoundError for an unknown upload. */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /**

@@ -171,7 +171,7 @@ describe.each([
     // Listened to, as a copy's pipeline does: a failure nobody listens to would end the process.
     const body = new PassThrough().on('error', () => undefined);
     fail(body);
-    await expect(driver.uploadPart(key, uploadId, 1, body, 1000)).rejects.toThrow('copy aborted');
+    await expect(driver.uploadPart(key, uploadId, 1, body, { size: 1000 })).rejects.toThrow('copy aborted');
     expect(await driver.listParts(key, uploadId)).toEqual([]);
     await driver.abortMultipart(key, uploadId);
   }, 20_000);
@@ -622,7 +622,7 @@ describe('S3 driver part requests', () => {
       const driver = createS3Driver({ endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', pathStyle: true, folder: '' });
       const body = new PassThrough();
       body.write(randomBytes(1024));
-      const part = driver.uploadPart('a.bin', 'upload-1', 1, body, 5 * 1024 * 1024);
+      const part = driver.uploadPart('a.bin', 'upload-1', 1, body, { size: 5 * 1024 * 1024 });
       await vi.waitFor(() => expect(heads).toHaveLength(1));
       body.destroy(new Error('copy aborted'));
       await expect(part).rejects.toThrow('copy aborted');

@@ -208,7 +208,7 @@ async function copyInParts(from: ObjectPlace, to: ObjectPlace, options: ObjectCo
     const target = { key: to.key, uploadId: checkpoint.uploadId, partNumber };
     if (service) return service.target.copyPart(service.source.objectOf(from.key), { start, end: end - 1 }, source.etag, target);
     const body = exactly(await from.driver.get(from.key, { start, end: end - 1 }), end - start, from.key, signal);
-    return to.driver.uploadPart(to.key, checkpoint.uploadId, partNumber, body, end - start);
+    return to.driver.uploadPart(to.key, checkpoint.uploadId, partNumber, body, { size: end - start });
   };
 
   await inLanes(todo, PARTS_AT_ONCE, options.signal, async (partNumber, signal) => {

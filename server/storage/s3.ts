@@ -32,7 +32,7 @@ export function createS3Driver(options: S3DriverOptions): StorageDriver {
     move: (fromKey, toKey) => move(bucket, fromKey, toKey),
     initMultipart: (key, { contentType }) => initMultipart(bucket, key, contentType),
     presignPart: (key, uploadId, partNumber, presign) => presignPart(bucket, key, uploadId, partNumber, presign),
-    uploadPart: (key, uploadId, partNumber, body, size) => uploadPart(bucket, key, uploadId, partNumber, body, size),
+    uploadPart: (key, uploadId, partNumber, body, options) => uploadPart(bucket, key, uploadId, partNumber, body, options?.size),
     listParts: (key, uploadId) => listParts(bucket, key, uploadId),
     completeMultipart: (key, uploadId, parts) => completeMultipart(bucket, key, uploadId, parts),
     abortMultipart: (key, uploadId) => abortMultipart(bucket, key, uploadId),

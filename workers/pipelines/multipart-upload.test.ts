@@ -99,6 +99,45 @@ describe('multipartUpload', () => {
     expect(failed?.type === 'failed' && failed.error).not.toBeInstanceOf(Error);
   });
 
+  it('sends again the parts a relaying storage lost when completing finds them missing, then completes', async () => {
+    const { protocol, calls } = fakeProtocol();
+    // The relay failed after parts 1 and 2 passed: the storage holds only part 3.
+    protocol.storedParts = async () => [{ partNumber: 3, size: 1024 * 1024, etag: 'e' }];
+    protocol.complete = async (_ref, parts) => {
+      calls.completed.push(parts);
+      if (calls.completed.length === 1) {
+        throw new TransferFailure({ code: 'commit_failed', status: 400, data: { field: 'parts', issue: 'missing', partNumber: 1 } });
+      }
+      return 'share';
+    };
+    const { transport, requests } = storage();
+    const { context, journal } = fakeContext(transport);
+    const done = multipartUpload(jobOf(protocol), context);
+    await vi.runAllTimersAsync();
+    expect(await done).toBe('share');
+    expect(requests.map(partOf).sort()).toEqual([1, 1, 2, 2, 3]);
+    expect(calls.completed).toHaveLength(2);
+    expect(journal.events.some((event) => event.type === 'failed')).toBe(false);
+    expect(journal.events.at(-1)).toMatchObject({ type: 'completed', result: 'share' });
+  });
+
+  it('fails when completing refuses for another reason, sending nothing again', async () => {
+    const { protocol, calls } = fakeProtocol();
+    protocol.storedParts = async () => [];
+    protocol.complete = async (_ref, parts) => {
+      calls.completed.push(parts);
+      throw new TransferFailure({ code: 'commit_failed', status: 400, data: { field: 'parts', issue: 'etag_mismatch', partNumber: 1 } });
+    };
+    const { transport, requests } = storage();
+    const { context } = fakeContext(transport);
+    const done = multipartUpload(jobOf(protocol), context);
+    const failure = expect(done).rejects.toMatchObject({ code: 'commit_failed' });
+    await vi.runAllTimersAsync();
+    await failure;
+    expect(requests).toHaveLength(3);
+    expect(calls.completed).toHaveLength(1);
+  });
+
   it('resumes from the journal: the same upload, only the parts it has not seen land', async () => {
     const { protocol, calls } = fakeProtocol();
     const { transport, requests } = storage();

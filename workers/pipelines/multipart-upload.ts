@@ -71,8 +71,9 @@ export async function multipartUpload<R>(job: MultipartJob<R>, context: Multipar
   const urls = signAhead(run, queue);
   await recorded;
 
+  const waits = new RetryWaits(context, stage, () => meter.stall());
   try {
-    await sendParts(run, queue, urls, new RetryWaits(context, stage, () => meter.stall()), report);
+    await sendParts(run, queue, urls, waits, report);
   } catch (error) {
     if (context.signal.aborted) {
       // Only a user's cancel gives up on the storage side; a failure keeps the parts for a retry.
@@ -85,7 +86,13 @@ export async function multipartUpload<R>(job: MultipartJob<R>, context: Multipar
     stopHeartbeat();
     context.scheduler.finish(job.taskId);
   }
-  return completeUpload(run);
+  return completeUpload(run, async (lost) => {
+    try {
+      await sendParts(run, lost, signAhead(run, lost), waits, report);
+    } finally {
+      context.scheduler.finish(job.taskId);
+    }
+  });
 }
 
 const stageOf = (taskId: string, context: PipelineContext) => (stage: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage });
@@ -247,23 +254,60 @@ export async function sendPart<R>({ job, context, plan }: UploadRun<R>, partNumb
   }
 }
 
-/** Asks the storage to complete the upload from its parts in order; journals how that ended. */
-export async function completeUpload<R>(run: UploadRun<R>): Promise<R> {
+/** Times completing may find parts missing and send them again before the upload fails. */
+const MOST_RESENDS = 2;
+
+/**
+ * Asks the storage to complete the upload from its parts in order; journals how that ended. A storage that relays
+ * parts on as they arrive (WebDAV, SFTP, FTP through this server) keeps no copy of them: when its relay failed,
+ * completing finds them missing, and `resend`, where given, sends the ones it lost again from the source.
+ */
+export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: number[]) => Promise<void>): Promise<R> {
   const { job, context, ref } = run;
   const stage = stageOf(job.taskId, context);
   stage('processing');
   stage('completing');
   let result: R;
-  try {
-    const parts = [...run.done.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ partNumber, etag }));
-    result = await job.protocol.complete(ref, parts, context.signal);
-  } catch (error) {
-    await recordFailure(run, error);
-    throw error;
+  for (let resends = 0; ; resends += 1) {
+    try {
+      const parts = [...run.done.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ partNumber, etag }));
+      result = await job.protocol.complete(ref, parts, context.signal);
+      break;
+    } catch (error) {
+      const lost = resend && resends < MOST_RESENDS && partMissing(error) ? await lostParts(run).catch(() => []) : [];
+      if (lost.length === 0) {
+        await recordFailure(run, error);
+        throw error;
+      }
+      for (const partNumber of lost) run.done.delete(partNumber);
+      stage('uploading');
+      try {
+        await resend?.(lost);
+      } catch (failure) {
+        if (context.signal.aborted) {
+          await abortUpload(run);
+          throw cancelled();
+        }
+        await recordFailure(run, failure);
+        throw failure;
+      }
+      stage('completing');
+    }
   }
   await context.journal.append({ type: 'completed', taskId: job.taskId, at: Date.now(), result });
   stage('completed');
   return result;
+}
+
+/** The storage's answer to completing when a part it was sent is not there (`multipart_part_missing`). */
+const partMissing = (error: unknown) => error instanceof TransferFailure && error.data?.issue === 'missing' && error.data.field === 'parts';
+
+/** The parts this run counts as done that the storage no longer holds as they were sent. */
+async function lostParts<R>({ job, context, ref, done }: UploadRun<R>): Promise<number[]> {
+  const stored = await job.protocol.storedParts(ref, context.signal);
+  if (!stored) return [];
+  const held = new Map(stored.map((part) => [part.partNumber, part]));
+  return [...done.values()].filter((part) => held.get(part.partNumber)?.etag !== part.etag || held.get(part.partNumber)?.size !== part.size).map((part) => part.partNumber);
 }
 
 /** A user's cancel: the storage gives up the upload (no stray parts stay behind) and the journal says so. */

@@ -116,7 +116,7 @@ export async function uploadFsPart(
   }
   try {
     await renewName(deps, target);
-    return await onUpload(fsUploadErrors(query.path), () => target.driver.uploadPart(target.key, query.uploadId, query.partNumber, body, size));
+    return await onUpload(fsUploadErrors(query.path), () => target.driver.uploadPart(target.key, query.uploadId, query.partNumber, body, { size, resendable: true }));
   } catch (error) {
     body.resume();
     throw error;

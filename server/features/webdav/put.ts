@@ -50,7 +50,7 @@ async function putInParts(target: MountTarget, body: Readable, contentType: stri
     const guarded = pipe(body, new BudgetGuard(budget), () => undefined);
     for await (const part of partsOf(guarded, partSizeFor(length ?? budget))) {
       partNumber += 1;
-      parts.push(await driver.uploadPart(key, upload.uploadId, partNumber, Readable.from([part]), part.length));
+      parts.push(await driver.uploadPart(key, upload.uploadId, partNumber, Readable.from([part]), { size: part.length }));
     }
     return { size: parts.reduce((sum, part) => sum + part.size, 0), etag: await driver.completeMultipart(key, upload.uploadId, parts) };
   });

@@ -10,6 +10,7 @@ import { memoryRemoteFileSystem, type MemoryRemoteFileSystem } from '../../../te
 import { MIN_PART_BYTES } from '../../../contract/parts';
 import { MultipartUploadNotFoundError, UnsafeKeyError } from '../driver';
 import { verifyLocalUrl } from '../local-urls';
+import { crc32Digest } from '../local/digest';
 import { initMultipart, uploadPart } from '../local/multipart';
 import { remoteContextOf } from './context';
 import { createRemoteDriver, type RemoteStorageDriver } from './driver';
@@ -213,6 +214,11 @@ describe('remote driver', () => {
     const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
     /** A part that may come before others: the smallest size a part other than the last may have. */
     const full = (fill: string) => Buffer.alloc(MIN_PART_BYTES, fill);
+    const checksumOf = (bytes: Buffer) => {
+      const checksum = crc32Digest();
+      checksum.update(bytes);
+      return checksum.hex();
+    };
 
     it('writes each part on in order as it arrives, so that completing only ends the file and renames it', async () => {
       const counted = countWrites();
@@ -359,6 +365,101 @@ describe('remote driver', () => {
       const second = await upload(uploadId, 2, Buffer.from('second'));
       await expect(driver.completeMultipart(key, uploadId, [{ partNumber: 1, etag: first.etag }, second])).rejects.toMatchObject({ partNumber: 1, problem: 'etag_mismatch' });
       expect(fs.files()).toEqual([]);
+    });
+
+    describe('parts whose sender keeps their bytes', () => {
+      const send = async (uploadId: string, partNumber: number, body: Buffer | Readable) => {
+        const part = await driver.uploadPart(key, uploadId, partNumber, Buffer.isBuffer(body) ? Readable.from([body]) : body, { resendable: true });
+        return { partNumber, etag: part.etag, size: part.size };
+      };
+      const stagedParts = () => staged().filter((path) => path.endsWith('.part'));
+
+      it('sends them on as they arrive, in order whatever order they come in, and stages none', async () => {
+        const counted = countWrites();
+        const bytes = [full('a'), full('b'), full('c'), randomBytes(300)];
+        const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+        const sent = await Promise.all([3, 1, 4, 2].map((partNumber) => send(uploadId, partNumber, bytes[partNumber - 1]!)));
+        const inOrder = sent.sort((a, b) => a.partNumber - b.partNumber);
+        expect(inOrder.map((part) => part.size)).toEqual([MIN_PART_BYTES, MIN_PART_BYTES, MIN_PART_BYTES, 300]);
+        expect(stagedParts()).toEqual([]);
+        expect(await driver.listParts(key, uploadId)).toEqual(inOrder);
+        await driver.completeMultipart(key, uploadId, inOrder.map(({ partNumber, etag }) => ({ partNumber, etag })));
+        expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat(bytes)));
+        expect(counted.writes).toBe(1);
+        expect(partials()).toEqual([]);
+        expect(staged()).toEqual([]);
+      });
+
+      it('answers the same ETag as a staged part of the same bytes', async () => {
+        const bytes = full('e');
+        const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+        const sentOn = await send(uploadId, 1, bytes);
+        const other = await driver.initMultipart('m/other.bin', { contentType: 'application/octet-stream' });
+        expect((await driver.uploadPart('m/other.bin', other, 1, Readable.from([bytes]))).etag).toBe(sentOn.etag);
+      });
+
+      it('stages a part once too many wait for their turn, and sends it on from there', async () => {
+        const bytes = [1, 2, 3, 4, 5, 6].map((number) => full(String(number)));
+        const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+        // Parts 2 to 5 wait for part 1; part 6 finds no room and is staged at once.
+        const waiting = [2, 3, 4, 5].map((partNumber) => send(uploadId, partNumber, bytes[partNumber - 1]!));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const sixth = await send(uploadId, 6, bytes[5]!);
+        expect(stagedParts()).toHaveLength(1);
+        const parts = [await send(uploadId, 1, bytes[0]!), ...(await Promise.all(waiting)), sixth];
+        await driver.completeMultipart(key, uploadId, parts.map(({ partNumber, etag }) => ({ partNumber, etag })));
+        expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat(bytes)));
+        expect(partials()).toEqual([]);
+      });
+
+      it('tells the parts a failed relay held as missing, keeps the upload, and completes once they come again', async () => {
+        const write = fs.write.bind(fs);
+        let cut = false;
+        fs.write = async (path, body) => {
+          // The connection drops as part 2 passes.
+          let passed = 0;
+          const cutting = async function* () {
+            for await (const chunk of body as AsyncIterable<Buffer>) {
+              passed += chunk.length;
+              if (passed > MIN_PART_BYTES && !cut) {
+                cut = true;
+                throw Object.assign(new Error('connection lost'), { code: 'ECONNRESET' });
+              }
+              yield chunk;
+            }
+          };
+          await write(path, Readable.from(cutting()));
+        };
+        const bytes = [full('x'), full('y'), Buffer.from('tail')];
+        const parts = bytes.map((part, index) => ({ partNumber: index + 1, etag: checksumOf(part) }));
+        const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+        await send(uploadId, 1, bytes[0]!);
+        // Answered or failed, as the cut comes before or after its last byte is taken.
+        await send(uploadId, 2, bytes[1]!).catch(() => undefined);
+        await vi.waitFor(() => expect(cut).toBe(true));
+        await vi.waitFor(() => expect(partials()).toEqual([]));
+        // A part after the cut is staged; the ones the relay held are missing.
+        await send(uploadId, 3, bytes[2]!);
+        expect((await driver.listParts(key, uploadId)).map((part) => part.partNumber)).toEqual([3]);
+        await expect(driver.completeMultipart(key, uploadId, parts)).rejects.toMatchObject({ partNumber: 1, problem: 'missing' });
+        await send(uploadId, 1, bytes[0]!);
+        await send(uploadId, 2, bytes[1]!);
+        await driver.completeMultipart(key, uploadId, parts);
+        expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat(bytes)));
+        expect(partials()).toEqual([]);
+        expect(staged()).toEqual([]);
+      });
+
+      it('fails a part whose body is cut off as it passes, and stages the one sent again', async () => {
+        const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+        const cutOff = Readable.from((async function* () { yield full('c').subarray(0, 1024); throw new Error('client went away'); })());
+        await expect(send(uploadId, 1, cutOff)).rejects.toThrow('client went away');
+        await vi.waitFor(() => expect(partials()).toEqual([]));
+        const first = await send(uploadId, 1, full('c'));
+        expect(stagedParts()).toHaveLength(1);
+        await driver.completeMultipart(key, uploadId, [first]);
+        expect(digest(await readAll(await driver.get(key)))).toBe(digest(full('c')));
+      });
     });
 
     it('stops its relays when it closes, leaving no partial file', async () => {

@@ -1,9 +1,10 @@
 import type { RelayedStorageDriver, StorageDriver } from '../driver';
 import { abortMultipart, initMultipart, listParts, presignPart, uploadPart } from '../local/multipart';
+import { assertPartNumber, uploadDir } from '../local/uploads';
 import { presignGet, presignGroupGet, presignPut } from '../local/presign';
 import { remoteContextOf, remotePathOf, type RemoteDriverOptions, type RemoteKind } from './context';
 import { checkAccess, folderExists, list, listTree, makeFolder, removeFolder } from './folders';
-import { completeMultipart } from './multipart';
+import { completeMultipart, withSentLive } from './multipart';
 import { createPartRelays } from './part-relay';
 import { copy, deleteObject, get, head, move, put, stat } from './objects';
 
@@ -22,7 +23,8 @@ export const isRemoteDriver = (driver: StorageDriver): driver is RemoteStorageDr
  * `.clipstash-partial-<uuid>` beside the target and renames it into place. The ETag is the server's (WebDAV) or
  * the MD5 of size and modification time (remote/objects.ts `etagOf`). These protocols have no signed URLs: the
  * driver signs this server's own, as LOCAL does, and multipart parts wait on this server's disk (LOCAL's multipart
- * over `stagingRoot`) while their relay writes them on in order (remote/part-relay.ts).
+ * over `stagingRoot`) while their relay writes them on in order (remote/part-relay.ts). A part whose sender keeps its
+ * bytes is not staged when its relay can take it as it arrives.
  */
 export function createRemoteDriver(options: RemoteDriverOptions): RemoteStorageDriver {
   const context = remoteContextOf(options);
@@ -58,13 +60,19 @@ export function createRemoteDriver(options: RemoteDriverOptions): RemoteStorageD
     move: (fromKey, toKey) => move(context, fromKey, toKey),
     initMultipart: (key, { contentType }) => checked(key, () => initMultipart(staging, key, contentType)),
     presignPart: (key, uploadId, partNumber, presign) => checked(key, () => presignPart(staging, key, uploadId, partNumber, presign)),
-    uploadPart: (key, uploadId, partNumber, body) =>
+    uploadPart: (key, uploadId, partNumber, body, partOptions) =>
       checked(key, async () => {
+        if (partOptions?.resendable) {
+          assertPartNumber(partNumber);
+          await uploadDir(staging, key, uploadId);
+          const sent = await relays.offer(key, uploadId, partNumber, body);
+          if (sent) return sent;
+        }
         const part = await uploadPart(staging, key, uploadId, partNumber, body);
         relays.stored(key, uploadId, part);
         return part;
       }),
-    listParts: (key, uploadId) => listParts(staging, key, uploadId),
+    listParts: async (key, uploadId) => withSentLive(await listParts(staging, key, uploadId), relays.sentLive(uploadId)),
     completeMultipart: (key, uploadId, parts) => completeMultipart(context, relays, key, uploadId, parts),
     abortMultipart: async (key, uploadId) => {
       await relays.cancel(key, uploadId);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { StoredPart } from '../driver';
+import { crc32Digest } from '../local/digest';
 import { joinedParts, stagedBytes } from '../local/multipart';
 import { storedParts, uploadDirOf } from '../local/uploads';
 import type { RemoteContext } from './context';
@@ -15,8 +16,37 @@ const RELAYS_PER_STORAGE = 2;
 const IDLE_MS = 20_000;
 /** Uploads remembered as relayed once, so that none is relayed again from part 1 (after a failure, an abort). */
 const TRIED_REMEMBERED = 10_000;
+/** Parts of one upload that may wait for their turn unread; one more is staged instead. */
+const LIVE_PARTS_WAITING = 4;
+/**
+ * A part waits this long for its turn, its body unread, before it is staged instead: long enough for the parts
+ * before it to pass on a slow line, short of the worker's own timeout for a part.
+ */
+const TURN_WAIT_MS = 15_000;
+/**
+ * How long a part waits when one before it has not arrived at all: parts sent at once arrive in any order, but a
+ * client sending one at a time out of order must not wait for each.
+ */
+const GAP_WAIT_MS = 1_000;
+
+/** Bytes of a live part gathered into one write: a socket write per network read of the request costs far more. */
+const WRITE_CHUNK = 1024 * 1024;
 
 type Sent = Pick<StoredPart, 'partNumber' | 'etag'>;
+
+/**
+ * A part whose sender keeps its bytes (`resendable`), offered to the relay as it arrives: when its turn comes its body
+ * is piped on to the remote file and never staged. One that waits too long is given back, unread, to be staged.
+ */
+interface LivePart {
+  partNumber: number;
+  body: Readable;
+  state: 'waiting' | 'taken' | 'given back';
+  turnWait: NodeJS.Timeout;
+  /** Settles the offer: the part as sent, or undefined when it is given back. */
+  answer: (part: StoredPart | undefined) => void;
+  fail: (error: Error) => void;
+}
 
 const samePart = (a: Sent | undefined, b: Sent | undefined) => a !== undefined && b !== undefined && a.partNumber === b.partNumber && a.etag === b.etag;
 
@@ -32,6 +62,12 @@ class Relay {
   private readonly hashedHere = new Map<number, string>();
   /** Parts 1, 2, 3, … as sent: `sent[n - 1]` is part n. */
   private readonly sent: Sent[] = [];
+  /** Parts offered as they arrive, by number, until the relay takes them or gives them back. */
+  private readonly waiting = new Map<number, LivePart>();
+  /** Parts sent on as they arrived: the relay's file is their only copy. */
+  readonly sentLive = new Map<number, StoredPart>();
+  /** A part's body is being sent: its number may not be offered again until it is through. */
+  private midPart = false;
   private final?: Sent[];
   private stopped?: Error;
   private body?: Readable;
@@ -54,7 +90,43 @@ class Relay {
     // A part sent already and now stored with other bytes: the file can no longer be the upload's.
     const sent = this.sent[part.partNumber - 1];
     if (sent && sent.etag !== part.etag) this.stop(new Error(`part ${part.partNumber} changed after it was sent`));
+    if (this.midPart && part.partNumber === this.sent.length + 1) this.stop(new Error(`part ${part.partNumber} stored again while it was sent`));
     this.wake();
+  }
+
+  /**
+   * Offers a part as it arrives, for its body to be sent on once the parts before it are: answers the part once its
+   * last byte is handed to the remote write, or undefined, its body unread, when the relay cannot take it (a number
+   * sent already, too many waiting, its turn long in coming, the relay stopped): the caller stages it then.
+   */
+  offer(partNumber: number, body: Readable): Promise<StoredPart | undefined> {
+    const sentAlready = partNumber <= this.sent.length + (this.midPart ? 1 : 0);
+    if (this.stopped || this.final || sentAlready || this.waiting.has(partNumber) || this.waiting.size >= LIVE_PARTS_WAITING) {
+      return Promise.resolve(undefined);
+    }
+    const wait = this.gapBefore(partNumber) ? GAP_WAIT_MS : TURN_WAIT_MS;
+    return new Promise((answer, fail) => {
+      const part: LivePart = { partNumber, body, state: 'waiting', answer, fail, turnWait: setTimeout(() => this.giveBack(part), wait) };
+      part.turnWait.unref();
+      this.waiting.set(partNumber, part);
+      this.wake();
+    });
+  }
+
+  /** Whether a part before `partNumber`, not yet sent, is neither waiting nor staged. */
+  private gapBefore(partNumber: number): boolean {
+    for (let before = this.sent.length + (this.midPart ? 2 : 1); before < partNumber; before += 1) {
+      if (!this.waiting.has(before) && !this.known.has(before)) return true;
+    }
+    return false;
+  }
+
+  private giveBack(part: LivePart) {
+    if (part.state !== 'waiting') return;
+    part.state = 'given back';
+    clearTimeout(part.turnWait);
+    this.waiting.delete(part.partNumber);
+    part.answer(undefined);
   }
 
   /**
@@ -88,6 +160,7 @@ class Relay {
 
   private stop(reason: Error) {
     this.stopped ??= reason;
+    for (const part of [...this.waiting.values()]) this.giveBack(part);
     // The write fails with its body: a part half sent, or a server that takes no more bytes, does not hold it up.
     this.body?.destroy(reason);
     this.wake();
@@ -121,8 +194,13 @@ class Relay {
   private async *bytes(): AsyncGenerator<Buffer> {
     try {
       for (let partNumber = 1; ; partNumber += 1) {
-        const etag = await this.etagOf(partNumber);
-        if (etag === undefined) return;
+        const next = await this.nextSource(partNumber);
+        if (next === undefined) return;
+        if (typeof next !== 'string') {
+          yield* this.sendLive(next);
+          continue;
+        }
+        const etag = next;
         const file = join(this.dir, `${partNumber}.${etag}.part`);
         // A part this process hashed as it arrived is sent unchecked: what the check guards against, a file renamed
         // into place unsynced and cut short by a power loss, would end this relay with the process. Parts found on
@@ -141,8 +219,47 @@ class Relay {
     }
   }
 
-  /** The ETag of part `partNumber` once it is stored; undefined once the completed upload has no more parts. */
-  private async etagOf(partNumber: number): Promise<string | undefined> {
+  /** A live part's body, checksummed as it passes; the part is answered once its last byte is taken. */
+  private async *sendLive(part: LivePart): AsyncGenerator<Buffer> {
+    const digest = crc32Digest();
+    let size = 0;
+    let sent: StoredPart | undefined;
+    let failure: Error | undefined;
+    this.midPart = true;
+    try {
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      for await (const chunk of part.body as AsyncIterable<Buffer>) {
+        digest.update(chunk);
+        size += chunk.length;
+        held.push(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes < WRITE_CHUNK) continue;
+        yield Buffer.concat(held, heldBytes);
+        held = [];
+        heldBytes = 0;
+      }
+      if (heldBytes > 0) yield Buffer.concat(held, heldBytes);
+      sent = { partNumber: part.partNumber, etag: digest.hex(), size };
+      this.sent.push(sent);
+      this.sentLive.set(part.partNumber, sent);
+      this.known.set(part.partNumber, sent.etag);
+      this.midPart = false;
+      part.answer(sent);
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      // A body cut off, or the relay stopped while it passed: the remote file can no longer be the upload's.
+      if (!sent) part.fail(failure ?? this.stopped ?? new Error('relay stopped'));
+    }
+  }
+
+  /**
+   * What part `partNumber` is sent from once it is there: a live part offered for it (the newest of its bytes), else
+   * the ETag of its staged file; undefined once the completed upload has no more parts.
+   */
+  private async nextSource(partNumber: number): Promise<LivePart | string | undefined> {
     for (;;) {
       if (this.stopped) throw this.stopped;
       if (this.final) {
@@ -151,6 +268,13 @@ class Relay {
         // Numbers with a gap cannot be relayed in order: completing sends them.
         if (wanted.partNumber !== partNumber) throw new Error('parts not numbered 1, 2, 3, …');
         return wanted.etag;
+      }
+      const live = this.waiting.get(partNumber);
+      if (live) {
+        live.state = 'taken';
+        clearTimeout(live.turnWait);
+        this.waiting.delete(partNumber);
+        return live;
       }
       const etag = this.known.get(partNumber);
       if (etag) return etag;
@@ -175,11 +299,19 @@ class Relay {
  * The relays of one remote storage's multipart uploads. Completing a relayed upload only waits for its last parts
  * and renames the partial file into place, instead of sending the whole file after the last part arrived. An
  * upload the relay cannot follow (a failed write, a part changed after it was sent, parts out of reach, no free
- * relay while it runs) is sent whole from its staged parts when it completes.
+ * relay while it runs) is sent whole from its staged parts when it completes; parts it sent on as they arrived,
+ * unstaged, are then missing, and their senders send them again.
  */
 export interface PartRelays {
   /** Part `part` of `uploadId` (an upload of `key`) was stored: passes it to the upload's relay, or starts one. */
   stored(key: string, uploadId: string, part: Sent): void;
+  /**
+   * Offers a part as it arrives to the upload's relay (started for it when none runs): answers it once sent on, or
+   * undefined, its body unread, when it is to be staged instead (see Relay.offer).
+   */
+  offer(key: string, uploadId: string, partNumber: number, body: Readable): Promise<StoredPart | undefined>;
+  /** The parts the upload's running relay sent on as they arrived: its file holds their only copy. */
+  sentLive(uploadId: string): StoredPart[];
   /** The upload's relay, out of the registry (the caller finishes or cancels it); undefined when none runs. */
   take(uploadId: string): Relay | undefined;
   /** Stops the relay of `uploadId` if it uploads `key` (an abort), its partial file removed. */
@@ -205,22 +337,32 @@ export function createPartRelays(context: RemoteContext): PartRelays {
     return relay;
   };
 
+  /** The upload's running relay, or a new one when a relay may start for it. */
+  const relayOf = (key: string, uploadId: string): Relay | undefined => {
+    const relay = running.get(uploadId);
+    if (relay) return relay;
+    if (closed || tried.has(uploadId) || writing >= RELAYS_PER_STORAGE) return undefined;
+    remember(uploadId);
+    const started = new Relay(context, key, uploadDirOf(context.staging, uploadId));
+    running.set(uploadId, started);
+    writing += 1;
+    started.written
+      .catch(() => {
+        if (running.get(uploadId) === started) running.delete(uploadId);
+      })
+      .finally(() => (writing -= 1));
+    return started;
+  };
+
   return {
     stored(key, uploadId, part) {
-      const relay = running.get(uploadId);
-      if (relay) return relay.partStored(part);
-      if (closed || tried.has(uploadId) || writing >= RELAYS_PER_STORAGE) return;
-      remember(uploadId);
-      const started = new Relay(context, key, uploadDirOf(context.staging, uploadId));
-      started.partStored(part);
-      running.set(uploadId, started);
-      writing += 1;
-      started.written
-        .catch(() => {
-          if (running.get(uploadId) === started) running.delete(uploadId);
-        })
-        .finally(() => (writing -= 1));
+      relayOf(key, uploadId)?.partStored(part);
     },
+    async offer(key, uploadId, partNumber, body) {
+      const relay = relayOf(key, uploadId);
+      return relay?.key === key ? relay.offer(partNumber, body) : undefined;
+    },
+    sentLive: (uploadId) => [...(running.get(uploadId)?.sentLive.values() ?? [])],
     take,
     async cancel(key, uploadId) {
       if (running.get(uploadId)?.key === key) await take(uploadId)?.cancel();
