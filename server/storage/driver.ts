@@ -197,11 +197,16 @@ export class MultipartUploadNotFoundError extends Error {
  * ETag), `too_small` (under 5 MiB and not the last), `order` (part numbers not strictly ascending).
  */
 export class InvalidPartError extends Error {
+  /** Every part number the problem concerns, ascending (`partNumber` is the first); a client sends them again. */
+  readonly partNumbers: number[];
+
   constructor(
     readonly partNumber: number,
     readonly problem: 'missing' | 'etag_mismatch' | 'too_small' | 'order',
+    partNumbers: number[] = [partNumber],
   ) {
     super(`Part ${partNumber}: ${problem}`);
+    this.partNumbers = partNumbers;
     this.name = 'InvalidPartError';
   }
 }
@@ -219,10 +224,11 @@ export function matchParts(given: CompletedPart[], stored: StoredPart[]): Stored
     previous = part.partNumber;
   }
   const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
-  const matched = given.map((part) => {
-    const found = byNumber.get(part.partNumber);
-    if (!found) throw new InvalidPartError(part.partNumber, 'missing');
-    if (bareEtag(part.etag).toLowerCase() !== found.etag.toLowerCase()) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
+  const pairs = given.map((part) => ({ part, found: byNumber.get(part.partNumber) }));
+  const missing = pairs.filter(({ found }) => !found).map(({ part }) => part.partNumber);
+  if (missing[0] !== undefined) throw new InvalidPartError(missing[0], 'missing', missing);
+  const matched = pairs.map(({ part, found }) => {
+    if (!found || bareEtag(part.etag).toLowerCase() !== found.etag.toLowerCase()) throw new InvalidPartError(part.partNumber, 'etag_mismatch');
     return found;
   });
   matched.forEach((part, index) => {

@@ -121,6 +121,39 @@ describe('multipartUpload', () => {
     expect(journal.events.at(-1)).toMatchObject({ type: 'completed', result: 'share' });
   });
 
+  it('sends again the parts completing names as missing where the storage has no listing', async () => {
+    const { protocol, calls } = fakeProtocol();
+    protocol.complete = async (_ref, parts) => {
+      calls.completed.push(parts);
+      if (calls.completed.length === 1) throw new TransferFailure({ code: 'commit_failed', status: 400, data: { field: 'parts', issue: 'missing', partNumber: 2, partNumbers: [2, 3] } });
+      return 'share';
+    };
+    const { transport, requests } = storage();
+    const { context } = fakeContext(transport);
+    const done = multipartUpload(jobOf(protocol), context);
+    await vi.runAllTimersAsync();
+    expect(await done).toBe('share');
+    expect(requests.map(partOf).sort()).toEqual([1, 2, 2, 3, 3]);
+    expect(calls.signed.at(-1)).toEqual([2, 3]);
+  });
+
+  it('gives up when the parts sent again go missing again', async () => {
+    const { protocol, calls } = fakeProtocol();
+    protocol.complete = async (_ref, parts) => {
+      calls.completed.push(parts);
+      throw new TransferFailure({ code: 'commit_failed', status: 400, data: { field: 'parts', issue: 'missing', partNumber: 1, partNumbers: [1] } });
+    };
+    const { transport, requests } = storage();
+    const { context, journal } = fakeContext(transport);
+    const done = multipartUpload(jobOf(protocol), context);
+    const failure = expect(done).rejects.toMatchObject({ code: 'commit_failed' });
+    await vi.runAllTimersAsync();
+    await failure;
+    expect(requests.map(partOf).sort()).toEqual([1, 1, 1, 2, 3]);
+    expect(calls.completed).toHaveLength(3);
+    expect(journal.events.at(-1)).toMatchObject({ type: 'failed' });
+  });
+
   it('fails when completing refuses for another reason, sending nothing again', async () => {
     const { protocol, calls } = fakeProtocol();
     protocol.storedParts = async () => [];

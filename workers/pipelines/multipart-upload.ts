@@ -274,7 +274,7 @@ export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: numbe
       result = await job.protocol.complete(ref, parts, context.signal);
       break;
     } catch (error) {
-      const lost = resend && resends < MOST_RESENDS && partMissing(error) ? await lostParts(run).catch(() => []) : [];
+      const lost = resend && resends < MOST_RESENDS ? await lostParts(run, error).catch(() => []) : [];
       if (lost.length === 0) {
         await recordFailure(run, error);
         throw error;
@@ -299,11 +299,14 @@ export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: numbe
   return result;
 }
 
-/** The storage's answer to completing when a part it was sent is not there (`multipart_part_missing`). */
-const partMissing = (error: unknown) => error instanceof TransferFailure && error.data?.issue === 'missing' && error.data.field === 'parts';
-
-/** The parts this run counts as done that the storage no longer holds as they were sent. */
-async function lostParts<R>({ job, context, ref, done }: UploadRun<R>): Promise<number[]> {
+/**
+ * The parts this run counts as done that the storage no longer holds, when completing refused for parts missing
+ * (`multipart_part_missing`): the ones it names, else those a listing lacks; [] for any other refusal.
+ */
+async function lostParts<R>({ job, context, ref, done }: UploadRun<R>, error: unknown): Promise<number[]> {
+  if (!(error instanceof TransferFailure) || error.data?.issue !== 'missing' || error.data.field !== 'parts') return [];
+  const named = error.data.partNumbers;
+  if (Array.isArray(named)) return named.filter((partNumber): partNumber is number => typeof partNumber === 'number' && done.has(partNumber));
   const stored = await job.protocol.storedParts(ref, context.signal);
   if (!stored) return [];
   const held = new Map(stored.map((part) => [part.partNumber, part]));

@@ -41,7 +41,7 @@ export const uploadKeyMismatch = (path: string, field: string) =>
 export function invalidPart(error: InvalidPartError, stored: StoredPart[]): ApiError {
   const { partNumber, problem } = error;
   const data = { field: 'parts', issue: problem, partNumber };
-  if (problem === 'missing') return new ApiError(400, 'multipart_part_missing', { partNumber }, data);
+  if (problem === 'missing') return new ApiError(400, 'multipart_part_missing', { partNumber }, { ...data, partNumbers: error.partNumbers });
   if (problem === 'etag_mismatch') return new ApiError(400, 'multipart_part_etag_mismatch', { partNumber }, data);
   if (problem === 'too_small') {
     const size = stored.find((part) => part.partNumber === partNumber)?.size ?? 0;

@@ -23,10 +23,12 @@ interface RemoteServer {
   folder?: string;
   /** That base folder on this machine. */
   directory: string;
+  /** Kills the server, cutting its connections, and starts it again on the same port. */
+  cut?: () => Promise<void>;
   stop(): Promise<void>;
 }
 
-const remoteKinds: { kind: string; available: () => boolean; start: () => Promise<RemoteServer> }[] = [
+const remoteKinds: { kind: string; available: () => boolean; cuts?: true; start: () => Promise<RemoteServer> }[] = [
   {
     kind: 'WEBDAV',
     available: () => true,
@@ -51,11 +53,16 @@ const remoteKinds: { kind: string; available: () => boolean; start: () => Promis
   {
     kind: 'FTP',
     available: ftpServerAvailable,
+    cuts: true,
     start: async () => {
       const server = await startFtpServer();
       mkdirSync(join(server.directory, 'clips'));
       const { host, port, username, password } = server;
-      return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, directory: join(server.directory, 'clips'), stop: () => server.stop() };
+      const cut = async () => {
+        await server.kill();
+        await server.restart();
+      };
+      return { config: { storage_type: 'FTP', host, port, username, password, tls: 'none' }, directory: join(server.directory, 'clips'), cut, stop: () => server.stop() };
     },
   },
 ];
@@ -70,7 +77,7 @@ const partialSizes = (folder: string) =>
  * The fs API and server jobs on a mount of each remote kind, against a real server of its protocol: what the
  * explorer does (list, upload, download with a range, edit, rename, delete) and copies to S3 and back.
  */
-describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) => {
+describe.each(remoteKinds)('a mount of a $kind storage', ({ available, cuts, start }) => {
   let t: TestApp;
   let token: string;
   let remote: RemoteServer;
@@ -151,6 +158,41 @@ describe.each(remoteKinds)('a mount of a $kind storage', ({ available, start }) 
     await expectOk(await fs.post('multipart/complete', { path, uploadId, key, parts: [first, second, third] }), fsUploadResultSchema, 201);
     expect(sha256(await bytesOf(await fs.download('/remote/parts/big.bin')))).toBe(sha256(Buffer.concat(parts)));
     expect(readdirSync(join(remote.directory, 'parts'))).toEqual(['big.bin']);
+  });
+
+  it.runIf(available() && cuts)('names the parts a cut connection lost when completing, and completes once they come again', async () => {
+    const parts = [randomBytes(MIN_PART_BYTES), randomBytes(MIN_PART_BYTES), randomBytes(MIN_PART_BYTES), randomBytes(999)] as Bytes[];
+    const init = await fs.post('multipart/init', { path: '/remote/cut', filename: 'big.bin', fileSize: MIN_PART_BYTES * 3 + 999 });
+    const { path, uploadId, key } = await expectOk(init, fsMultipartInitSchema.options[0], 201);
+    /** The ETag each part was last answered with, as the worker keeps them. */
+    const answered = new Map<number, string>();
+    const send = async (partNumber: number) => {
+      const response = await fs.part({ path, uploadId, key, partNumber }, parts[partNumber - 1]!);
+      if (response.ok) answered.set(partNumber, (await expectOk(response, fsPartSchema)).etag);
+      return response.status;
+    };
+    const complete = () => fs.post('multipart/complete', { path, uploadId, key, parts: [1, 2, 3, 4].map((partNumber) => ({ partNumber, etag: answered.get(partNumber) ?? '0' })) });
+    expect([await send(1), await send(2)]).toEqual([200, 200]);
+    const [first, second] = [answered.get(1), answered.get(2)];
+    // Both parts went on to the server unstaged; the connection that carries them is cut before the file ends.
+    await vi.waitFor(() => expect(partialSizes(join(remote.directory, 'cut'))[0]).toBe(2 * MIN_PART_BYTES), { timeout: 10_000 });
+    await remote.cut?.();
+    // The relay's write fails with the connection; its partial file is removed once the server is back. The parts
+    // after it are staged.
+    await vi.waitFor(() => expect(partialSizes(join(remote.directory, 'cut'))).toEqual([]), { timeout: 10_000 });
+    expect([await send(3), await send(4)]).toEqual([200, 200]);
+    const refused = await complete();
+    expect(refused.status).toBe(400);
+    const { data } = (await refused.json()) as { data: { issue: string; partNumbers: number[] } };
+    expect(data.issue).toBe('missing');
+    expect(data.partNumbers).toEqual([1, 2]);
+    expect(readdirSync(join(remote.directory, 'cut'))).toEqual([]);
+    // Sent again as the worker sends them, each is staged and answers the ETag it had.
+    for (const partNumber of data.partNumbers) expect(await send(partNumber)).toBe(200);
+    expect([answered.get(1), answered.get(2)]).toEqual([first, second]);
+    await expectOk(await complete(), fsUploadResultSchema, 201);
+    expect(sha256(await bytesOf(await fs.download('/remote/cut/big.bin')))).toBe(sha256(Buffer.concat(parts)));
+    expect(readdirSync(join(remote.directory, 'cut'))).toEqual(['big.bin']);
   });
 
   it.skipIf(!available())('copies a folder of 200 files to S3 and back as server jobs, byte for byte', async () => {

@@ -48,6 +48,7 @@ export async function completeMultipart(context: RemoteContext, relays: PartRela
 
 /** The matched parts, each of which must have a staged copy of the same bytes: one that was only relayed is missing. */
 function stagedCopiesOf(matched: StoredPart[], stored: Map<number, StoredPart>): StoredPart[] {
-  for (const part of matched) if (stored.get(part.partNumber)?.etag !== part.etag) throw new InvalidPartError(part.partNumber, 'missing');
+  const missing = matched.filter((part) => stored.get(part.partNumber)?.etag !== part.etag).map((part) => part.partNumber);
+  if (missing[0] !== undefined) throw new InvalidPartError(missing[0], 'missing', missing);
   return matched;
 }

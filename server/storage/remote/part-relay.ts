@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { StoredPart } from '../driver';
 import { crc32Digest } from '../local/digest';
 import { joinedParts, stagedBytes } from '../local/multipart';
 import { storedParts, uploadDirOf } from '../local/uploads';
 import type { RemoteContext } from './context';
 import { partialPathOf } from './objects';
+import { log } from '../../observability/log';
 
 /** Relays at once per storage: each holds one of its connections until its write ends. */
 const RELAYS_PER_STORAGE = 2;
@@ -28,6 +30,9 @@ const TURN_WAIT_MS = 15_000;
  * client sending one at a time out of order must not wait for each.
  */
 const GAP_WAIT_MS = 1_000;
+
+/** Waits before trying again to remove the partial file of a relay that failed. */
+const PARTIAL_REMOVAL_RETRIES_MS = [1_000, 4_000, 15_000];
 
 /** Bytes of a live part gathered into one write: a socket write per network read of the request costs far more. */
 const WRITE_CHUNK = 1024 * 1024;
@@ -177,7 +182,8 @@ class Relay {
     try {
       await this.context.fs.write(this.partial, body);
     } catch (error) {
-      body.destroy();
+      // Parts waiting for their turn are staged at once rather than when their wait ends.
+      this.stop(error instanceof Error ? error : new Error(String(error)));
       await this.removePartial();
       throw error;
     }
@@ -187,8 +193,22 @@ class Relay {
     }
   }
 
+  /**
+   * Removes the partial file; when the server cannot be reached (the cut that failed the relay, a restart), tries
+   * again later in the background, so that no hidden half file stays behind once it is back.
+   */
   private async removePartial() {
-    if (this.partial) await this.context.fs.remove(this.partial).catch(() => undefined);
+    const partial = this.partial;
+    if (!partial) return;
+    const remove = () => this.context.fs.remove(partial).then(() => true, () => false);
+    if (await remove()) return;
+    void (async () => {
+      for (const wait of PARTIAL_REMOVAL_RETRIES_MS) {
+        await delay(wait, undefined, { ref: false });
+        if (await remove()) return;
+      }
+      log.warn(`${this.context.type} storage ${this.context.configId}: a relayed upload's partial file ${partial} could not be removed`);
+    })();
   }
 
   private async *bytes(): AsyncGenerator<Buffer> {
