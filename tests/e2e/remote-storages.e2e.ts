@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chownSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { ftpServerAvailable, startFtpServer } from '../fixtures/ftp-server';
 import { startSshd } from '../fixtures/sftp-server';
 import { ADMIN_PASSWORD, ADMIN_USERNAME, adminToken, loginAsAdmin, newPerson, seedMountFile, taskEnds } from './harness';
 import { adminApi, storedTree } from './mounts';
@@ -147,6 +148,54 @@ describe('remote storages', () => {
     }
   });
 
+
+  it.runIf(ftpServerAvailable())('an upload to an FTP mount completes whole though the FTP server restarts in the middle of it', async () => {
+    const ftp = await startFtpServer();
+    try {
+      const folder = join(ftp.directory, 'files');
+      mkdirSync(folder);
+      const token = await adminToken(suite.server.url);
+      const config = await fetch(`${suite.server.url}/api/s3-configs`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ storage_type: 'FTP', name: 'NAS', host: ftp.host, port: ftp.port, username: ftp.username, password: ftp.password, tls: 'none', default_folder: 'files', allow_private_host: true }),
+      });
+      expect(config.status).toBe(201);
+      const { data } = (await config.json()) as { data: { id: string } };
+      const mount = await adminApi(suite.server.url, token)('mounts', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'NAS', storage_type: 'FTP', storage_config_id: data.id, mount_path: '/nas', cache_ttl: 0 }),
+      });
+      expect(mount.status).toBe(201);
+
+      const { page, context } = await newPerson(suite.browser);
+      await loginAsAdmin(page, suite.server.url);
+      let partsSent = 0;
+      page.on('request', (request) => {
+        if (request.method() === 'PUT' && request.url().includes('/api/local-storage/')) partsSent += 1;
+      });
+      // Twelve parts, sent on to the FTP server as they arrive, unstaged.
+      const bytes = randomBytes(12 * 5 * 1024 * 1024 - 77);
+      const file = join(mkdtempSync(join(tmpdir(), 'clipstash-ftp-upload-')), 'sixty.bin');
+      writeFileSync(file, bytes);
+      await page.goto(`${suite.server.url}/mount-explorer/nas`);
+      await page.getByLabel('Files to upload').setInputFiles(file);
+      // Once the server holds a part's worth of the file, its connections are cut and it starts again.
+      const partial = () => readdirSync(folder).find((name) => name.startsWith('.clipstash-partial-'));
+      await expect.poll(() => statSync(join(folder, partial() ?? '.')).size, { interval: 5, timeout: 30_000 }).toBeGreaterThan(5 * 1024 * 1024);
+      await ftp.kill();
+      await ftp.restart();
+      await page.getByRole('button', { name: /^Tasks/ }).click();
+      await page.locator('li[data-file-name="sixty.bin"][data-task-status="completed"]').waitFor({ timeout: 90_000 });
+      // The parts the cut lost were sent again.
+      expect(partsSent).toBeGreaterThan(12);
+      expect(createHash('sha256').update(readFileSync(join(folder, 'sixty.bin'))).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+      await expect.poll(() => readdirSync(folder), { timeout: 20_000 }).toEqual(['sixty.bin']);
+      await context.close();
+    } finally {
+      await ftp.stop();
+    }
+  });
 
   it('an admin adds an SFTP storage on a phone-sized screen, and its test names the step that failed in plain words', async () => {
     const { page, context, errors } = await newPerson(suite.browser, { viewport: { width: 360, height: 740 } });
