@@ -106,7 +106,7 @@ export function localStorageRoutes(deps: AppDeps) {
     try {
       const body = source.pipe(limit);
       const head = grant.part
-        ? await driver.uploadPart(grant.key, grant.part.uploadId, grant.part.partNumber, body, { resendable: true })
+        ? await driver.uploadPart(grant.key, grant.part.uploadId, grant.part.partNumber, body, { size: Number.isFinite(declared) ? declared : undefined, resendable: true })
         : await driver.put(grant.key, body, { contentType: c.req.header('content-type') ?? 'application/octet-stream' });
       transfer?.partsInFlight(-1);
       return c.body(null, 200, { ETag: `"${head.etag}"` });

@@ -14,7 +14,7 @@ import { crc32Digest } from '../local/digest';
 import { initMultipart, uploadPart } from '../local/multipart';
 import { remoteContextOf } from './context';
 import { createRemoteDriver, type RemoteStorageDriver } from './driver';
-import { createPartRelays } from './part-relay';
+import { createPartRelays, LIVE_PART_MOST_BYTES } from './part-relay';
 import type { RemoteEntry } from './remote-fs';
 import { log } from '../../observability/log';
 
@@ -369,7 +369,8 @@ describe('remote driver', () => {
 
     describe('parts whose sender keeps their bytes', () => {
       const send = async (uploadId: string, partNumber: number, body: Buffer | Readable) => {
-        const part = await driver.uploadPart(key, uploadId, partNumber, Buffer.isBuffer(body) ? Readable.from([body]) : body, { resendable: true });
+        const [stream, size] = Buffer.isBuffer(body) ? [Readable.from([body]), body.length] : [body, MIN_PART_BYTES];
+        const part = await driver.uploadPart(key, uploadId, partNumber, stream, { resendable: true, size });
         return { partNumber, etag: part.etag, size: part.size };
       };
       const stagedParts = () => staged().filter((path) => path.endsWith('.part'));
@@ -396,6 +397,15 @@ describe('remote driver', () => {
         const sentOn = await send(uploadId, 1, bytes);
         const other = await driver.initMultipart('m/other.bin', { contentType: 'application/octet-stream' });
         expect((await driver.uploadPart('m/other.bin', other, 1, Readable.from([bytes]))).etag).toBe(sentOn.etag);
+      });
+
+      it('stages a part larger than a relay holds in memory, or of no told size', async () => {
+        const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
+        const large = await driver.uploadPart(key, uploadId, 1, Readable.from([full('l')]), { resendable: true, size: LIVE_PART_MOST_BYTES + 1 });
+        const untold = await driver.uploadPart(key, uploadId, 2, Readable.from([Buffer.from('tail')]), { resendable: true });
+        expect(stagedParts()).toHaveLength(2);
+        await driver.completeMultipart(key, uploadId, [large, untold]);
+        expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('l'), Buffer.from('tail')])));
       });
 
       it('stages a part once too many wait for their turn, and sends it on from there', async () => {
@@ -450,15 +460,18 @@ describe('remote driver', () => {
         expect(staged()).toEqual([]);
       });
 
-      it('fails a part whose body is cut off as it passes, and stages the one sent again', async () => {
+      it('fails alone a part whose body is cut off, sending none of it, and takes it when it comes again', async () => {
+        const counted = countWrites();
         const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
-        const cutOff = Readable.from((async function* () { yield full('c').subarray(0, 1024); throw new Error('client went away'); })());
-        await expect(send(uploadId, 1, cutOff)).rejects.toThrow('client went away');
-        await vi.waitFor(() => expect(partials()).toEqual([]));
-        const first = await send(uploadId, 1, full('c'));
-        expect(stagedParts()).toHaveLength(1);
-        await driver.completeMultipart(key, uploadId, [first]);
-        expect(digest(await readAll(await driver.get(key)))).toBe(digest(full('c')));
+        const first = await send(uploadId, 1, full('1'));
+        const cutOff = Readable.from((async function* () { yield full('2').subarray(0, 1024); throw new Error('client went away'); })());
+        await expect(send(uploadId, 2, cutOff)).rejects.toThrow('client went away');
+        await expect(relayedBytes(MIN_PART_BYTES)).resolves.toHaveLength(MIN_PART_BYTES);
+        const second = await send(uploadId, 2, Buffer.from('second'));
+        expect(stagedParts()).toEqual([]);
+        await driver.completeMultipart(key, uploadId, [first, second]);
+        expect(digest(await readAll(await driver.get(key)))).toBe(digest(Buffer.concat([full('1'), Buffer.from('second')])));
+        expect(counted.writes).toBe(1);
       });
     });
 

@@ -5,7 +5,7 @@ import { presignGet, presignGroupGet, presignPut } from '../local/presign';
 import { remoteContextOf, remotePathOf, type RemoteDriverOptions, type RemoteKind } from './context';
 import { checkAccess, folderExists, list, listTree, makeFolder, removeFolder } from './folders';
 import { completeMultipart, withSentLive } from './multipart';
-import { createPartRelays } from './part-relay';
+import { createPartRelays, LIVE_PART_MOST_BYTES } from './part-relay';
 import { copy, deleteObject, get, head, move, put, stat } from './objects';
 
 export interface RemoteStorageDriver extends RelayedStorageDriver {
@@ -62,7 +62,7 @@ export function createRemoteDriver(options: RemoteDriverOptions): RemoteStorageD
     presignPart: (key, uploadId, partNumber, presign) => checked(key, () => presignPart(staging, key, uploadId, partNumber, presign)),
     uploadPart: (key, uploadId, partNumber, body, partOptions) =>
       checked(key, async () => {
-        if (partOptions?.resendable) {
+        if (partOptions?.resendable && partOptions.size !== undefined && partOptions.size <= LIVE_PART_MOST_BYTES) {
           assertPartNumber(partNumber);
           await uploadDir(staging, key, uploadId);
           const sent = await relays.offer(key, uploadId, partNumber, body);

@@ -31,17 +31,22 @@ const TURN_WAIT_MS = 15_000;
  */
 const GAP_WAIT_MS = 1_000;
 
+/**
+ * The largest part a relay takes as it arrives: it holds two in memory (one written, the next read). Parts are 5 MiB
+ * but for files over 50 GB, whose parts grow to keep within 10,000; larger ones are staged.
+ */
+export const LIVE_PART_MOST_BYTES = 64 * 1024 * 1024;
 /** Waits before trying again to remove the partial file of a relay that failed. */
 const PARTIAL_REMOVAL_RETRIES_MS = [1_000, 4_000, 15_000];
 
-/** Bytes of a live part gathered into one write: a socket write per network read of the request costs far more. */
+/** Bytes of a live part in one write: a socket write per network read of the request costs far more. */
 const WRITE_CHUNK = 1024 * 1024;
 
 type Sent = Pick<StoredPart, 'partNumber' | 'etag'>;
 
 /**
  * A part whose sender keeps its bytes (`resendable`), offered to the relay as it arrives: when its turn comes its body
- * is piped on to the remote file and never staged. One that waits too long is given back, unread, to be staged.
+ * is read into memory and sent on, never staged. One that waits too long is given back, unread, to be staged.
  */
 interface LivePart {
   partNumber: number;
@@ -51,6 +56,8 @@ interface LivePart {
   /** Settles the offer: the part as sent, or undefined when it is given back. */
   answer: (part: StoredPart | undefined) => void;
   fail: (error: Error) => void;
+  /** Its whole body once read (undefined when it was cut off): read from the moment it is taken. */
+  whole?: Promise<{ bytes: Buffer; etag: string } | undefined>;
 }
 
 const samePart = (a: Sent | undefined, b: Sent | undefined) => a !== undefined && b !== undefined && a.partNumber === b.partNumber && a.etag === b.etag;
@@ -71,8 +78,12 @@ class Relay {
   private readonly waiting = new Map<number, LivePart>();
   /** Parts sent on as they arrived: the relay's file is their only copy. */
   readonly sentLive = new Map<number, StoredPart>();
-  /** A part's body is being sent: its number may not be offered again until it is through. */
-  private midPart = false;
+  /** Numbers of the live parts being read or sent: none may be offered again until it is through. */
+  private readonly taken = new Set<number>();
+  /** The part after the one being sent, read ahead while that one is written. */
+  private readAhead?: LivePart;
+  /** The number of the live part being written; 0 when none is. */
+  private sending = 0;
   private final?: Sent[];
   private stopped?: Error;
   private body?: Readable;
@@ -95,18 +106,20 @@ class Relay {
     // A part sent already and now stored with other bytes: the file can no longer be the upload's.
     const sent = this.sent[part.partNumber - 1];
     if (sent && sent.etag !== part.etag) this.stop(new Error(`part ${part.partNumber} changed after it was sent`));
-    if (this.midPart && part.partNumber === this.sent.length + 1) this.stop(new Error(`part ${part.partNumber} stored again while it was sent`));
+    // Stored again while its live copy, now the older one, is read or sent.
+    if (this.taken.has(part.partNumber)) this.stop(new Error(`part ${part.partNumber} stored again while it was sent`));
     this.wake();
   }
 
   /**
    * Offers a part as it arrives, for its body to be sent on once the parts before it are: answers the part once its
    * last byte is handed to the remote write, or undefined, its body unread, when the relay cannot take it (a number
-   * sent already, too many waiting, its turn long in coming, the relay stopped): the caller stages it then.
+   * sent already, too many waiting, its turn long in coming, the relay stopped): the caller stages it then. A body
+   * cut off fails its offer alone: it is read whole before any of it is sent, and its sender sends it again.
    */
   offer(partNumber: number, body: Readable): Promise<StoredPart | undefined> {
-    const sentAlready = partNumber <= this.sent.length + (this.midPart ? 1 : 0);
-    if (this.stopped || this.final || sentAlready || this.waiting.has(partNumber) || this.waiting.size >= LIVE_PARTS_WAITING) {
+    const passed = partNumber <= this.sent.length || this.taken.has(partNumber);
+    if (this.stopped || this.final || passed || this.waiting.has(partNumber) || this.waiting.size >= LIVE_PARTS_WAITING) {
       return Promise.resolve(undefined);
     }
     const wait = this.gapBefore(partNumber) ? GAP_WAIT_MS : TURN_WAIT_MS;
@@ -114,16 +127,53 @@ class Relay {
       const part: LivePart = { partNumber, body, state: 'waiting', answer, fail, turnWait: setTimeout(() => this.giveBack(part), wait) };
       part.turnWait.unref();
       this.waiting.set(partNumber, part);
+      this.readNextAhead();
       this.wake();
     });
   }
 
-  /** Whether a part before `partNumber`, not yet sent, is neither waiting nor staged. */
+  /** Whether a part before `partNumber`, not yet sent, is neither waiting, read nor staged. */
   private gapBefore(partNumber: number): boolean {
-    for (let before = this.sent.length + (this.midPart ? 2 : 1); before < partNumber; before += 1) {
-      if (!this.waiting.has(before) && !this.known.has(before)) return true;
+    for (let before = this.sent.length + 1; before < partNumber; before += 1) {
+      if (!this.waiting.has(before) && !this.taken.has(before) && !this.known.has(before)) return true;
     }
     return false;
+  }
+
+  /** Takes a waiting part and starts reading its body. */
+  private take(part: LivePart): LivePart {
+    part.state = 'taken';
+    clearTimeout(part.turnWait);
+    this.waiting.delete(part.partNumber);
+    this.taken.add(part.partNumber);
+    part.whole = this.readWhole(part);
+    return part;
+  }
+
+  /** While a live part is written, the next one, if it waits, is read from its sender: both lines stay busy. */
+  private readNextAhead() {
+    const next = this.sending && !this.readAhead ? this.waiting.get(this.sending + 1) : undefined;
+    if (next) this.readAhead = this.take(next);
+  }
+
+  /** A live part's body in memory, checksummed; undefined, its offer failed, when the body is cut off. */
+  private async readWhole(part: LivePart): Promise<{ bytes: Buffer; etag: string } | undefined> {
+    const digest = crc32Digest();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of part.body as AsyncIterable<Buffer>) {
+        digest.update(chunk);
+        chunks.push(chunk);
+        size += chunk.length;
+      }
+    } catch (error) {
+      this.taken.delete(part.partNumber);
+      part.fail(error instanceof Error ? error : new Error(String(error)));
+      this.wake();
+      return undefined;
+    }
+    return { bytes: Buffer.concat(chunks, size), etag: digest.hex() };
   }
 
   private giveBack(part: LivePart) {
@@ -166,6 +216,11 @@ class Relay {
   private stop(reason: Error) {
     this.stopped ??= reason;
     for (const part of [...this.waiting.values()]) this.giveBack(part);
+    if (this.readAhead) {
+      this.readAhead.fail(reason);
+      this.readAhead.body.destroy();
+      this.readAhead = undefined;
+    }
     // The write fails with its body: a part half sent, or a server that takes no more bytes, does not hold it up.
     this.body?.destroy(reason);
     this.wake();
@@ -177,7 +232,8 @@ class Relay {
     if (this.stopped) throw this.stopped;
     this.partial = await partialPathOf(this.context, this.key);
     if (this.stopped) throw this.stopped;
-    const body = Readable.from(this.bytes());
+    // Little read ahead: a live part is answered once its bytes are handed to the write, not long before they leave.
+    const body = Readable.from(this.bytes(), { highWaterMark: 2 });
     this.body = body;
     try {
       await this.context.fs.write(this.partial, body);
@@ -217,7 +273,10 @@ class Relay {
         const next = await this.nextSource(partNumber);
         if (next === undefined) return;
         if (typeof next !== 'string') {
-          yield* this.sendLive(next);
+          const whole = await next.whole;
+          // Cut off before its end: nothing of it was sent, and its sender sends it again.
+          if (!whole) partNumber -= 1;
+          else yield* this.sendLive(next, whole);
           continue;
         }
         const etag = next;
@@ -239,39 +298,24 @@ class Relay {
     }
   }
 
-  /** A live part's body, checksummed as it passes; the part is answered once its last byte is taken. */
-  private async *sendLive(part: LivePart): AsyncGenerator<Buffer> {
-    const digest = crc32Digest();
-    let size = 0;
+  /** A live part read whole, written in slices; the part is answered once its last byte is taken. */
+  private async *sendLive(part: LivePart, whole: { bytes: Buffer; etag: string }): AsyncGenerator<Buffer> {
+    const { bytes, etag } = whole;
     let sent: StoredPart | undefined;
-    let failure: Error | undefined;
-    this.midPart = true;
+    this.sending = part.partNumber;
+    this.readNextAhead();
     try {
-      let held: Buffer[] = [];
-      let heldBytes = 0;
-      for await (const chunk of part.body as AsyncIterable<Buffer>) {
-        digest.update(chunk);
-        size += chunk.length;
-        held.push(chunk);
-        heldBytes += chunk.length;
-        if (heldBytes < WRITE_CHUNK) continue;
-        yield Buffer.concat(held, heldBytes);
-        held = [];
-        heldBytes = 0;
-      }
-      if (heldBytes > 0) yield Buffer.concat(held, heldBytes);
-      sent = { partNumber: part.partNumber, etag: digest.hex(), size };
+      for (let offset = 0; offset < bytes.length; offset += WRITE_CHUNK) yield bytes.subarray(offset, offset + WRITE_CHUNK);
+      sent = { partNumber: part.partNumber, etag, size: bytes.length };
       this.sent.push(sent);
       this.sentLive.set(part.partNumber, sent);
-      this.known.set(part.partNumber, sent.etag);
-      this.midPart = false;
+      this.known.set(part.partNumber, etag);
       part.answer(sent);
-    } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
-      throw error;
     } finally {
-      // A body cut off, or the relay stopped while it passed: the remote file can no longer be the upload's.
-      if (!sent) part.fail(failure ?? this.stopped ?? new Error('relay stopped'));
+      this.sending = 0;
+      this.taken.delete(part.partNumber);
+      // The relay stopped while it was written: the remote file can no longer be the upload's.
+      if (!sent) part.fail(this.stopped ?? new Error('relay stopped'));
     }
   }
 
@@ -289,13 +333,13 @@ class Relay {
         if (wanted.partNumber !== partNumber) throw new Error('parts not numbered 1, 2, 3, …');
         return wanted.etag;
       }
-      const live = this.waiting.get(partNumber);
-      if (live) {
-        live.state = 'taken';
-        clearTimeout(live.turnWait);
-        this.waiting.delete(partNumber);
-        return live;
+      const ahead = this.readAhead;
+      if (ahead?.partNumber === partNumber) {
+        this.readAhead = undefined;
+        return ahead;
       }
+      const live = this.waiting.get(partNumber);
+      if (live) return this.take(live);
       const etag = this.known.get(partNumber);
       if (etag) return etag;
       await this.nextPart();
