@@ -75,13 +75,7 @@ export async function multipartUpload<R>(job: MultipartJob<R>, context: Multipar
   try {
     await sendParts(run, queue, urls, waits, report);
   } catch (error) {
-    if (context.signal.aborted) {
-      // Only a user's cancel gives up on the storage side; a failure keeps the parts for a retry.
-      await abortUpload(run);
-      throw cancelled();
-    }
-    await recordFailure(run, error);
-    throw error;
+    return sendingFailed(run, error);
   } finally {
     stopHeartbeat();
     context.scheduler.finish(job.taskId);
@@ -284,12 +278,7 @@ export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: numbe
       try {
         await resend?.(lost);
       } catch (failure) {
-        if (context.signal.aborted) {
-          await abortUpload(run);
-          throw cancelled();
-        }
-        await recordFailure(run, failure);
-        throw failure;
+        return sendingFailed(run, failure);
       }
       stage('completing');
     }
@@ -317,6 +306,16 @@ async function lostParts<R>({ job, context, ref, done }: UploadRun<R>, error: un
 export async function abortUpload<R>({ job, context, ref }: UploadRun<R>): Promise<void> {
   await job.protocol.abort(ref).catch(() => undefined);
   await context.journal.append({ type: 'cancelled', taskId: job.taskId, at: Date.now() });
+}
+
+/** Parts that could not be sent: only a user's cancel gives up on the storage side; a failure keeps the parts for a retry. */
+async function sendingFailed<R>(run: UploadRun<R>, error: unknown): Promise<never> {
+  if (run.context.signal.aborted) {
+    await abortUpload(run);
+    throw cancelled();
+  }
+  await recordFailure(run, error);
+  throw error;
 }
 
 const recordFailure = <R>({ job, context }: UploadRun<R>, error: unknown) =>
