@@ -13,7 +13,8 @@ import { log } from '../../observability/log';
 const RELAYS_PER_STORAGE = 2;
 /**
  * A relay waiting this long for its next part gives up (a slow line, or the tab went away): completing then sends
- * the whole file. Below the drivers' 30 s without traffic, after which a WebDAV or FTP write fails anyway.
+ * the whole file from the staged parts, after the parts it sent on are sent again. Below the drivers' 30 s without
+ * traffic, after which a WebDAV or FTP write fails anyway.
  */
 const IDLE_MS = 20_000;
 /** Uploads remembered as relayed once, so that none is relayed again from part 1 (after a failure, an abort). */
@@ -64,8 +65,9 @@ const samePart = (a: Sent | undefined, b: Sent | undefined) => a !== undefined &
 
 /**
  * One upload's parts written on to the remote storage while the others still arrive: part 1 as soon as it is
- * stored, then each next one, into a hidden partial file beside the target. Each part is read back from its staged
- * file; one found staged by an earlier process is checked against its ETag, as completing checks it.
+ * there, then each next one, into a hidden partial file beside the target. A part offered as it arrives (`offer`) is
+ * read from its request and sent; a staged one is read back from its file, checked against its ETag when an earlier
+ * process staged it, as completing checks it.
  */
 class Relay {
   /** The newest ETag stored for each part number. */
