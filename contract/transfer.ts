@@ -14,8 +14,11 @@ export type TaskType = (typeof TASK_TYPES)[number];
 export const TASK_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-/** Stages of one file upload, and ours: waiting for the browser to be online again. */
-export const UPLOAD_STAGES = ['starting', 'initializing', 'uploading', 'processing', 'completing', 'completed', 'waitingForNetwork'] as const;
+/**
+ * Stages of one file upload, and ours: waiting for the browser to be online again, and sending again parts a storage
+ * lost (a relay through this server that failed before the upload completed).
+ */
+export const UPLOAD_STAGES = ['starting', 'initializing', 'uploading', 'processing', 'completing', 'completed', 'waitingForNetwork', 'resendingLost'] as const;
 export type UploadStage = (typeof UPLOAD_STAGES)[number];
 
 export const TRANSFER_ERROR_CODES = [

@@ -185,9 +185,17 @@ describe('remote storages', () => {
       await expect.poll(() => readdirSync(folder).some((name) => name.startsWith('.clipstash-partial-')), { interval: 5, timeout: 30_000 }).toBe(true);
       ftp.freeze();
       await new Promise((resolve) => setTimeout(resolve, 300));
+      // Parts sent from now on take a moment, so that the row's word for sending the lost ones again can be read.
+      await context.route('**/api/local-storage/**', async (route) => {
+        if (route.request().method() === 'PUT') await new Promise((resolve) => setTimeout(resolve, 1000));
+        await route.continue();
+      });
       await ftp.kill();
       await ftp.restart();
       await page.getByRole('button', { name: /^Tasks/ }).click();
+      const row = page.locator('li[data-file-name="sixty.bin"]');
+      await row.getByText(/Sending lost parts again/).waitFor({ timeout: 30_000 });
+      await context.unrouteAll();
       await page.locator('li[data-file-name="sixty.bin"][data-task-status="completed"]').waitFor({ timeout: 45_000 });
       // The parts the cut lost were sent again.
       expect(partsSent).toBeGreaterThan(12);

@@ -274,7 +274,7 @@ export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: numbe
         throw error;
       }
       for (const partNumber of lost) run.done.delete(partNumber);
-      stage('uploading');
+      stage('resendingLost');
       try {
         await resend?.(lost);
       } catch (failure) {

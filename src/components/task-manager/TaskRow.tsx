@@ -268,7 +268,9 @@ function RunningStatus({ task, stage = 'starting' }: { task: TaskActor; stage: U
               ? t`Done`
               : stage === 'waitingForNetwork'
                 ? t`Waiting for the network`
-                : t`Starting`;
+                : stage === 'resendingLost'
+                  ? t`Sending lost parts again`
+                  : t`Starting`;
   return t`${stageText} ${percent}%`;
 }
 
