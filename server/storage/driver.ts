@@ -39,10 +39,7 @@ export interface PresignPartOptions {
 }
 
 export interface PartOptions {
-  /**
-   * The body's length when the client said it, or the most it may have (S3 needs it to stream; without it the part is
-   * read into memory first).
-   */
+  /** The body's length when the client said it (S3 needs it to stream; without it the part is read into memory first). */
   size?: number;
   /**
    * The sender keeps the part's bytes and sends again any part that a later listing or completing lacks (the
