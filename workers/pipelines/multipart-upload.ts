@@ -254,9 +254,9 @@ const MOST_RESENDS = 2;
 /**
  * Asks the storage to complete the upload from its parts in order; journals how that ended. A storage that relays
  * parts on as they arrive (WebDAV, SFTP, FTP through this server) keeps no copy of them: when its relay failed,
- * completing finds them missing, and `resend`, where given, sends the ones it lost again from the source.
+ * completing finds them missing, and `resend` sends the ones it lost again from the source.
  */
-export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: number[]) => Promise<void>): Promise<R> {
+export async function completeUpload<R>(run: UploadRun<R>, resend: (lost: number[]) => Promise<void>): Promise<R> {
   const { job, context, ref } = run;
   const stage = stageOf(job.taskId, context);
   stage('processing');
@@ -268,7 +268,7 @@ export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: numbe
       result = await job.protocol.complete(ref, parts, context.signal);
       break;
     } catch (error) {
-      const lost = resend && resends < MOST_RESENDS ? await lostParts(run, error).catch(() => []) : [];
+      const lost = resends < MOST_RESENDS ? await lostParts(run, error).catch(() => []) : [];
       if (lost.length === 0) {
         await recordFailure(run, error);
         throw error;
@@ -276,7 +276,7 @@ export async function completeUpload<R>(run: UploadRun<R>, resend?: (lost: numbe
       for (const partNumber of lost) run.done.delete(partNumber);
       stage('resendingLost');
       try {
-        await resend?.(lost);
+        await resend(lost);
       } catch (failure) {
         return sendingFailed(run, failure);
       }

@@ -6,11 +6,11 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contractNow, contractSecrets, listFiles } from '../../../tests/fixtures/driver-subject';
+import { stagedPartEtag } from '../../../tests/fixtures/files';
 import { memoryRemoteFileSystem, type MemoryRemoteFileSystem } from '../../../tests/fixtures/memory-remote-fs';
 import { MIN_PART_BYTES } from '../../../contract/parts';
 import { MultipartUploadNotFoundError, UnsafeKeyError } from '../driver';
 import { verifyLocalUrl } from '../local-urls';
-import { crc32Digest } from '../local/digest';
 import { initMultipart, uploadPart } from '../local/multipart';
 import { remoteContextOf } from './context';
 import { createRemoteDriver, type RemoteStorageDriver } from './driver';
@@ -214,11 +214,6 @@ describe('remote driver', () => {
     const digest = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
     /** A part that may come before others: the smallest size a part other than the last may have. */
     const full = (fill: string) => Buffer.alloc(MIN_PART_BYTES, fill);
-    const checksumOf = (bytes: Buffer) => {
-      const checksum = crc32Digest();
-      checksum.update(bytes);
-      return checksum.hex();
-    };
 
     it('writes each part on in order as it arrives, so that completing only ends the file and renames it', async () => {
       const counted = countWrites();
@@ -413,6 +408,7 @@ describe('remote driver', () => {
         const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
         // Parts 2 to 5 wait for part 1; part 6 finds no room and is staged at once.
         const waiting = [2, 3, 4, 5].map((partNumber) => send(uploadId, partNumber, bytes[partNumber - 1]!));
+        // Each offer registers once its upload's folder is read: a moment, not a turn.
         await new Promise((resolve) => setTimeout(resolve, 200));
         const sixth = await send(uploadId, 6, bytes[5]!);
         expect(stagedParts()).toHaveLength(1);
@@ -441,7 +437,7 @@ describe('remote driver', () => {
           await write(path, Readable.from(cutting()));
         };
         const bytes = [full('x'), full('y'), Buffer.from('tail')];
-        const parts = bytes.map((part, index) => ({ partNumber: index + 1, etag: checksumOf(part) }));
+        const parts = bytes.map((part, index) => ({ partNumber: index + 1, etag: stagedPartEtag(part) }));
         const uploadId = await driver.initMultipart(key, { contentType: 'application/octet-stream' });
         await send(uploadId, 1, bytes[0]!);
         // Answered or failed, as the cut comes before or after its last byte is taken.
