@@ -154,6 +154,26 @@ describe('multipartUpload', () => {
     expect(journal.events.at(-1)).toMatchObject({ type: 'failed' });
   });
 
+  it('tries completing again after a passing failure (the storage briefly out of reach), sending no part again', async () => {
+    const { protocol, calls } = fakeProtocol();
+    protocol.complete = async (_ref, parts) => {
+      calls.completed.push(parts);
+      if (calls.completed.length < 3) throw new TransferFailure({ code: 'commit_failed', status: 502 });
+      return 'share';
+    };
+    const { transport, requests } = storage();
+    const { context, journal } = fakeContext(transport);
+    const done = multipartUpload(jobOf(protocol), context);
+    // The first retry goes at once; the second waits a second.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls.completed).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(await done).toBe('share');
+    expect(calls.completed).toHaveLength(3);
+    expect(requests).toHaveLength(3);
+    expect(journal.events.some((event) => event.type === 'failed')).toBe(false);
+  });
+
   it('fails when completing refuses for another reason, sending nothing again', async () => {
     const { protocol, calls } = fakeProtocol();
     protocol.storedParts = async () => [];

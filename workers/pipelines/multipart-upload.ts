@@ -80,13 +80,14 @@ export async function multipartUpload<R>(job: MultipartJob<R>, context: Multipar
     stopHeartbeat();
     context.scheduler.finish(job.taskId);
   }
-  return completeUpload(run, async (lost) => {
+  const resend = async (lost: number[]) => {
     try {
       await sendParts(run, lost, signAhead(run, lost), waits, report);
     } finally {
       context.scheduler.finish(job.taskId);
     }
-  });
+  };
+  return completeUpload(run, { resend, waits });
 }
 
 const stageOf = (taskId: string, context: PipelineContext) => (stage: UploadStage) => context.emit({ type: 'engine.stage', taskId, stage });
@@ -252,23 +253,39 @@ export async function sendPart<R>({ job, context, plan }: UploadRun<R>, partNumb
 const MOST_RESENDS = 2;
 
 /**
- * Asks the storage to complete the upload from its parts in order; journals how that ended. A storage that relays
- * parts on as they arrive (WebDAV, SFTP, FTP through this server) keeps no copy of them: when its relay failed,
- * completing finds them missing, and `resend` sends the ones it lost again from the source.
+ * Asks the storage to complete the upload from its parts in order; journals how that ended. A passing failure (no
+ * answer, 429, 5xx: a storage briefly out of reach) is tried again as a part would be. A storage that relays parts on
+ * as they arrive (WebDAV, SFTP, FTP through this server) keeps no copy of them: when its relay failed, completing
+ * finds them missing, and `resend` sends the ones it lost again from the source.
  */
-export async function completeUpload<R>(run: UploadRun<R>, resend: (lost: number[]) => Promise<void>): Promise<R> {
+export async function completeUpload<R>(run: UploadRun<R>, { resend, waits }: { resend: (lost: number[]) => Promise<void>; waits: RetryWaits }): Promise<R> {
   const { job, context, ref } = run;
   const stage = stageOf(job.taskId, context);
   stage('processing');
   stage('completing');
   let result: R;
-  for (let resends = 0; ; resends += 1) {
+  let resends = 0;
+  let retries = 0;
+  for (;;) {
     try {
       const parts = [...run.done.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag }) => ({ partNumber, etag }));
       result = await job.protocol.complete(ref, parts, context.signal);
       break;
     } catch (error) {
+      const refusal = toTransferError(error);
+      const decision = classifyFailure(refusal.status !== undefined ? { status: refusal.status } : { code: refusal.code }, retries, context.online());
+      if (decision.action === 'backoff' || decision.action === 'pause') {
+        if (decision.action === 'backoff') retries += 1;
+        try {
+          await waits.before(decision);
+        } catch (cancel) {
+          return sendingFailed(run, cancel);
+        }
+        stage('completing');
+        continue;
+      }
       const lost = resends < MOST_RESENDS ? await lostParts(run, error).catch(() => []) : [];
+      resends += 1;
       if (lost.length === 0) {
         await recordFailure(run, error);
         throw error;
