@@ -52,13 +52,18 @@ type Sent = Pick<StoredPart, 'partNumber' | 'etag'>;
 interface LivePart {
   partNumber: number;
   body: Readable;
-  state: 'waiting' | 'taken' | 'given back';
   turnWait: NodeJS.Timeout;
   /** Settles the offer: the part as sent, or undefined when it is given back. */
   answer: (part: StoredPart | undefined) => void;
   fail: (error: Error) => void;
   /** Its whole body once read (undefined when it was cut off): read from the moment it is taken. */
-  whole?: Promise<{ bytes: Buffer; etag: string } | undefined>;
+  whole?: Promise<WholePart | undefined>;
+}
+
+/** A live part's body, read into memory, and its CRC-32. */
+interface WholePart {
+  bytes: Buffer;
+  etag: string;
 }
 
 const samePart = (a: Sent | undefined, b: Sent | undefined) => a !== undefined && b !== undefined && a.partNumber === b.partNumber && a.etag === b.etag;
@@ -126,7 +131,7 @@ class Relay {
     }
     const wait = this.gapBefore(partNumber) ? GAP_WAIT_MS : TURN_WAIT_MS;
     return new Promise((answer, fail) => {
-      const part: LivePart = { partNumber, body, state: 'waiting', answer, fail, turnWait: setTimeout(() => this.giveBack(part), wait) };
+      const part: LivePart = { partNumber, body, answer, fail, turnWait: setTimeout(() => this.giveBack(part), wait) };
       part.turnWait.unref();
       this.waiting.set(partNumber, part);
       this.readNextAhead();
@@ -144,7 +149,6 @@ class Relay {
 
   /** Takes a waiting part and starts reading its body. */
   private take(part: LivePart): LivePart {
-    part.state = 'taken';
     clearTimeout(part.turnWait);
     this.waiting.delete(part.partNumber);
     this.taken.add(part.partNumber);
@@ -159,7 +163,7 @@ class Relay {
   }
 
   /** A live part's body in memory, checksummed; undefined, its offer failed, when the body is cut off. */
-  private async readWhole(part: LivePart): Promise<{ bytes: Buffer; etag: string } | undefined> {
+  private async readWhole(part: LivePart): Promise<WholePart | undefined> {
     const digest = crc32Digest();
     const chunks: Buffer[] = [];
     let size = 0;
@@ -178,9 +182,9 @@ class Relay {
     return { bytes: Buffer.concat(chunks, size), etag: digest.hex() };
   }
 
+  /** Hands a part that still waits back to its sender, unread; one taken meanwhile is the relay's. */
   private giveBack(part: LivePart) {
-    if (part.state !== 'waiting') return;
-    part.state = 'given back';
+    if (this.waiting.get(part.partNumber) !== part) return;
     clearTimeout(part.turnWait);
     this.waiting.delete(part.partNumber);
     part.answer(undefined);
@@ -301,7 +305,7 @@ class Relay {
   }
 
   /** A live part read whole, written in slices; the part is answered once its last byte is taken. */
-  private async *sendLive(part: LivePart, whole: { bytes: Buffer; etag: string }): AsyncGenerator<Buffer> {
+  private async *sendLive(part: LivePart, whole: WholePart): AsyncGenerator<Buffer> {
     const { bytes, etag } = whole;
     let sent: StoredPart | undefined;
     this.sending = part.partNumber;
